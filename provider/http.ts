@@ -1,0 +1,584 @@
+/**
+ * The provider's only HTTP module: one keep-alive connection pool per client, bearer auth,
+ * retries with backoff for failures that are safe to repeat, per-attempt timeouts, a client-side
+ * rate limit, one error type and cursor pagination (spec 2.1-2.3, 4.1, 5, 7, 8).
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
+import { Pool } from "undici";
+import { ApiError } from "./errors.js";
+
+export { ApiError } from "./errors.js";
+
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+/** Spec 2.2. Cursors are opaque: they are passed back verbatim and never parsed. */
+export interface Pagination {
+  cursor: string | null;
+  has_more: boolean;
+  limit?: number;
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  /** The envelope's `data`; `undefined` for 204 and other empty bodies. */
+  data: T;
+  pagination?: Pagination;
+  requestId?: string;
+  /** The server answered from its idempotency store (`Idempotent-Replayed: true`). */
+  replayed: boolean;
+  /** How many attempts the request took (1 when it was not retried). */
+  attempts: number;
+}
+
+/** Reported once per attempt. Carries no header, body or query, so it can be logged as is. */
+export interface RequestEvent {
+  method: HttpMethod;
+  /** Path relative to the base URL, without the query string. */
+  path: string;
+  /** HTTP status, or 0 when no response arrived. */
+  status: number;
+  /** 1-based. */
+  attempt: number;
+  durationMs: number;
+  requestId?: string;
+  /** Set when no response arrived. */
+  errorCode?: "network_error" | "timeout";
+}
+
+export interface ApiClientOptions {
+  /** Service root; ends in `/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Retries after the first attempt. Default 4. */
+  maxRetries?: number;
+  /** Limit for one attempt, from sending the request to the end of the response body. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Spacing of attempt starts for this client; 0 or absent means unlimited. */
+  maxRequestsPerSecond?: number;
+  /** A limiter shared with other clients of the process; excludes `maxRequestsPerSecond`. */
+  rateLimiter?: RateLimiter;
+  userAgent?: string;
+  onRequest?: (event: RequestEvent) => void;
+  /** First backoff step before jitter. Default 200 ms. */
+  retryBaseDelayMs?: number;
+  /** Largest backoff step before jitter. Default 10 s. */
+  retryMaxDelayMs?: number;
+  /** Largest wait a server's `Retry-After` can impose. Default 60 s. */
+  retryAfterMaxMs?: number;
+  /** Sockets kept open to the service. Default 32. */
+  maxConnections?: number;
+}
+
+export type QueryValue = string | number | boolean | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** Serialized as JSON. */
+  body?: unknown;
+  /**
+   * A key makes a POST/PATCH safe to retry; it is sent unchanged on every attempt of this call.
+   * `"auto"` asks for a random one. Without a key, POST and PATCH are sent once: the client does
+   * not invent keys on its own because several POSTs (pause, resume, attach) are idempotent by
+   * nature, and a create needs a key derived from the resource, not a random one per call, to
+   * survive a provider restart.
+   */
+  idempotencyKey?: string | "auto";
+  /** Success statuses the operation documents; any other 2xx is an `invalid_response`. Default: any 2xx. */
+  expectedStatus?: number | readonly number[];
+}
+
+/** A random key for callers that need one per operation and have nothing to derive it from. */
+export function newIdempotencyKey(): string {
+  return randomUUID();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retry rules
+
+/** Why an attempt did not produce a usable response. */
+export type AttemptFailure =
+  /** The connection was never established, so the server cannot have seen the request. */
+  | { kind: "connect" }
+  /** The connection dropped mid-exchange; the server may or may not have acted. */
+  | { kind: "network" }
+  | { kind: "timeout" }
+  /** A failure that repeating cannot fix (malformed response, client closed, bad argument). */
+  | { kind: "fatal" }
+  | { kind: "status"; status: number; retryAfterMs?: number };
+
+export interface RetryContext {
+  method: HttpMethod;
+  hasIdempotencyKey: boolean;
+  failure: AttemptFailure;
+}
+
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  retryAfterMaxMs: number;
+  /** Source of jitter in [0, 1). */
+  random?: () => number;
+}
+
+export type RetryDecision = { retry: false } | { retry: true; delayMs: number };
+
+const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/**
+ * Every retry rule of the client. `attempt` is the number of attempts already made (1-based).
+ * Repeating is safe for idempotent methods, for POST/PATCH with an `Idempotency-Key`, and for any
+ * request that never left the machine. Backoff is exponential with full jitter; a `Retry-After`
+ * from the server replaces it, capped at `retryAfterMaxMs`.
+ */
+export function retryDecision(attempt: number, context: RetryContext, policy: RetryPolicy): RetryDecision {
+  if (attempt > policy.maxRetries) return { retry: false };
+  const { failure } = context;
+  const safeToRepeat =
+    failure.kind === "connect" || IDEMPOTENT_METHODS.has(context.method) || context.hasIdempotencyKey;
+  if (!safeToRepeat) return { retry: false };
+
+  switch (failure.kind) {
+    case "fatal":
+      return { retry: false };
+    case "status":
+      if (!RETRYABLE_STATUSES.has(failure.status)) return { retry: false };
+      if (failure.retryAfterMs !== undefined) {
+        return { retry: true, delayMs: Math.min(failure.retryAfterMs, policy.retryAfterMaxMs) };
+      }
+      break;
+    case "connect":
+    case "network":
+    case "timeout":
+      break;
+  }
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return { retry: true, delayMs: Math.floor((policy.random ?? Math.random)() * ceiling) };
+}
+
+/** `Retry-After` in milliseconds from delay-seconds or an HTTP date; `undefined` when unusable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limit
+
+/**
+ * Spaces the starts of requests at least `1 / maxRequestsPerSecond` apart, across every client
+ * that shares the instance. Each attempt, retries included, takes a slot.
+ */
+export class RateLimiter {
+  readonly #intervalMs: number;
+  #nextSlotMs = 0;
+
+  constructor(maxRequestsPerSecond: number) {
+    if (!(maxRequestsPerSecond > 0) || !Number.isFinite(maxRequestsPerSecond)) {
+      throw new RangeError(`maxRequestsPerSecond must be a positive number, got ${maxRequestsPerSecond}`);
+    }
+    this.#intervalMs = 1000 / maxRequestsPerSecond;
+  }
+
+  /** Resolves when the caller may start its request. */
+  async acquire(): Promise<void> {
+    const now = performance.now();
+    const slot = Math.max(now, this.#nextSlotMs);
+    this.#nextSlotMs = slot + this.#intervalMs;
+    if (slot > now) await delay(slot - now);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client
+
+const DEFAULT_MAX_RETRIES = 4;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_BASE_DELAY_MS = 200;
+const DEFAULT_MAX_DELAY_MS = 10_000;
+const DEFAULT_RETRY_AFTER_MAX_MS = 60_000;
+const DEFAULT_MAX_CONNECTIONS = 32;
+const PAGE_LIMIT = 250;
+
+/** Error codes of failures to reach the server at all: the request was not sent. */
+const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+/** Error codes of connections that broke while the request was in flight. */
+const TRANSIENT_ERROR_CODES: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ECONNABORTED",
+  "UND_ERR_SOCKET",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+
+type AttemptResult =
+  | { kind: "response"; status: number; headers: IncomingHttpHeaders; text: string }
+  | { kind: "timeout" }
+  | { kind: "no_response"; failure: "connect" | "network" | "fatal"; reason: string; cause: unknown };
+
+interface Call {
+  method: HttpMethod;
+  path: string;
+  target: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #basePath: string;
+  readonly #pool: Pool;
+  readonly #limiter: RateLimiter | undefined;
+  readonly #timeoutMs: number;
+  readonly #retryPolicy: RetryPolicy;
+  readonly #userAgent: string;
+  readonly #onRequest: ((event: RequestEvent) => void) | undefined;
+
+  constructor(options: ApiClientOptions) {
+    const url = new URL(options.baseUrl);
+    if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") {
+      throw new TypeError("baseUrl must not carry credentials, a query or a fragment");
+    }
+    if (options.apiKey === "") throw new TypeError("apiKey must not be empty");
+    if (options.rateLimiter !== undefined && options.maxRequestsPerSecond) {
+      throw new TypeError("pass either rateLimiter or maxRequestsPerSecond, not both");
+    }
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new RangeError(`maxRetries must be a non-negative integer, got ${maxRetries}`);
+    }
+    this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!(this.#timeoutMs > 0)) throw new RangeError(`requestTimeoutMs must be positive, got ${this.#timeoutMs}`);
+
+    this.#basePath = url.pathname.replace(/\/+$/, "");
+    this.baseUrl = url.origin + this.#basePath;
+    this.#apiKey = options.apiKey;
+    this.#pool = new Pool(url.origin, { connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+    this.#limiter =
+      options.rateLimiter ??
+      (options.maxRequestsPerSecond ? new RateLimiter(options.maxRequestsPerSecond) : undefined);
+    this.#retryPolicy = {
+      maxRetries,
+      baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_BASE_DELAY_MS,
+      maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_MAX_DELAY_MS,
+      retryAfterMaxMs: options.retryAfterMaxMs ?? DEFAULT_RETRY_AFTER_MAX_MS,
+    };
+    this.#userAgent = options.userAgent ?? `pulumi-monitoring node/${process.version}`;
+    this.#onRequest = options.onRequest;
+  }
+
+  async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    if (!path.startsWith("/") || path.includes("?") || path.includes("#")) {
+      throw new TypeError(`path must start with "/" and carry no query (use options.query): ${path}`);
+    }
+    const idempotencyKey = options.idempotencyKey === "auto" ? newIdempotencyKey() : options.idempotencyKey;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: "application/json",
+      "user-agent": this.#userAgent,
+    };
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+    const call: Call = {
+      method,
+      path,
+      target: this.#basePath + path + encodeQuery(options.query),
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    };
+
+    for (let attempt = 1; ; attempt++) {
+      await this.#limiter?.acquire();
+      const started = performance.now();
+      const result = await this.#attempt(call);
+      this.#report(call, attempt, started, result);
+
+      if (result.kind === "response" && result.status >= 200 && result.status < 300) {
+        return successResponse<T>(call, attempt, result, options.expectedStatus);
+      }
+      const failure = attemptFailure(result);
+      const decision = retryDecision(
+        attempt,
+        { method, hasIdempotencyKey: idempotencyKey !== undefined, failure },
+        this.#retryPolicy,
+      );
+      if (!decision.retry) throw this.#failureError(call, attempt, result);
+      await delay(decision.delayMs);
+    }
+  }
+
+  /**
+   * Every item of a list operation, page after page (`limit=250` unless `query.limit` says
+   * otherwise), following `next_cursor` until `has_more` is false or no cursor comes back.
+   */
+  async *paginate<T>(path: string, query: Query = {}): AsyncGenerator<T, void, undefined> {
+    const followed = new Set<string>();
+    let cursor = query.cursor === undefined ? undefined : String(query.cursor);
+    if (cursor !== undefined) followed.add(cursor);
+    for (;;) {
+      const page = await this.request<unknown>("GET", path, { query: { limit: PAGE_LIMIT, ...query, cursor } });
+      if (!Array.isArray(page.data)) {
+        throw invalidResponse("GET", path, page, "a list response whose data is not an array");
+      }
+      for (const item of page.data) yield item as T;
+
+      const next = page.pagination?.has_more === true ? page.pagination.next_cursor : null;
+      if (next === null || next === undefined) return;
+      if (followed.has(next)) {
+        throw invalidResponse("GET", path, page, "the server returned a cursor it had returned before");
+      }
+      followed.add(next);
+      cursor = next;
+    }
+  }
+
+  async listAll<T>(path: string, query?: Query): Promise<T[]> {
+    const items: T[] = [];
+    for await (const item of this.paginate<T>(path, query)) items.push(item);
+    return items;
+  }
+
+  /** Closes the pooled connections; pending requests finish first. */
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #attempt(call: Call): Promise<AttemptResult> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#timeoutMs);
+    try {
+      const response = await this.#pool.request({
+        path: call.target,
+        method: call.method,
+        headers: call.headers,
+        body: call.body,
+        signal: controller.signal,
+      });
+      const text = await response.body.text();
+      return { kind: "response", status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      if (timedOut) return { kind: "timeout" };
+      return { kind: "no_response", ...classifyNetworkError(error), cause: error };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #report(call: Call, attempt: number, started: number, result: AttemptResult): void {
+    if (this.#onRequest === undefined) return;
+    const event: RequestEvent = {
+      method: call.method,
+      path: call.path,
+      status: result.kind === "response" ? result.status : 0,
+      attempt,
+      durationMs: Math.round(performance.now() - started),
+    };
+    if (result.kind === "response") {
+      const requestId = header(result.headers, "x-request-id");
+      if (requestId !== undefined) event.requestId = requestId;
+    } else {
+      event.errorCode = result.kind === "timeout" ? "timeout" : "network_error";
+    }
+    try {
+      this.#onRequest(event);
+    } catch {
+      // An observer must not be able to fail or alter the request it observes.
+    }
+  }
+
+  #failureError(call: Call, attempts: number, result: AttemptResult): ApiError {
+    const base = { method: call.method, path: call.path, attempts };
+    switch (result.kind) {
+      case "timeout":
+        return new ApiError({ ...base, status: 0, code: "timeout", reason: `no complete response within ${this.#timeoutMs} ms` });
+      case "no_response":
+        return new ApiError({ ...base, status: 0, code: "network_error", reason: result.reason, cause: result.cause });
+      case "response":
+        return new ApiError({ ...base, status: result.status, ...parseErrorBody(result) });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response handling
+
+function successResponse<T>(
+  call: Call,
+  attempts: number,
+  result: Extract<AttemptResult, { kind: "response" }>,
+  expectedStatus: number | readonly number[] | undefined,
+): ApiResponse<T> {
+  const response: ApiResponse<T> = {
+    status: result.status,
+    data: undefined as T,
+    replayed: header(result.headers, "idempotent-replayed")?.toLowerCase() === "true",
+    attempts,
+  };
+  const requestId = header(result.headers, "x-request-id");
+  if (requestId !== undefined) response.requestId = requestId;
+
+  const expected = typeof expectedStatus === "number" ? [expectedStatus] : expectedStatus;
+  if (expected !== undefined && !expected.includes(result.status)) {
+    throw invalidResponse(call.method, call.path, response, `status ${result.status}, expected ${expected.join(" or ")}`);
+  }
+  if (result.status === 204 || result.text.trim() === "") return response;
+
+  const envelope = parseJsonObject(result.text);
+  if (envelope === undefined || !("data" in envelope)) {
+    throw invalidResponse(call.method, call.path, response, "a success body that is not a JSON object with data");
+  }
+  response.data = envelope.data as T;
+  const pagination = parsePagination(envelope.pagination);
+  if (pagination !== undefined) response.pagination = pagination;
+  return response;
+}
+
+function invalidResponse(
+  method: HttpMethod,
+  path: string,
+  response: Pick<ApiResponse<unknown>, "status" | "requestId" | "attempts">,
+  what: string,
+): ApiError {
+  return new ApiError({
+    status: response.status,
+    code: "invalid_response",
+    reason: `unusable response: ${what}`,
+    requestId: response.requestId,
+    method,
+    path,
+    attempts: response.attempts,
+  });
+}
+
+/** Spec 2.3 envelope; anything else keeps its status and becomes `unknown_error`. */
+function parseErrorBody(result: Extract<AttemptResult, { kind: "response" }>): {
+  code: string;
+  reason: string;
+  requestId?: string;
+  details?: Record<string, unknown>;
+} {
+  const headerRequestId = header(result.headers, "x-request-id");
+  const error = parseJsonObject(result.text)?.error;
+  if (isPlainObject(error) && typeof error.code === "string" && error.code !== "") {
+    return {
+      code: error.code,
+      reason: typeof error.message === "string" && error.message !== "" ? error.message : "no message",
+      requestId: typeof error.request_id === "string" ? error.request_id : headerRequestId,
+      details: isPlainObject(error.details) ? error.details : undefined,
+    };
+  }
+  // The body itself stays out of the message: it is not the service's envelope and may echo anything.
+  const contentType = header(result.headers, "content-type") ?? "no content type";
+  return {
+    code: "unknown_error",
+    reason: `the response has no error envelope (${contentType})`,
+    requestId: headerRequestId,
+  };
+}
+
+function parsePagination(raw: unknown): Pagination | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  const pagination: Pagination = {
+    cursor: opaqueCursor(raw.cursor),
+    has_more: raw.has_more === true,
+    next_cursor: opaqueCursor(raw.next_cursor),
+    prev_cursor: opaqueCursor(raw.prev_cursor),
+  };
+  if (typeof raw.limit === "number") pagination.limit = raw.limit;
+  return pagination;
+}
+
+function opaqueCursor(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return null;
+}
+
+function attemptFailure(result: AttemptResult): AttemptFailure {
+  switch (result.kind) {
+    case "timeout":
+      return { kind: "timeout" };
+    case "no_response":
+      return { kind: result.failure };
+    case "response": {
+      const retryAfterMs = parseRetryAfter(header(result.headers, "retry-after"));
+      return retryAfterMs === undefined
+        ? { kind: "status", status: result.status }
+        : { kind: "status", status: result.status, retryAfterMs };
+    }
+  }
+}
+
+function classifyNetworkError(error: unknown): { failure: "connect" | "network" | "fatal"; reason: string } {
+  const codes = errorCodes(error);
+  const failure = codes.some((code) => CONNECT_ERROR_CODES.has(code))
+    ? "connect"
+    : codes.some((code) => TRANSIENT_ERROR_CODES.has(code))
+      ? "network"
+      : "fatal";
+  const message = error instanceof Error && error.message !== "" ? error.message : undefined;
+  return { failure, reason: message ?? codes[0] ?? "the connection failed" };
+}
+
+/** Codes of an error, its cause and, for happy-eyeballs connects, each address tried. */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  const pending: unknown[] = [error];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (!isPlainObject(next)) continue;
+    if (typeof next.code === "string") codes.push(next.code);
+    if (next.cause !== undefined) pending.push(next.cause);
+    if (Array.isArray(next.errors)) pending.push(...next.errors);
+  }
+  return codes;
+}
+
+function encodeQuery(query: Query | undefined): string {
+  if (query === undefined) return "";
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  const encoded = params.toString();
+  return encoded === "" ? "" : `?${encoded}`;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPlainObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
