@@ -1,0 +1,124 @@
+/**
+ * Field rules shared by several resource kinds, written once so that check, the JSON Schema of
+ * YAML files and the reference docs all state them the same way. Each rule carries its own
+ * message so that a failure reads as a sentence about the field ("must be a UUID").
+ */
+import { z } from "zod";
+
+/** Regions the service offers checks from (emulator/README.md, "Offered regions"). */
+export const OFFERED_REGIONS = [
+  "us-east-1",
+  "us-west-2",
+  "ca-central-1",
+  "sa-east-1",
+  "eu-west-1",
+  "eu-central-1",
+  "eu-north-1",
+  "ap-south-1",
+  "ap-southeast-1",
+  "ap-southeast-2",
+  "ap-northeast-1",
+] as const;
+/** Regions a monitor checks from when it names none. */
+export const DEFAULT_REGIONS = ["us-east-1", "eu-west-1"] as const;
+
+export const MONITOR_TYPES = ["http", "ping", "tcp", "dns"] as const;
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+/** Methods whose requests carry a body, so the only ones a monitor may send `requestBody` with. */
+export const METHODS_WITH_BODY: readonly (typeof HTTP_METHODS)[number][] = ["POST", "PUT", "PATCH"];
+export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "SOA"] as const;
+export const IP_VERSIONS = ["ipv4", "ipv6"] as const;
+export const ALERT_TYPES = ["keyword", "keyword_absence"] as const;
+
+export const region = z.enum(OFFERED_REGIONS, { error: `must be an offered region (${OFFERED_REGIONS.join(", ")})` });
+
+export const uuid = z.uuid({ error: "must be a UUID" });
+
+/** A reference to another object of the service by its id. */
+export function idOf(what: string): z.ZodUUID {
+  return uuid.describe(`Id (UUID) of ${what}.`);
+}
+
+export const port = z
+  .int({ error: "must be a whole number" })
+  .min(1, { error: "must be a port from 1 to 65535" })
+  .max(65535, { error: "must be a port from 1 to 65535" });
+
+/** A whole number at least `minimum` (and at most `maximum`, when given). */
+export function wholeNumber(minimum: number, maximum?: number): z.ZodInt {
+  const atLeast = z.int({ error: "must be a whole number" }).min(minimum, { error: `must be at least ${minimum}` });
+  return maximum === undefined ? atLeast : atLeast.max(maximum, { error: `must be at most ${maximum}` });
+}
+
+export const timeOfDay = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: "must be a time of day as HH:MM (00:00 to 23:59)" });
+
+/**
+ * An IANA time zone name such as `Europe/Berlin` or `UTC`. `Intl.supportedValuesOf` lists only
+ * canonical zones (it omits `UTC` and links such as `Asia/Calcutta`), so the runtime's own time zone
+ * database decides, and the name shape keeps out the UTC offsets (`+01:00`) that Intl also accepts.
+ */
+export const ianaTimeZone = z.string().refine(isIanaTimeZone, { error: "must be an IANA time zone such as Europe/Berlin" });
+
+function isIanaTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+export const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https URL" });
+export const email = z.email({ error: "must be an email address" });
+/** A phone number in E.164 form: `+`, country code and number, no spaces. */
+export const e164PhoneNumber = z.string().regex(/^\+[1-9]\d{6,14}$/, { error: "must be a phone number in E.164 form such as +14155550100" });
+export const hexColor = z.string().regex(/^#[0-9A-Fa-f]{6}$/, { error: "must be a color as #RRGGBB" });
+export const isoDateTime = z.iso.datetime({ offset: true, error: "must be an ISO-8601 date and time such as 2030-01-31T12:00:00Z" });
+export const nonEmpty = z.string().min(1, { error: "must not be empty" });
+
+/**
+ * A list whose order carries no meaning: diff compares it as a set, and duplicates are refused.
+ * The marker is the JSON Schema keyword `uniqueItems`, so generated schemas state it too.
+ */
+export function setOf<T extends z.ZodType>(item: T) {
+  return z
+    .array(item)
+    .refine((items) => new Set(items.map((value) => JSON.stringify(value))).size === items.length, {
+      error: "must not list the same value twice",
+    })
+    .meta({ uniqueItems: true });
+}
+
+/** Whether a field schema (possibly wrapped in optional/default/nullable) was built by {@link setOf}. */
+export function isSetSchema(schema: z.ZodType): boolean {
+  return metadataOf(schema).uniqueItems === true;
+}
+
+/** The metadata of a schema merged with that of the schemas it wraps (outermost wins). */
+export function metadataOf(schema: z.ZodType): Record<string, unknown> {
+  const inner = unwrap(schema);
+  const innerMeta = inner === schema ? {} : metadataOf(inner);
+  return { ...innerMeta, ...(schema.meta() ?? {}) };
+}
+
+/** The schema inside optional/nullable/default wrappers. */
+export function unwrap(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
+    return schema.unwrap() as z.ZodType;
+  }
+  return schema;
+}
+
+/**
+ * Documents a default the service applies when the field is left out. The value is not filled in by
+ * check: a client's template may supply another one, and a field left out must stay left out. The
+ * JSON Schema keyword `default` carries it to generated schemas and docs.
+ */
+export function serverDefault<T extends z.ZodType>(schema: T, value: z.output<T>, description: string): T {
+  return schema.describe(`${description} Default: ${JSON.stringify(value)} (applied by the service).`).meta({ default: value });
+}
