@@ -53,6 +53,14 @@ pm_ensure_npm_deps() {
   echo "$want" >"$stamp"
 }
 
+# Programs inside this repository (the demo, examples, tests) import the package by its name, and
+# the serialized dynamic provider loads "pulumi-monitoring/provider" from @pulumi/pulumi's
+# dynamic-provider host, where a package cannot reach itself by self-reference. A link named
+# after the package makes both resolve to this checkout, as they would from a user's node_modules.
+pm_link_self() {
+  ln -sfn .. "$pm_root/node_modules/pulumi-monitoring"
+}
+
 pm_ensure_go() {
   if command -v go >/dev/null; then return 0; fi
   if [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; return 0; fi
@@ -100,6 +108,7 @@ pm_build_typescript() {
 pm_setup() {
   pm_ensure_node &&
     pm_ensure_npm_deps &&
+    pm_link_self &&
     pm_ensure_pulumi &&
     pm_build_typescript || return 1
   # Nothing in this project talks to Pulumi Cloud: state lives in local file backends.

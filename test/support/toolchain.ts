@@ -1,0 +1,46 @@
+/**
+ * Vitest global setup: the suite runs on the real toolchain or not at all.
+ * A missing Node, Pulumi CLI, language host or dynamic-provider shim fails the run with a
+ * message that names what is missing and how to install it; nothing is skipped.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const repoRoot = join(__dirname, "..", "..");
+const howToFix = "Run the suite with `npm test`, which installs the toolchain first (scripts/setup.sh).";
+
+function commandOutput(command: string, args: string[]): string | undefined {
+  try {
+    return execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function onPath(command: string): boolean {
+  return commandOutput("sh", ["-c", `command -v ${command}`]) !== undefined;
+}
+
+export function pulumiSdkVersion(): string {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8"));
+  return manifest.version as string;
+}
+
+export default function checkToolchain(): void {
+  const missing: string[] = [];
+  const nodeMajor = Number(process.versions.node.split(".")[0]);
+  if (nodeMajor < 22) missing.push(`Node >= 22 (this is ${process.version})`);
+
+  const wanted = `v${pulumiSdkVersion()}`;
+  const cli = commandOutput("pulumi", ["version"]);
+  if (cli === undefined) missing.push(`the Pulumi CLI ${wanted} (no \`pulumi\` on PATH)`);
+  else if (cli !== wanted) missing.push(`the Pulumi CLI ${wanted} (PATH has ${cli || "a pulumi without a version"})`);
+  if (!onPath("pulumi-language-nodejs")) missing.push("the nodejs language host (no `pulumi-language-nodejs` on PATH)");
+  if (!onPath("pulumi-resource-pulumi-nodejs")) missing.push("the dynamic-provider shim (no `pulumi-resource-pulumi-nodejs` on PATH)");
+
+  if (missing.length > 0) {
+    throw new Error(`The test toolchain is incomplete. Missing: ${missing.join("; ")}. ${howToFix}`);
+  }
+  console.log(`[toolchain] node ${process.version}, pulumi ${cli} (${commandOutput("sh", ["-c", "command -v pulumi"])})`);
+}
