@@ -167,6 +167,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number = Date.
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // Every HTTP-date form names its month; without this, V8's lenient parser reads "-5" as a year.
+  if (!/[a-z]/i.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
