@@ -122,3 +122,36 @@ export function unwrap(schema: z.ZodType): z.ZodType {
 export function serverDefault<T extends z.ZodType>(schema: T, value: z.output<T>, description: string): T {
   return schema.describe(`${description} Default: ${JSON.stringify(value)} (applied by the service).`).meta({ default: value });
 }
+
+/** Fields owned by one variant of a kind (a monitor type, a channel kind). */
+export interface VariantFields<F extends string> {
+  required: readonly F[];
+  optional: readonly F[];
+}
+
+/**
+ * Reports the `required` fields of `variant` that are missing, and every field set that belongs
+ * only to other variants (e.g. `tcpHost` on an http monitor). `noun` names the kind in plural.
+ */
+export function checkVariantFields<F extends string>(
+  table: Record<string, VariantFields<F>>,
+  variant: string,
+  noun: string,
+  isSet: (field: F) => boolean,
+  issue: (field: F, message: string) => void,
+): void {
+  const own = table[variant];
+  const ownFields = new Set<F>(own === undefined ? [] : [...own.required, ...own.optional]);
+  for (const field of own?.required ?? []) {
+    if (!isSet(field)) issue(field, `is required for ${variant} ${noun}`);
+  }
+  const owners = new Map<F, string[]>();
+  for (const [name, fields] of Object.entries(table)) {
+    for (const field of [...fields.required, ...fields.optional]) owners.set(field, [...(owners.get(field) ?? []), name]);
+  }
+  for (const [field, variants] of owners) {
+    if (!ownFields.has(field) && isSet(field)) {
+      issue(field, `applies only to ${variants.join(" and ")} ${noun}, not ${variant}`);
+    }
+  }
+}
