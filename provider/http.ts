@@ -55,7 +55,11 @@ export interface ApiClientOptions {
   apiKey: string;
   /** Retries after the first attempt. Default 4. */
   maxRetries?: number;
-  /** Limit for one attempt, from sending the request to the end of the response body. Default 30 s. */
+  /**
+   * Limit for one attempt, from sending the request to the end of the response body. Waiting
+   * for a free connection or for the rate limit does not count, so a deep queue of requests
+   * never times out unsent. Default 30 s.
+   */
   requestTimeoutMs?: number;
   /** Spacing of attempt starts for this client; 0 or absent means unlimited. */
   maxRequestsPerSecond?: number;
@@ -69,7 +73,7 @@ export interface ApiClientOptions {
   retryMaxDelayMs?: number;
   /** Largest wait a server's `Retry-After` can impose. Default 60 s. */
   retryAfterMaxMs?: number;
-  /** Sockets kept open to the service. Default 32. */
+  /** Requests in flight at once, and so sockets open to the service. Default 32. */
   maxConnections?: number;
 }
 
@@ -200,6 +204,31 @@ export class RateLimiter {
   }
 }
 
+/** Admits at most `limit` holders at once; the others wait in arrival order. */
+class Semaphore {
+  #available: number;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(limit: number) {
+    this.#available = limit;
+  }
+
+  async acquire(): Promise<void> {
+    if (this.#available > 0) {
+      this.#available -= 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Hands the place straight to the longest waiter, if any. */
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#available += 1;
+    else next();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Client
 
@@ -226,8 +255,6 @@ const TRANSIENT_ERROR_CODES: ReadonlySet<string> = new Set([
   "ETIMEDOUT",
   "ECONNABORTED",
   "UND_ERR_SOCKET",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
 ]);
 
 type AttemptResult =
@@ -248,6 +275,8 @@ export class ApiClient {
   readonly #apiKey: string;
   readonly #basePath: string;
   readonly #pool: Pool;
+  /** Keeps requests out of undici's own queue, where time would count against their timeout. */
+  readonly #inFlight: Semaphore;
   readonly #limiter: RateLimiter | undefined;
   readonly #timeoutMs: number;
   readonly #retryPolicy: RetryPolicy;
@@ -273,7 +302,14 @@ export class ApiClient {
     this.#basePath = url.pathname.replace(/\/+$/, "");
     this.baseUrl = url.origin + this.#basePath;
     this.#apiKey = options.apiKey;
-    this.#pool = new Pool(url.origin, { connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+    const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    if (!Number.isInteger(maxConnections) || maxConnections < 1) {
+      throw new RangeError(`maxConnections must be a positive integer, got ${maxConnections}`);
+    }
+    this.#inFlight = new Semaphore(maxConnections);
+    // undici's own timeouts are off: they tick at about one-second resolution, and the attempt
+    // timer below already bounds headers and body together.
+    this.#pool = new Pool(url.origin, { connections: maxConnections, headersTimeout: 0, bodyTimeout: 0 });
     this.#limiter =
       options.rateLimiter ??
       (options.maxRequestsPerSecond ? new RateLimiter(options.maxRequestsPerSecond) : undefined);
@@ -308,10 +344,8 @@ export class ApiClient {
     };
 
     for (let attempt = 1; ; attempt++) {
-      await this.#limiter?.acquire();
-      const started = performance.now();
-      const result = await this.#attempt(call);
-      this.#report(call, attempt, started, result);
+      const { result, durationMs } = await this.#send(call);
+      this.#report(call, attempt, durationMs, result);
 
       if (result.kind === "response" && result.status >= 200 && result.status < 300) {
         return successResponse<T>(call, attempt, result, options.expectedStatus);
@@ -363,39 +397,48 @@ export class ApiClient {
     await this.#pool.close();
   }
 
-  async #attempt(call: Call): Promise<AttemptResult> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.#timeoutMs);
+  /** One attempt: waits for a free connection and the rate limit, then times the exchange alone. */
+  async #send(call: Call): Promise<{ result: AttemptResult; durationMs: number }> {
+    await this.#inFlight.acquire();
+    try {
+      await this.#limiter?.acquire();
+      const started = performance.now();
+      const result = await this.#exchange(call);
+      return { result, durationMs: Math.round(performance.now() - started) };
+    } finally {
+      this.#inFlight.release();
+    }
+  }
+
+  async #exchange(call: Call): Promise<AttemptResult> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     try {
       const response = await this.#pool.request({
         path: call.target,
         method: call.method,
         headers: call.headers,
         body: call.body,
-        signal: controller.signal,
+        signal: timeout.signal,
       });
       const text = await response.body.text();
       return { kind: "response", status: response.statusCode, headers: response.headers, text };
     } catch (error) {
-      if (timedOut) return { kind: "timeout" };
+      if (timeout.signal.aborted) return { kind: "timeout" };
       return { kind: "no_response", ...classifyNetworkError(error), cause: error };
     } finally {
       clearTimeout(timer);
     }
   }
 
-  #report(call: Call, attempt: number, started: number, result: AttemptResult): void {
+  #report(call: Call, attempt: number, durationMs: number, result: AttemptResult): void {
     if (this.#onRequest === undefined) return;
     const event: RequestEvent = {
       method: call.method,
       path: call.path,
       status: result.kind === "response" ? result.status : 0,
       attempt,
-      durationMs: Math.round(performance.now() - started),
+      durationMs,
     };
     if (result.kind === "response") {
       const requestId = header(result.headers, "x-request-id");

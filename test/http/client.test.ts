@@ -237,6 +237,16 @@ describe("retries", () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("does not count the wait for a free connection against the timeout", async () => {
+    server.respondWith(() => ({ status: 200, json: { data: {} }, delayMs: 60 }));
+    const client = connect({ maxConnections: 1, requestTimeoutMs: 150 });
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => client.request("GET", `/monitors/m${index}`)),
+    );
+    expect(responses.map((response) => response.attempts)).toEqual([1, 1, 1, 1, 1]);
+    expect(server.connectionCount).toBe(1);
+  });
+
   it.each<[string, Reply]>([
     ["slow headers", { status: 200, json: { data: {} }, delayMs: 1000 }],
     ["a stalled body", { status: 200, json: { data: { padding: "x".repeat(64) } }, stallBodyMs: 1000 }],
@@ -283,6 +293,7 @@ describe("errors", () => {
       "POST /monitors failed with 422 validation_failed: The monitor is invalid " +
         "(interval_seconds: must be at least 10, regions[1]: not an offered region: mars-1) [request_id req_5f2c]",
     );
+    expect(String(error)).toBe(`ApiError: ${error.message}`);
   });
 
   it.each<[number, string, "GET" | "POST"]>([
