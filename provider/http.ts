@@ -298,14 +298,14 @@ export class ApiClient {
     }
     this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!(this.#timeoutMs > 0)) throw new RangeError(`requestTimeoutMs must be positive, got ${this.#timeoutMs}`);
-
-    this.#basePath = url.pathname.replace(/\/+$/, "");
-    this.baseUrl = url.origin + this.#basePath;
-    this.#apiKey = options.apiKey;
     const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     if (!Number.isInteger(maxConnections) || maxConnections < 1) {
       throw new RangeError(`maxConnections must be a positive integer, got ${maxConnections}`);
     }
+
+    this.#basePath = url.pathname.replace(/\/+$/, "");
+    this.baseUrl = url.origin + this.#basePath;
+    this.#apiKey = options.apiKey;
     this.#inFlight = new Semaphore(maxConnections);
     // undici's own timeouts are off: they tick at about one-second resolution, and the attempt
     // timer below already bounds headers and body together.
@@ -377,7 +377,7 @@ export class ApiClient {
       for (const item of page.data) yield item as T;
 
       const next = page.pagination?.has_more === true ? page.pagination.next_cursor : null;
-      if (next === null || next === undefined) return;
+      if (next === null) return;
       if (followed.has(next)) {
         throw invalidResponse("GET", path, page, "the server returned a cursor it had returned before");
       }
