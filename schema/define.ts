@@ -83,10 +83,10 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, O exten
   inputs: S;
   /**
    * Cross-field rules (e.g. a tcp monitor needs tcpHost and tcpPort), reported per field. `field`
-   * may be a dotted path into a nested object (`config.address`). Runs on the fields that passed
-   * their own rules.
+   * may be a dotted path into a nested object (`config.address`). Runs once every field passed its
+   * own rules.
    */
-  refine?(inputs: Partial<z.output<S>>, issue: (field: string, message: string) => void): void;
+  refine?(inputs: z.output<S>, issue: (field: string, message: string) => void): void;
   /** Fields whose change cannot be applied in place (with `updateMethod: "none"`, every field). */
   replaceOnChanges: FieldName<S>[];
   /** Fields kept secret in state (inputs and outputs of the same name). */

@@ -1,0 +1,162 @@
+/**
+ * Validation of a resource's inputs before anything runs: pure, no API calls. Each failure names
+ * the kind, the field and the rule (`Monitor.intervalSeconds: must be at least 10 (got 5)`), one
+ * per field, and never shows the value of a secret field.
+ */
+import { z } from "zod";
+import { type AnyResourceDefinition, providerInputs } from "../schema/define.js";
+import { isInternal } from "./fields.js";
+import { isRecord, toCamelCase } from "./naming.js";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface CheckResult {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
+}
+
+/**
+ * The value Pulumi passes for inputs not known yet during a preview (`pulumi.runtime.unknownValue`
+ * on the provider side). Fields holding it are validated once their values are known.
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (isRecord(value)) return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+/**
+ * Validates `news` against the kind's schema. On success `inputs` holds the parsed values (with
+ * the defaults the schema fills in) plus the provider's internal properties; on failure it holds
+ * `news` unchanged.
+ */
+export function check(definition: AnyResourceDefinition, news: Record<string, unknown>): CheckResult {
+  const shape: Record<string, z.ZodType> = { ...definition.inputs.shape, ...providerInputs.shape };
+  const secrets = new Set<string>(definition.secrets);
+  const failures = new Map<string, string>();
+  const fail = (path: string, rule: string): void => {
+    const field = topLevelField(path);
+    if (![...failures.keys()].some((failed) => topLevelField(failed) === field)) failures.set(path, rule);
+  };
+  const parsed: Record<string, unknown> = {};
+  let allKnown = true;
+
+  for (const [key, value] of Object.entries(news)) {
+    if (isInternal(key) || key in shape) continue;
+    fail(key, unknownFieldRule(key, Object.keys(shape)));
+  }
+  for (const [field, schema] of Object.entries(shape)) {
+    const value = news[field];
+    if (containsUnknown(value)) {
+      allKnown = false;
+      parsed[field] = value;
+      continue;
+    }
+    const result = schema.safeParse(value, { reportInput: true, error: genericRule });
+    if (result.success) {
+      if (result.data !== undefined) parsed[field] = result.data;
+      continue;
+    }
+    for (const issue of result.error.issues) {
+      for (const [path, rule] of describeIssue(field, issue, secrets.has(field))) fail(path, rule);
+    }
+  }
+  // Cross-field rules read other fields' values, so they run once every field passed its own rules
+  // and every value is known (during a preview some may not be yet; check runs again before the update).
+  if (failures.size === 0 && allKnown) definition.refine?.(parsed, fail);
+
+  if (failures.size > 0) {
+    return {
+      inputs: news,
+      failures: [...failures].map(([property, rule]) => ({ property, reason: `${definition.kind}.${property}: ${rule}` })),
+    };
+  }
+  const internals = Object.fromEntries(Object.entries(news).filter(([key]) => isInternal(key)));
+  return { inputs: { ...internals, ...parsed }, failures: [] };
+}
+
+/** `steps[0].delayMinutes` → `steps`. */
+function topLevelField(path: string): string {
+  return path.split(/[.[]/, 1)[0] as string;
+}
+
+function formatPath(field: string, path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, segment) => (typeof segment === "number" ? `${text}[${segment}]` : `${text}.${String(segment)}`),
+    field,
+  );
+}
+
+/** One `[path, rule]` per problem of a zod issue; unknown keys are one problem each. */
+function describeIssue(field: string, issue: z.core.$ZodIssue, secret: boolean): [string, string][] {
+  const path = formatPath(field, issue.path);
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => [`${path}.${key}`, "unknown field"]);
+  }
+  const input = (issue as { input?: unknown }).input;
+  if (input === undefined) return [[path, "is required"]];
+  const shown = !secret && input !== undefined && (typeof input !== "object" || input === null);
+  return [[path, shown ? `${issue.message} (got ${JSON.stringify(input)})` : issue.message]];
+}
+
+/** Rules for the checks whose schema does not phrase its own message. */
+function genericRule(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case "invalid_type":
+      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+    case "too_small":
+    case "too_big": {
+      const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
+      const word = issue.code === "too_small" ? "least" : "most";
+      if (issue.origin === "string") return `must be at ${word} ${bound} characters long`;
+      if (issue.origin === "array" || issue.origin === "set") return `must have at ${word} ${bound} items`;
+      return `must be at ${word} ${bound}`;
+    }
+    case "invalid_value":
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    case "invalid_format":
+      return `must be a valid ${issue.format}`;
+    default:
+      return undefined;
+  }
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  array: "a list",
+  object: "an object",
+};
+
+/** `unknown field`, with the closest known name when the key looks like a typo of one. */
+function unknownFieldRule(key: string, known: string[]): string {
+  const camel = toCamelCase(key);
+  const suggestion =
+    known.find((name) => name === camel || name.toLowerCase() === key.toLowerCase()) ??
+    known
+      .map((name) => ({ name, distance: editDistance(name.toLowerCase(), key.toLowerCase()) }))
+      .filter(({ name, distance }) => distance <= Math.max(1, Math.floor(name.length / 4)))
+      .sort((a, b) => a.distance - b.distance)[0]?.name;
+  return suggestion === undefined ? "unknown field" : `unknown field (did you mean ${suggestion}?)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}

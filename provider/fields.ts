@@ -1,0 +1,65 @@
+/**
+ * What the generic code derives from a definition: which inputs go into which request body,
+ * which replace, which are internal. Nothing here is specific to a kind.
+ */
+import type { AnyResourceDefinition } from "../schema/define.js";
+
+/** Properties the provider keeps in inputs and outputs for itself; never sent, never compared. */
+export const internal = {
+  /** Pulumi's serialized provider. */
+  provider: "__provider",
+  /** The input names the user set, so diff can tell "removed" from "never set". */
+  declaredInputs: "__declaredInputs",
+  /** `<project>/<stack>/<resource name>`, set by the SDK; the basis of the create idempotency key. */
+  createKeySeed: "__createKeySeed",
+} as const;
+
+export function isInternal(key: string): boolean {
+  return key.startsWith("__");
+}
+
+/** The kind's API and association inputs, in declaration order. */
+export function inputFields(definition: AnyResourceDefinition): string[] {
+  return Object.keys(definition.inputs.shape);
+}
+
+/** Inputs named by `{placeholder}` in the collection path (e.g. a share link's `clientId`). */
+export function pathFields(definition: AnyResourceDefinition): string[] {
+  return [...definition.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+}
+
+/** Inputs whose change replaces the object: every one when the kind cannot be updated. */
+export function replaceFields(definition: AnyResourceDefinition): string[] {
+  return definition.updateMethod === "none" ? inputFields(definition) : definition.replaceOnChanges;
+}
+
+/** Inputs sent in the create body: not the path's, not those applied by their own endpoints after creation. */
+export function createBodyFields(definition: AnyResourceDefinition): string[] {
+  const inPath = pathFields(definition);
+  return inputFields(definition).filter((field) => {
+    const association = associationOf(definition, field);
+    const sentWithCreate = association === undefined || (association.kind === "reference" && association.sentOnCreate);
+    return sentWithCreate && !inPath.includes(field);
+  });
+}
+
+/** Inputs sent in update bodies: the create body's, minus associations and fields that replace. */
+export function updateBodyFields(definition: AnyResourceDefinition): string[] {
+  const replacing = replaceFields(definition);
+  return createBodyFields(definition).filter(
+    (field) => associationOf(definition, field) === undefined && !replacing.includes(field),
+  );
+}
+
+export function associationOf(definition: AnyResourceDefinition, field: string) {
+  return (definition.associations as Record<string, AnyResourceDefinition["associations"][string]>)[field];
+}
+
+/** Fills `{id}`, `{value}` and `{<inputName>}` placeholders of an API path. */
+export function fillPath(template: string, values: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = values[name];
+    if (typeof value !== "string" || value === "") throw new Error(`cannot build ${template}: ${name} is not known`);
+    return encodeURIComponent(value);
+  });
+}
