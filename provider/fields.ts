@@ -43,12 +43,15 @@ export function createBodyFields(definition: AnyResourceDefinition): string[] {
   });
 }
 
-/** Inputs sent in update bodies: the create body's, minus associations and fields that replace. */
+/** Inputs that travel in the object's own body (a PUT sends all of them): the create body's, minus associations. */
+export function objectBodyFields(definition: AnyResourceDefinition): string[] {
+  return createBodyFields(definition).filter((field) => associationOf(definition, field) === undefined);
+}
+
+/** Body inputs an update can change in place: a change to one of them takes a PATCH or PUT. */
 export function updateBodyFields(definition: AnyResourceDefinition): string[] {
   const replacing = replaceFields(definition);
-  return createBodyFields(definition).filter(
-    (field) => associationOf(definition, field) === undefined && !replacing.includes(field),
-  );
+  return objectBodyFields(definition).filter((field) => !replacing.includes(field));
 }
 
 export function associationOf(definition: AnyResourceDefinition, field: string) {

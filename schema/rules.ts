@@ -101,17 +101,22 @@ export function isSetSchema(schema: z.ZodType): boolean {
 
 /** The metadata of a schema merged with that of the schemas it wraps (outermost wins). */
 export function metadataOf(schema: z.ZodType): Record<string, unknown> {
-  const inner = unwrap(schema);
-  const innerMeta = inner === schema ? {} : metadataOf(inner);
-  return { ...innerMeta, ...(schema.meta() ?? {}) };
+  const inner = unwrapOnce(schema);
+  return { ...(inner === undefined ? {} : metadataOf(inner)), ...(schema.meta() ?? {}) };
 }
 
-/** The schema inside optional/nullable/default wrappers. */
+/** The schema inside any optional/nullable/default wrappers. */
 export function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (let inner = unwrapOnce(current); inner !== undefined; inner = unwrapOnce(current)) current = inner;
+  return current;
+}
+
+function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
     return schema.unwrap() as z.ZodType;
   }
-  return schema;
+  return undefined;
 }
 
 /**

@@ -1,0 +1,361 @@
+/**
+ * Create, read, update and delete for any kind, derived from its definition. Create and update
+ * end by reading the object back the way read does, so the outputs recorded by an `up` are what
+ * a later refresh reads: `preview --expect-no-changes` and `refresh --expect-no-changes` hold.
+ */
+import { createHash } from "node:crypto";
+import type { z } from "zod";
+import type { AnyResourceDefinition, Association, Call } from "../schema/define.js";
+import { unwrap } from "../schema/rules.js";
+import { ApiError, type ApiClient, type Query } from "./http.js";
+import { canonical, changedFields, declaredInputs } from "./diff.js";
+import {
+  associationOf,
+  createBodyFields,
+  fillPath,
+  inputFields,
+  internal,
+  objectBodyFields,
+  pathFields,
+  replaceFields,
+  updateBodyFields,
+} from "./fields.js";
+import { OperationError, ResourceInitError, describeResource } from "./failures.js";
+import { isRecord, renameKeysDeep, toSnakeCase } from "./naming.js";
+import { apiBody, fromApi, project } from "./translate.js";
+
+type Values = Record<string, unknown>;
+type ApiObject = Record<string, unknown>;
+
+/**
+ * How many keys create tries when each earlier one replays an object deleted since. Every destroy
+ * and re-create of identical inputs within the service's 24 h key retention uses one more.
+ */
+const MAX_CREATE_KEYS = 100;
+
+export class ResourceEngine {
+  readonly #definition: AnyResourceDefinition;
+  readonly #api: () => ApiClient;
+
+  /** `api` is called only when a request is about to be made, so credentials are resolved then. */
+  constructor(definition: AnyResourceDefinition, api: () => ApiClient) {
+    this.#definition = definition;
+    this.#api = api;
+  }
+
+  async create(inputs: Values): Promise<{ id: string; outs: Values }> {
+    const adoptId = inputs["adoptId"];
+    if (typeof adoptId === "string") {
+      const existing = await this.#step(inputs, `adopt ${adoptId}`, () => this.#fetch(adoptId, inputs));
+      if (existing === undefined) {
+        throw new OperationError(`${describeResource(this.#definition, inputs)}: adoptId ${adoptId} names no existing ${this.#definition.kind}`);
+      }
+      return { id: adoptId, outs: await this.#converge(adoptId, existing, inputs) };
+    }
+
+    const { id, created, replayed } = await this.#step(inputs, "create", () => this.#post(inputs));
+    // A replay means an earlier attempt of this very create succeeded but its outcome was lost
+    // (e.g. the deployment was interrupted): that object is taken over, not made a second time.
+    if (replayed) return { id, outs: await this.#converge(id, created, inputs) };
+
+    const kept = this.#keptOutputs(created, inputs);
+    try {
+      await this.#step(inputs, "create", () => this.#applyAssociations(id, this.#project(created), inputs, []));
+      return { id, outs: await this.#step(inputs, "create", () => this.#outputs(id, undefined, inputs, kept)) };
+    } catch (error) {
+      // The object exists: hand it to Pulumi to record, so the next run updates it.
+      const properties = {
+        ...this.#project(created),
+        ...kept,
+        ...this.#internals(inputs, []),
+        [internal.provider]: inputs[internal.provider],
+      };
+      throw new ResourceInitError(id, properties, error);
+    }
+  }
+
+  /** The object's outputs as it is now, or no id when it is gone (Pulumi then drops it from state). */
+  async read(id: string, state: Values): Promise<{ id?: string; props?: Values }> {
+    return this.#step(state, `read ${id}`, async () => {
+      const apiObject = await this.#fetch(id, state);
+      if (apiObject === undefined) return {};
+      const props = await this.#outputs(id, apiObject, state, this.#keptOutputs(apiObject, state), declaredInputs(state));
+      return { id, props };
+    });
+  }
+
+  async update(id: string, olds: Values, news: Values): Promise<{ outs: Values }> {
+    return this.#step(news, `update ${id}`, async () => {
+      await this.#applyChanges(id, olds, news);
+      return { outs: await this.#outputs(id, undefined, news, this.#keptOutputs({}, olds)) };
+    });
+  }
+
+  async delete(id: string, state: Values): Promise<void> {
+    const deletion = this.#definition.deletion ?? { method: "DELETE", path: `${this.#definition.path}/{id}`, alreadyGone: [404] };
+    await this.#step(state, `delete ${id}`, async () => {
+      try {
+        await this.#api().request(deletion.method, fillPath(deletion.path, { ...state, id }));
+      } catch (error) {
+        if (!(error instanceof ApiError && deletion.alreadyGone.includes(error.status))) throw error;
+      }
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Create
+
+  /**
+   * POSTs the create body with an idempotency key derived from the resource and the body, so a
+   * retried or repeated create of the same resource never makes a second object. When a key
+   * replays an object that was deleted since, the next key of the sequence makes a fresh one.
+   */
+  async #post(inputs: Values): Promise<{ id: string; created: ApiObject; replayed: boolean }> {
+    const body = apiBody(inputs, createBodyFields(this.#definition));
+    const path = fillPath(this.#definition.path, inputs);
+    const baseKey = this.#createKey(inputs, path, body);
+    for (let attempt = 0; attempt < MAX_CREATE_KEYS; attempt++) {
+      const idempotencyKey = attempt === 0 ? baseKey : `${baseKey}.${attempt}`;
+      const response = await this.#api().request<unknown>("POST", path, { body, idempotencyKey, expectedStatus: 201 });
+      const created = apiObjectOf(response.data, `POST ${path}`);
+      const id = created["id"] as string;
+      if (!response.replayed) return { id, created, replayed: false };
+      const current = await this.#fetch(id, inputs);
+      if (current !== undefined) return { id, created: current, replayed: true };
+    }
+    throw new OperationError(
+      `${describeResource(this.#definition, inputs)}: create failed: the service replayed ${MAX_CREATE_KEYS} earlier ` +
+        "creates of these inputs whose objects are gone; change an input or wait 24 h for the service to forget them",
+    );
+  }
+
+  /** `<kind>-<sha256>` of the seed (project, stack, resource name), path and body. The body holds secrets; only its hash leaves. */
+  #createKey(inputs: Values, path: string, body: Values): string {
+    const seed = inputs[internal.createKeySeed];
+    const hash = createHash("sha256")
+      .update(JSON.stringify([typeof seed === "string" ? seed : "", this.#definition.kind, path, body]))
+      .digest("hex");
+    return `${this.#definition.kind.toLowerCase()}-${hash}`;
+  }
+
+  /** Makes an existing object match the inputs (adoption, or a replayed create) and returns its outputs. */
+  async #converge(id: string, apiObject: ApiObject, inputs: Values): Promise<Values> {
+    const operation = `adopt ${id}`;
+    // Read as if nothing were declared yet (write-only values unknown), but with the associations
+    // the inputs declare, so that every difference is applied and nothing is "removed".
+    const seedOnly = { [internal.createKeySeed]: inputs[internal.createKeySeed] };
+    const kept = this.#keptOutputs(apiObject, inputs);
+    const current = await this.#step(inputs, operation, () =>
+      this.#outputs(id, apiObject, seedOnly, kept, declaredNames(this.#definition, inputs)),
+    );
+    const fixed = replaceFields(this.#definition).filter((field) => {
+      const schema = this.#definition.inputs.shape[field] as z.ZodType;
+      return inputs[field] !== undefined && canonical(schema, current[field]) !== canonical(schema, inputs[field]);
+    });
+    if (fixed.length > 0) {
+      throw new OperationError(
+        `${describeResource(this.#definition, inputs)}: cannot adopt ${this.#definition.kind} ${id}: its ` +
+          `${fixed.join(", ")} differ from the inputs and cannot change in place`,
+      );
+    }
+    return this.#step(inputs, operation, async () => {
+      await this.#applyChanges(id, current, inputs);
+      return this.#outputs(id, undefined, inputs, kept);
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Update
+
+  /** Sends the changed body fields (PATCH) or the whole body (PUT), then the association calls. */
+  async #applyChanges(id: string, olds: Values, news: Values): Promise<void> {
+    const changed = changedFields(this.#definition, olds, news);
+    const changedBody = updateBodyFields(this.#definition).filter((field) => changed.includes(field));
+    const itemPath = fillPath(`${this.#definition.path}/{id}`, { ...news, id });
+    if (changedBody.length > 0 && this.#definition.updateMethod === "PATCH") {
+      const body = apiBody(news, changedBody);
+      // A removed field is sent as null, which clears it: the service applies its default.
+      for (const field of changedBody) if (news[field] === undefined) body[toSnakeCase(field)] = null;
+      await this.#api().request("PATCH", itemPath, { body, idempotencyKey: "auto", expectedStatus: 200 });
+    } else if (changedBody.length > 0 && this.#definition.updateMethod === "PUT") {
+      await this.#api().request("PUT", itemPath, { body: apiBody(news, objectBodyFields(this.#definition)), expectedStatus: 200 });
+    }
+    await this.#applyAssociations(id, olds, news, declaredInputs(olds));
+  }
+
+  /**
+   * Brings every association the inputs declare, or declared before, from its `current` value to
+   * the desired one; an association no longer declared is reset.
+   */
+  async #applyAssociations(id: string, current: Values, desired: Values, declaredBefore: readonly string[]): Promise<void> {
+    for (const [field, association] of this.#associations()) {
+      const declared = desired[field] !== undefined;
+      if (!declared && !declaredBefore.includes(field)) continue;
+      const schema = this.#definition.inputs.shape[field] as z.ZodType;
+      const target = declared ? desired[field] : resetValue(schema, association);
+      if (canonical(schema, current[field]) === canonical(schema, target)) continue;
+      await this.#applyAssociation(id, association, current[field], target);
+    }
+  }
+
+  async #applyAssociation(id: string, association: Association, current: unknown, target: unknown): Promise<void> {
+    const call = async (spec: Call, value: unknown): Promise<void> => {
+      const path = fillPath(spec.path, { id, value });
+      await this.#api().request(spec.method, path, spec.body === undefined ? {} : { body: spec.body(id, value) });
+    };
+    switch (association.kind) {
+      case "toggle":
+        return call(target === true ? association.on : association.off, undefined);
+      case "reference":
+        return call(target === null || target === undefined ? association.clear : association.set, target);
+      case "set": {
+        const before = new Set(Array.isArray(current) ? (current as string[]) : []);
+        const after = new Set(target as string[]);
+        for (const value of after) if (!before.has(value)) await call(association.add, value);
+        for (const value of before) if (!after.has(value)) await call(association.remove, value);
+        return;
+      }
+      case "document": {
+        const body = renameKeysDeep(target, toSnakeCase);
+        await this.#api().request("PUT", fillPath(association.put.path, { id }), { body, expectedStatus: 200 });
+        return;
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Read
+
+  /** The object by id: `GET path/{id}`, or a scan of the list for kinds without a GET by id. */
+  async #fetch(id: string, values: Values): Promise<ApiObject | undefined> {
+    try {
+      if (this.#definition.readBy === "get") {
+        const path = fillPath(`${this.#definition.path}/{id}`, { ...values, id });
+        return apiObjectOf((await this.#api().request<unknown>("GET", path, { expectedStatus: 200 })).data, `GET ${path}`);
+      }
+      for await (const item of this.#api().paginate<unknown>(fillPath(this.#definition.path, values), this.#listQuery(values))) {
+        if (isRecord(item) && item["id"] === id) return item;
+      }
+      return undefined;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Lists show only objects outside any client unless told otherwise: the object's own client
+   * when known, else all clients (an object being adopted may live in any).
+   */
+  #listQuery(values: Values): Query {
+    if (!("clientId" in this.#definition.inputs.shape) || pathFields(this.#definition).includes("clientId")) return {};
+    const clientId = values["clientId"];
+    return typeof clientId === "string" ? { client_id: clientId } : { all_clients: true };
+  }
+
+  /**
+   * The outputs: every input field as the service reports it, write-only ones from `state`, the
+   * declared associations read from their endpoints, server outputs, `kept` outputs and internals.
+   */
+  async #outputs(
+    id: string,
+    apiObject: ApiObject | undefined,
+    state: Values,
+    kept: Values,
+    declared: readonly string[] = declaredNames(this.#definition, state),
+  ): Promise<Values> {
+    const object = apiObject ?? (await this.#fetch(id, state));
+    if (object === undefined) {
+      throw new OperationError(`${describeResource(this.#definition, state)}: ${this.#definition.kind} ${id} disappeared while it was being written`);
+    }
+    const outputs: Values = { ...this.#project(object), ...kept };
+    for (const field of this.#definition.writeOnly) {
+      if (declared.includes(field) && state[field] !== undefined) outputs[field] = state[field];
+    }
+    for (const [field, association] of this.#associations()) {
+      if (!declared.includes(field)) continue;
+      if (association.kind === "set") {
+        const items = await this.#api().listAll<unknown>(fillPath(association.list.path, { id }));
+        outputs[field] = items.filter(isRecord).map((item) => item["id"]);
+      } else if (association.kind === "document") {
+        const response = await this.#api().request<unknown>("GET", fillPath(association.get.path, { id }), { expectedStatus: 200 });
+        outputs[field] = project(this.#definition.inputs.shape[field] as z.ZodType, response.data);
+      }
+    }
+    return { ...outputs, ...this.#internals(state, declared) };
+  }
+
+  /** Input fields the object carries (toggles and references included) and server outputs, camelCase. */
+  #project(apiObject: ApiObject): Values {
+    const carried = Object.fromEntries(
+      Object.entries(this.#definition.inputs.shape as Record<string, z.ZodType>).filter(([field]) => {
+        const association = associationOf(this.#definition, field);
+        return association === undefined || association.kind === "toggle" || association.kind === "reference";
+      }),
+    );
+    return { ...fromApi(carried, apiObject), ...fromApi(this.#definition.outputs.shape as Record<string, z.ZodType>, apiObject) };
+  }
+
+  /**
+   * Values the object does not carry on every read: outputs the service returns once (from the
+   * object when it has them, else from state) and the inputs placed in the path.
+   */
+  #keptOutputs(apiObject: ApiObject, state: Values): Values {
+    const kept: Values = {};
+    const shape = this.#definition.outputs.shape as Record<string, z.ZodType>;
+    for (const field of this.#definition.keepFromState) {
+      const value = fromApi({ [field]: shape[field] as z.ZodType }, apiObject)[field] ?? state[field];
+      if (value !== undefined) kept[field] = value;
+    }
+    for (const field of pathFields(this.#definition)) {
+      if (state[field] !== undefined) kept[field] = state[field];
+    }
+    return kept;
+  }
+
+  #internals(state: Values, declared: readonly string[]): Values {
+    const seed = state[internal.createKeySeed];
+    return { [internal.declaredInputs]: [...declared], ...(seed === undefined ? {} : { [internal.createKeySeed]: seed }) };
+  }
+
+  #associations(): [string, Association][] {
+    return inputFields(this.#definition).flatMap((field) => {
+      const association = associationOf(this.#definition, field);
+      return association === undefined ? [] : [[field, association] as [string, Association]];
+    });
+  }
+
+  /** Runs a step of an operation, turning an API failure into a message for the user. */
+  async #step<T>(values: Values, operation: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      throw OperationError.fromApiError(this.#definition, values, operation, error);
+    }
+  }
+}
+
+/** The value an association returns to when the user stops declaring it. */
+function resetValue(schema: z.ZodType, association: Association): unknown {
+  switch (association.kind) {
+    case "toggle":
+      return false;
+    case "reference":
+      return null;
+    case "set":
+      return [];
+    case "document":
+      return unwrap(schema).parse({});
+  }
+}
+
+/** The input names set in `values`. */
+function declaredNames(definition: AnyResourceDefinition, values: Values): string[] {
+  return inputFields(definition).filter((field) => values[field] !== undefined);
+}
+
+function apiObjectOf(data: unknown, request: string): ApiObject {
+  if (!isRecord(data) || typeof data["id"] !== "string") throw new OperationError(`${request} answered without an object id`);
+  return data;
+}
