@@ -1,0 +1,274 @@
+/**
+ * The provider's methods against the emulator, driven the way the Pulumi engine drives them:
+ * check → create, then diff (preview), read → diff (refresh), update, delete. One row per kind
+ * in `kinds`; association, drift, idempotency, adoption and error cases follow.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  type AnyResourceDefinition,
+  client as clientDefinition,
+  definitionOf,
+  definitions,
+  heartbeat as heartbeatDefinition,
+  monitor as monitorDefinition,
+  webhookSubscription as subscriptionDefinition,
+} from "../../schema/index.js";
+import { check } from "../../provider/check.js";
+import { diff } from "../../provider/diff.js";
+import { ResourceEngine } from "../../provider/engine.js";
+import { ApiClient } from "../../provider/http.js";
+import { providerFor } from "../../provider/index.js";
+import { toSnakeCase } from "../../provider/naming.js";
+import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+
+type Values = Record<string, unknown>;
+
+let emulator: TestEmulator;
+let api: ApiClient;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+});
+afterAll(async () => {
+  await api.close();
+  await emulator.stop();
+});
+
+function engineOf(definition: AnyResourceDefinition): ResourceEngine {
+  return new ResourceEngine(definition, () => api);
+}
+
+/** The inputs Pulumi hands to create/update: checked (with schema defaults) plus the SDK's seed. */
+function checked(definition: AnyResourceDefinition, name: string, inputs: Values): Values {
+  const result = check(definition, { ...inputs, __createKeySeed: `proj/dev/${name}` });
+  expect(result.failures).toEqual([]);
+  return result.inputs;
+}
+
+/** Raw API calls for setting up and inspecting objects behind the provider's back. */
+const raw = {
+  create: async (path: string, body: Values): Promise<Values> => (await api.request<Values>("POST", path, { body })).data,
+  get: async (path: string): Promise<Values> => (await api.request<Values>("GET", path)).data,
+  list: (path: string): Promise<Values[]> => api.listAll<Values>(path, { all_clients: true }),
+  patch: async (path: string, body: Values): Promise<Values> => (await api.request<Values>("PATCH", path, { body })).data,
+  put: async (path: string, body: Values): Promise<Values> => (await api.request<Values>("PUT", path, { body })).data,
+  delete: async (path: string): Promise<void> => {
+    await api.request("DELETE", path);
+  },
+};
+
+/** Objects other resources refer to, made fresh for each test. */
+interface Fixtures {
+  channels: [string, string, string];
+  policies: [string, string];
+  groups: [string, string];
+  clientId: string;
+  templateId: string;
+}
+
+async function fixtures(): Promise<Fixtures> {
+  const channel = async (name: string) => (await raw.create("/notification_channels", { name, kind: "email", config: { address: `${name}@example.com` } }))["id"] as string;
+  const channels: Fixtures["channels"] = [await channel("one"), await channel("two"), await channel("three")];
+  const policy = async (name: string) =>
+    (await raw.create("/escalation-policies", { name, steps: [{ delay_minutes: 0, notification_channel_ids: [channels[0]] }] }))["id"] as string;
+  const group = async (name: string) => (await raw.create("/heartbeat-groups", { name }))["id"] as string;
+  const templateId = (await raw.create("/client-templates", { name: "standard" }))["id"] as string;
+  return {
+    channels,
+    policies: [await policy("first"), await policy("second")],
+    groups: [await group("nightly"), await group("hourly")],
+    clientId: (await raw.create("/clients", { name: "Acme" }))["id"] as string,
+    templateId,
+  };
+}
+
+/**
+ * One row per kind: inputs of a first `up`, inputs of a second `up` that updates in place (with
+ * an association changed where the kind has one), and a field to change behind the provider's
+ * back for the drift test (an API field name and value).
+ */
+interface KindCase {
+  create(f: Fixtures): Values;
+  update(f: Fixtures): Values;
+  /** A field `create` declares, changed through the API; absent for kinds that cannot change in place. */
+  drift?: { field: string; value: unknown };
+}
+
+const kinds: Record<string, KindCase> = {
+  Monitor: {
+    create: (f) => ({
+      name: "web",
+      url: "https://example.com/health",
+      intervalSeconds: 30,
+      regions: ["eu-west-1", "us-east-1"],
+      authUsername: "probe",
+      authPassword: "hunter2-secret",
+      requestHeaders: [{ name: "X-Probe", value: "1" }],
+      notificationChannelIds: [f.channels[0], f.channels[1]],
+      escalationPolicyId: f.policies[0],
+      paused: true,
+    }),
+    update: (f) => ({
+      name: "web",
+      url: "https://example.com/health",
+      intervalSeconds: 60,
+      regions: ["us-east-1"],
+      authUsername: "probe",
+      authPassword: "hunter2-secret",
+      notificationChannelIds: [f.channels[2], f.channels[1]],
+      escalationPolicyId: f.policies[1],
+      paused: false,
+    }),
+    drift: { field: "intervalSeconds", value: 300 },
+  },
+  Heartbeat: {
+    create: (f) => ({ name: "backup", expectedIntervalSeconds: 86400, heartbeatGroupId: f.groups[0], paused: true }),
+    update: (f) => ({ name: "backup", expectedIntervalSeconds: 3600, gracePeriodSeconds: 60, heartbeatGroupId: f.groups[1], paused: false }),
+    drift: { field: "expectedIntervalSeconds", value: 600 },
+  },
+  HeartbeatGroup: {
+    create: () => ({ name: "jobs" }),
+    update: () => ({ name: "jobs", description: "cron jobs" }),
+    drift: { field: "name", value: "renamed" },
+  },
+  EscalationPolicy: {
+    create: (f) => ({ name: "on-call", steps: [{ delayMinutes: 0, notificationChannelIds: [f.channels[0], f.channels[1]] }] }),
+    update: (f) => ({
+      name: "on-call",
+      repeatCount: 2,
+      steps: [
+        { delayMinutes: 0, notificationChannelIds: [f.channels[1], f.channels[0]] },
+        { delayMinutes: 15, notificationChannelIds: [f.channels[2]], urgency: "low" },
+      ],
+    }),
+    drift: { field: "name", value: "renamed" },
+  },
+  NotificationChannel: {
+    create: () => ({ name: "ops", kind: "slack", config: { channel: "#ops" }, credentials: { webhookUrl: "https://hooks.slack.com/services/T0/B0/s3cret" } }),
+    update: () => ({ name: "ops-alerts", kind: "slack", config: { channel: "#alerts" }, credentials: { webhookUrl: "https://hooks.slack.com/services/T0/B0/n3w" } }),
+    drift: { field: "name", value: "renamed" },
+  },
+  WebhookSubscription: {
+    create: () => ({ url: "https://hooks.example.com/in", events: ["monitor.down", "monitor.up"] }),
+    update: () => ({ url: "https://hooks.example.com/in", events: ["monitor.up", "monitor.down", "incident.created"], enabled: false, description: "pager bridge" }),
+    drift: { field: "url", value: "https://elsewhere.example.com/in" },
+  },
+  Client: {
+    create: (f) => ({ name: "Globex", templateId: f.templateId, portalSettings: { enabled: true, title: "Globex status" } }),
+    update: (f) => ({ name: "Globex", templateId: f.templateId, contactEmail: "it@globex.example", archived: true, portalSettings: { enabled: true, primaryColor: "#112233" } }),
+    drift: { field: "name", value: "renamed" },
+  },
+  ClientTemplate: {
+    create: () => ({ name: "standard", monitorDefaults: { intervalSeconds: 120, regions: ["eu-west-1"] } }),
+    update: () => ({ name: "standard", monitorDefaults: { intervalSeconds: 300 }, heartbeatDefaults: { gracePeriodSeconds: 30 } }),
+    drift: { field: "name", value: "renamed" },
+  },
+  ClientShareLink: {
+    create: (f) => ({ clientId: f.clientId, label: "wallboard" }),
+    update: (f) => ({ clientId: f.clientId, label: "wallboard", expiresAt: "2031-01-01T00:00:00.000Z" }),
+  },
+};
+
+/** The path of an object for raw calls (share links have no GET by id; they are found in the list). */
+function itemPath(definition: AnyResourceDefinition, id: string, values: Values): string {
+  return `${definition.path.replace("{clientId}", String(values["clientId"]))}/${id}`;
+}
+
+describe("every kind has a row", () => {
+  it.each(definitions.map((definition) => definition.kind))("%s", (kind) => {
+    expect(kinds[kind], `add ${kind} to the kinds of this file`).toBeDefined();
+  });
+});
+
+describe.each(Object.entries(kinds))("%s", (kind, row) => {
+  const definition = definitionOf(kind);
+  const engine = engineOf(definition);
+  let f: Fixtures;
+  beforeEach(async () => {
+    f = await fixtures();
+  });
+
+  it("creates, reads back without changes, updates, and deletes", async () => {
+    const inputs = checked(definition, `${kind}-lifecycle`, row.create(f));
+    const { id, outs } = await engine.create(inputs);
+    expect(diff(definition, outs, inputs).changes, "preview after create").toBe(false);
+
+    const refreshed = await engine.read(id, outs);
+    expect(refreshed.id).toBe(id);
+    expect(diff(definition, refreshed.props ?? {}, inputs).changes, "refresh after create").toBe(false);
+
+    const news = checked(definition, `${kind}-lifecycle`, row.update(f));
+    const planned = diff(definition, outs, news);
+    expect(planned.changes).toBe(true);
+    if (definition.updateMethod === "none") {
+      expect(planned.replaces.length).toBeGreaterThan(0);
+    } else {
+      expect(planned.replaces).toEqual([]);
+      const { outs: updated } = await engine.update(id, outs, news);
+      expect(diff(definition, updated, news).changes, "preview after update").toBe(false);
+      const reread = await engine.read(id, updated);
+      expect(diff(definition, reread.props ?? {}, news).changes, "refresh after update").toBe(false);
+      expect(reread.props).toEqual(updated);
+    }
+
+    await engine.delete(id, outs);
+    await engine.delete(id, outs); // already gone: 404 counts as deleted
+    if (definition.deletion === undefined) expect(await engine.read(id, outs)).toEqual({});
+  });
+});
+
+const drifting = Object.entries(kinds).flatMap(([kind, row]) => (row.drift === undefined ? [] : [[kind, row, row.drift] as const]));
+
+describe.each(drifting)("%s changed outside Pulumi", (kind, row, drift) => {
+  const definition = definitionOf(kind);
+  const engine = engineOf(definition);
+
+  it("shows the change after a refresh, and reverts it on update", async () => {
+    const f = await fixtures();
+    const inputs = checked(definition, `${kind}-drift`, row.create(f));
+    const { id, outs } = await engine.create(inputs);
+    await changeThroughApi(definition, id, inputs, { [toSnakeCase(drift.field)]: drift.value });
+
+    const refreshed = await engine.read(id, outs);
+    expect(refreshed.props?.[drift.field]).toEqual(drift.value);
+    expect(diff(definition, refreshed.props ?? {}, inputs).changes).toBe(true);
+
+    const { outs: reverted } = await engine.update(id, refreshed.props ?? {}, inputs);
+    expect(reverted[drift.field]).toEqual(inputs[drift.field]);
+    expect(diff(definition, reverted, inputs).changes).toBe(false);
+  });
+});
+
+const deletable = Object.entries(kinds).filter(([kind]) => definitionOf(kind).deletion === undefined);
+
+describe.each(deletable)("%s deleted outside Pulumi", (kind, row) => {
+  const definition = definitionOf(kind);
+  const engine = engineOf(definition);
+
+  it("is dropped from state on refresh", async () => {
+    const inputs = checked(definition, `${kind}-gone`, row.create(await fixtures()));
+    const { id, outs } = await engine.create(inputs);
+    await raw.delete(itemPath(definition, id, inputs));
+    expect(await engine.read(id, outs)).toEqual({});
+  });
+});
+
+/** Changes fields of an object as another tool would: PATCH where offered, else PUT of the whole object. */
+async function changeThroughApi(definition: AnyResourceDefinition, id: string, values: Values, change: Values): Promise<void> {
+  const path = itemPath(definition, id, values);
+  if (definition.updateMethod === "PATCH") {
+    await raw.patch(path, change);
+    return;
+  }
+  const current = definition.readBy === "get" ? await raw.get(path) : await findInList(definition, id, values);
+  const { id: _id, created_at: _created, updated_at: _updated, ...fields } = current;
+  await raw.put(path, { ...fields, ...change });
+}
+
+async function findInList(definition: AnyResourceDefinition, id: string, values: Values): Promise<Values> {
+  const items = await raw.list(definition.path.replace("{clientId}", String(values["clientId"])));
+  const item = items.find((candidate) => candidate["id"] === id);
+  expect(item).toBeDefined();
+  return item as Values;
+}
