@@ -37,8 +37,9 @@ export function registerChannelRoutes(route: RouteRegistrar, services: Services)
     if (existing === undefined) requireActiveClient(store, body["client_id"]);
     const doc = writeDoc(channelKind, mode, existing?.doc, body, {}, clock.nowIso());
     const credentials = body["credentials"];
-    const internal = credentials !== null && typeof credentials === "object" ? { credentials } : {};
-    doc["credentials_set"] = internal.credentials !== undefined;
+    const hasCredentials = credentials !== null && typeof credentials === "object" && Object.keys(credentials).length > 0;
+    const internal = hasCredentials ? { credentials } : {};
+    doc["credentials_set"] = hasCredentials;
     if (existing === undefined) return store.insert("notification_channels", doc, internal);
     existing.doc = doc;
     existing.internal = internal;
