@@ -1,0 +1,264 @@
+/**
+ * The shape of a monitoring file (`monitoring.yaml`) and its JSON Schema, both derived from the
+ * resource definitions.
+ *
+ * A monitoring file has one section per kind that lives inside a team's (or a client's) account,
+ * named after the kind in plural camelCase (`monitors`, `notificationChannels`, ...). A section maps
+ * entry names to the kind's camelCase inputs, with two changes:
+ * - References to other objects are written by name instead of id. By convention a field named
+ *   `<kind>Id` or `<kind>Ids` (kind in camelCase, e.g. `escalationPolicyId`, `notificationChannelIds`)
+ *   holds ids of that kind; in the file it becomes `<kind>` (one name, `escalationPolicy`) or the
+ *   kind's section name (a list of names, `notificationChannels`), naming entries of that section.
+ * - Fields the loader sets from its options (`clientId`) are not written per entry.
+ * Secret fields accept `${env:NAME}` for any string inside them: the loader reads the environment
+ * variable when the program runs, so secrets stay out of the file.
+ */
+import { z } from "zod";
+import { type AnyResourceDefinition, providerInputs } from "./define.js";
+import { definitions } from "./index.js";
+
+/** The kinds a monitoring file declares: those living inside one account or client, in the order of the registry. */
+export const FILE_KINDS = [
+  "Monitor",
+  "Heartbeat",
+  "HeartbeatGroup",
+  "EscalationPolicy",
+  "NotificationChannel",
+  "WebhookSubscription",
+] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+/** Inputs the loader sets for every entry from its options instead of reading them from the file. */
+export const LOADER_SET_FIELDS = ["clientId"] as const;
+
+/** `${env:NAME}`: a secret read from the environment variable NAME when the program runs. */
+export const ENVIRONMENT_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+type Plural<Word extends string> = Word extends `${infer Stem}y` ? `${Stem}ies` : `${Word}s`;
+/** The section of a kind: `Monitor` → `monitors`, `EscalationPolicy` → `escalationPolicies`. */
+export type SectionName<Kind extends string> = Plural<Uncapitalize<Kind>>;
+
+export function sectionName<Kind extends string>(kind: Kind): SectionName<Kind> {
+  const word = lowerFirst(kind);
+  return (word.endsWith("y") ? `${word.slice(0, -1)}ies` : `${word}s`) as SectionName<Kind>;
+}
+
+export interface FileSection {
+  name: string;
+  definition: AnyResourceDefinition;
+}
+
+export const fileSections: readonly FileSection[] = definitions
+  .filter((definition) => (FILE_KINDS as readonly string[]).includes(definition.kind))
+  .map((definition) => ({ name: sectionName(definition.kind), definition }));
+
+/** A field that holds ids of objects declared in the file, and how the file writes it. */
+export interface ReferenceField {
+  /** The input name, e.g. `notificationChannelIds`. */
+  idField: string;
+  /** The name in the file, e.g. `notificationChannels`. */
+  nameField: string;
+  /** The section whose entry names the file field holds. */
+  section: string;
+  /** Whether the field holds a list of ids rather than one. */
+  many: boolean;
+}
+
+const referenceFields: readonly ReferenceField[] = FILE_KINDS.flatMap((kind) => [
+  { idField: `${lowerFirst(kind)}Id`, nameField: lowerFirst(kind), section: sectionName(kind), many: false },
+  { idField: `${lowerFirst(kind)}Ids`, nameField: sectionName(kind), section: sectionName(kind), many: true },
+]);
+
+/** The reference an input name stands for, if it follows the `<kind>Id(s)` convention. */
+export function referenceByIdField(field: string): ReferenceField | undefined {
+  return referenceFields.find((reference) => reference.idField === field);
+}
+
+/** The reference a field name of the file stands for, if any. */
+export function referenceByNameField(field: string): ReferenceField | undefined {
+  return referenceFields.find((reference) => reference.nameField === field);
+}
+
+const entryInputsByKind = new Map<string, z.ZodObject>();
+
+/** Every input of a kind as an entry of the file holds them: its API inputs and the provider's, minus those the loader sets. */
+export function entryInputs(definition: AnyResourceDefinition): z.ZodObject {
+  let inputs = entryInputsByKind.get(definition.kind);
+  if (inputs === undefined) {
+    const loaderSet = Object.fromEntries(LOADER_SET_FIELDS.map((field) => [field, true] as const));
+    inputs = definition.inputs.extend(providerInputs.shape).omit(loaderSet);
+    entryInputsByKind.set(definition.kind, inputs);
+  }
+  return inputs;
+}
+
+/** Whether an entry's `name` input defaults to its key (every kind with a display name). */
+export function hasDisplayName(definition: AnyResourceDefinition): boolean {
+  return "name" in definition.inputs.shape;
+}
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface MonitoringFileSchemaOptions {
+  /**
+   * Whether strings inside secret fields may be `${env:NAME}`. True for the published schema, which
+   * checks files as written; false for the loader, which validates the values read from the environment.
+   */
+  environmentReferences: boolean;
+}
+
+const JSON_SCHEMA_DRAFT = "http://json-schema.org/draft-07/schema#";
+
+export function monitoringFileSchema(options: MonitoringFileSchemaOptions): JsonSchema {
+  const entries = Object.fromEntries(
+    fileSections.map(({ definition }) => [definition.kind, entrySchema(definition, options)] as const),
+  );
+  return {
+    $schema: JSON_SCHEMA_DRAFT,
+    title: "Monitoring file (pulumi-monitoring)",
+    description:
+      "Monitors, heartbeats, alert routing and webhooks of one team, loaded into a Pulumi program by " +
+      "`loadMonitoringYaml()`. Each section maps entry names to the kind's inputs; the name identifies the entry in " +
+      "references and in the Pulumi resource name. Entries reference each other by name. See docs/reference/README.md.",
+    type: "object",
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      fileSections.map(({ name, definition }) => [
+        name,
+        {
+          description: `${definition.description} Maps entry names to ${lowerFirst(humanKind(definition.kind))} inputs.`,
+          type: "object",
+          additionalProperties: { $ref: `#/definitions/${definition.kind}` },
+        },
+      ]),
+    ),
+    definitions: {
+      ...entries,
+      ...(options.environmentReferences ? { environmentReference: environmentReferenceSchema } : {}),
+    },
+  };
+}
+
+/** The published schema as committed in schema/monitoring.schema.json. */
+export function renderMonitoringFileSchema(): string {
+  return `${JSON.stringify(monitoringFileSchema({ environmentReferences: true }), null, 2)}\n`;
+}
+
+const environmentReferenceSchema: JsonSchema = {
+  description: "`${env:NAME}`: the value of the environment variable NAME, read when the Pulumi program runs.",
+  type: "string",
+  pattern: ENVIRONMENT_REFERENCE.source,
+};
+
+function entrySchema(definition: AnyResourceDefinition, options: MonitoringFileSchemaOptions): JsonSchema {
+  const generated = z.toJSONSchema(entryInputs(definition), {
+    io: "input",
+    target: "draft-7",
+    unrepresentable: "any",
+  }) as JsonSchema;
+  const { $schema: _draft, required: generatedRequired, ...schema } = toFileForm(generated);
+  const properties = schema.properties as Record<string, JsonSchema>;
+  let required = (generatedRequired as string[] | undefined) ?? [];
+
+  if (hasDisplayName(definition)) {
+    properties.name = appendDescription(properties.name ?? {}, "Defaults to the entry's name (its key in this file).");
+    required = required.filter((field) => field !== "name");
+  }
+  if (options.environmentReferences) {
+    for (const field of definition.secrets) {
+      const property = properties[field];
+      if (property === undefined) continue;
+      properties[field] = appendDescription(
+        acceptEnvironmentReferences(property),
+        "Secret: any string in it may be written `${env:NAME}` to read it from the environment variable NAME when the program runs.",
+      );
+    }
+  }
+  return {
+    title: definition.kind,
+    description: definition.description,
+    ...schema,
+    ...(required.length > 0 ? { required } : {}),
+  };
+}
+
+/**
+ * Rewrites a generated schema for the file: references by name, no unknown fields anywhere, and
+ * without the bounds zod states for every integer (±2^53-1) that say nothing to a reader.
+ */
+function toFileForm(node: JsonSchema): JsonSchema {
+  const result: JsonSchema = { ...node };
+  if (result.maximum === Number.MAX_SAFE_INTEGER) delete result.maximum;
+  if (result.minimum === Number.MIN_SAFE_INTEGER) delete result.minimum;
+  if (isSchema(result.items)) result.items = toFileForm(result.items);
+  for (const keyword of ["anyOf", "oneOf", "allOf"]) {
+    const branches = result[keyword];
+    if (Array.isArray(branches)) result[keyword] = branches.map((branch: JsonSchema) => toFileForm(branch));
+  }
+  if (isSchema(result.properties)) {
+    const renamed: Record<string, string> = {};
+    result.properties = Object.fromEntries(
+      Object.entries(result.properties as Record<string, JsonSchema>).map(([field, property]) => {
+        const reference = referenceByIdField(field);
+        if (reference === undefined) return [field, toFileForm(property)];
+        renamed[field] = reference.nameField;
+        return [reference.nameField, nameReferenceSchema(reference, property)];
+      }),
+    );
+    if (Array.isArray(result.required)) {
+      result.required = (result.required as string[]).map((field) => renamed[field] ?? field);
+    }
+  }
+  if (result.type === "object") result.additionalProperties = false;
+  return result;
+}
+
+function nameReferenceSchema(reference: ReferenceField, idSchema: JsonSchema): JsonSchema {
+  const name: JsonSchema = { type: "string", minLength: 1 };
+  if (!reference.many) {
+    const { format: _uuid, pattern: _uuidPattern, ...rest } = idSchema;
+    return appendDescription({ ...rest, ...name }, `In this file: the name of an entry under \`${reference.section}\`.`);
+  }
+  return appendDescription(
+    { ...idSchema, items: { ...name, description: `Name of an entry under \`${reference.section}\`.` } },
+    `In this file: names of entries under \`${reference.section}\`.`,
+  );
+}
+
+/** Lets every string inside a secret field be an environment reference instead of the value. */
+function acceptEnvironmentReferences(node: JsonSchema): JsonSchema {
+  if (node.type === "string") {
+    const { description, ...value } = node;
+    return { ...(description === undefined ? {} : { description }), anyOf: [{ $ref: "#/definitions/environmentReference" }, value] };
+  }
+  const result: JsonSchema = { ...node };
+  if (isSchema(result.items)) result.items = acceptEnvironmentReferences(result.items);
+  if (isSchema(result.properties)) {
+    result.properties = Object.fromEntries(
+      Object.entries(result.properties as Record<string, JsonSchema>).map(([field, property]) => [
+        field,
+        acceptEnvironmentReferences(property),
+      ]),
+    );
+  }
+  return result;
+}
+
+function appendDescription(node: JsonSchema, sentence: string): JsonSchema {
+  const description = typeof node.description === "string" ? `${node.description} ${sentence}` : sentence;
+  return { ...node, description };
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function lowerFirst<Word extends string>(word: Word): Uncapitalize<Word> {
+  return `${word.charAt(0).toLowerCase()}${word.slice(1)}` as Uncapitalize<Word>;
+}
+
+/** `NotificationChannel` → `Notification channel`. */
+export function humanKind(kind: string): string {
+  const words = kind.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+}
