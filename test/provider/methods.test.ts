@@ -272,3 +272,215 @@ async function findInList(definition: AnyResourceDefinition, id: string, values:
   expect(item).toBeDefined();
   return item as Values;
 }
+
+describe("associations", () => {
+  it("attaches and detaches a monitor's channels, sets and clears its policy, pauses and resumes it", async () => {
+    const f = await fixtures();
+    const engine = engineOf(monitorDefinition);
+    const inputs = checked(monitorDefinition, "assoc", kinds["Monitor"]!.create(f));
+    const { id, outs } = await engine.create(inputs);
+    expect(await raw.get(`/monitors/${id}`)).toMatchObject({ paused: true, status: "PAUSED", escalation_policy_id: f.policies[0] });
+    expect((await raw.list(`/monitors/${id}/notification_channels`)).map((channel) => channel["id"]).sort()).toEqual([f.channels[0], f.channels[1]].sort());
+
+    // The user stops declaring all three: each is reset.
+    const news = checked(monitorDefinition, "assoc", { name: "web", url: "https://example.com/health" });
+    expect(diff(monitorDefinition, outs, news).changes).toBe(true);
+    const { outs: updated } = await engine.update(id, outs, news);
+    const object = await raw.get(`/monitors/${id}`);
+    expect(object["paused"]).toBe(false);
+    expect(object["escalation_policy_id"] ?? null).toBeNull();
+    expect(await raw.list(`/monitors/${id}/notification_channels`)).toEqual([]);
+    expect(diff(monitorDefinition, updated, news).changes).toBe(false);
+  });
+
+  it("assigns a heartbeat to a group on create and unassigns it when the group is removed", async () => {
+    const f = await fixtures();
+    const engine = engineOf(heartbeatDefinition);
+    const inputs = checked(heartbeatDefinition, "grouped", { name: "backup", heartbeatGroupId: f.groups[0] });
+    const { id, outs } = await engine.create(inputs);
+    expect((await raw.get(`/heartbeats/${id}`))["heartbeat_group_id"]).toBe(f.groups[0]);
+    expect(outs["pingUrl"]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ping\//);
+
+    const news = checked(heartbeatDefinition, "grouped", { name: "backup" });
+    await engine.update(id, outs, news);
+    expect((await raw.get(`/heartbeats/${id}`))["heartbeat_group_id"] ?? null).toBeNull();
+  });
+
+  it("archives a client when it is destroyed, and manages its portal settings", async () => {
+    const engine = engineOf(clientDefinition);
+    const inputs = checked(clientDefinition, "portal", { name: "Initech", portalSettings: { enabled: true, title: "Initech" } });
+    const { id, outs } = await engine.create(inputs);
+    expect(outs["portalSettings"]).toEqual({ enabled: true, title: "Initech", showIncidentHistory: true });
+    expect(await raw.get(`/clients/${id}/portal-settings`)).toMatchObject({ enabled: true, title: "Initech", show_incident_history: true });
+
+    await engine.delete(id, outs);
+    expect(await raw.get(`/clients/${id}`)).toMatchObject({ archived: true });
+    await engine.delete(id, outs); // archiving an archived client is not an error
+  });
+});
+
+describe("values the service returns once or never", () => {
+  it("keeps a monitor's write-only password from state and sends it again only when it changes", async () => {
+    const engine = engineOf(monitorDefinition);
+    const inputs = checked(monitorDefinition, "secret", { url: "https://example.com", authUsername: "u", authPassword: "first-password" });
+    const { id, outs } = await engine.create(inputs);
+    expect(await raw.get(`/monitors/${id}`)).toMatchObject({ auth_password_set: true });
+    expect((await raw.get(`/monitors/${id}`))["auth_password"]).toBeUndefined();
+    const refreshed = await engine.read(id, outs);
+    expect(refreshed.props?.["authPassword"]).toBe("first-password");
+    expect(diff(monitorDefinition, refreshed.props ?? {}, inputs).changes).toBe(false);
+
+    await emulator.admin.clearRequestLog();
+    const news = checked(monitorDefinition, "secret", { ...inputs, authPassword: "second-password" });
+    expect(diff(monitorDefinition, refreshed.props ?? {}, news).changes).toBe(true);
+    const { outs: updated } = await engine.update(id, refreshed.props ?? {}, news);
+    expect(updated["authPassword"]).toBe("second-password");
+    expect((await emulator.admin.requestLog()).filter((entry) => entry.method === "PATCH")).toHaveLength(1);
+  });
+
+  it("keeps a webhook subscription's signing secret, returned only at creation", async () => {
+    const engine = engineOf(subscriptionDefinition);
+    const inputs = checked(subscriptionDefinition, "signed", { url: "https://hooks.example.com/in", events: ["*"] });
+    const { id, outs } = await engine.create(inputs);
+    expect(outs["signingSecret"]).toMatch(/^whsec_/);
+    expect(outs["signingSecretLast4"]).toBe(String(outs["signingSecret"]).slice(-4));
+    const refreshed = await engine.read(id, outs);
+    expect(refreshed.props?.["signingSecret"]).toBe(outs["signingSecret"]);
+    const { outs: updated } = await engine.update(id, refreshed.props ?? {}, { ...inputs, description: "d" });
+    expect(updated["signingSecret"]).toBe(outs["signingSecret"]);
+  });
+
+  it("keeps a share link's token, and names its client in the path only", async () => {
+    const f = await fixtures();
+    const definition = definitionOf("ClientShareLink");
+    const engine = engineOf(definition);
+    const inputs = checked(definition, "board", { clientId: f.clientId, label: "board" });
+    const { id, outs } = await engine.create(inputs);
+    expect(outs).toMatchObject({ clientId: f.clientId, label: "board", token: expect.stringMatching(/.{8,}/) });
+    expect(String(outs["url"])).toContain(String(outs["token"]));
+    expect((await engine.read(id, outs)).props).toEqual(outs);
+  });
+});
+
+describe("create never makes a duplicate", () => {
+  const engine = engineOf(monitorDefinition);
+  const count = async (name: string) => (await raw.list("/monitors")).filter((monitor) => monitor["name"] === name).length;
+
+  it("sends an idempotency key derived from the resource, the same for the same inputs", async () => {
+    await emulator.admin.clearRequestLog();
+    const inputs = checked(monitorDefinition, "keyed", { name: "keyed", url: "https://example.com" });
+    const first = await engine.create(inputs);
+    // The provider process died before Pulumi recorded the result; the next `up` creates again.
+    const second = await engine.create(inputs);
+    expect(second.id).toBe(first.id);
+    expect(await count("keyed")).toBe(1);
+    const posts = (await emulator.admin.requestLog()).filter((entry) => entry.method === "POST" && entry.path === "/monitors");
+    expect(posts.map((entry) => [entry.idempotency_key, entry.replayed])).toEqual([
+      [expect.stringMatching(/^monitor-[0-9a-f]{64}$/), false],
+      [posts[0]?.idempotency_key, true],
+    ]);
+  });
+
+  it("retries a create the service failed with the same key, making one object", async () => {
+    await emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 2 });
+    const inputs = checked(monitorDefinition, "retried", { name: "retried", url: "https://example.com" });
+    await engine.create(inputs);
+    expect(await count("retried")).toBe(1);
+  });
+
+  it("makes a fresh object when the key replays one deleted since (destroy, then up again)", async () => {
+    const inputs = checked(monitorDefinition, "again", { name: "again", url: "https://example.com" });
+    const first = await engine.create(inputs);
+    await engine.delete(first.id, first.outs);
+    const second = await engine.create(inputs);
+    expect(second.id).not.toBe(first.id);
+    await engine.delete(second.id, second.outs);
+    const third = await engine.create(inputs);
+    expect(new Set([first.id, second.id, third.id]).size).toBe(3);
+    expect(await count("again")).toBe(1);
+    expect(diff(monitorDefinition, third.outs, inputs).changes).toBe(false);
+  });
+
+  it("records an object whose setup failed after creation, and the next update finishes it", async () => {
+    const f = await fixtures();
+    const missingChannel = "5b7c9d1e-2f3a-4b5c-8d6e-7f8091a2b3c4";
+    const inputs = checked(monitorDefinition, "half-made", { name: "half-made", url: "https://example.com", notificationChannelIds: [f.channels[0], missingChannel] });
+    inputs["__provider"] = "exports.handler = serialized;";
+    const failure = await engine.create(inputs).then(
+      () => undefined,
+      (error: unknown) => error as { id?: string; properties?: Values; message: string },
+    );
+    expect(failure?.message).toMatch(/^Monitor "half-made": create failed: .*404 not_found/);
+    expect(failure?.id).toEqual(expect.any(String));
+    expect(failure?.properties).toMatchObject({ name: "half-made", __provider: "exports.handler = serialized;" });
+
+    const fixed = { ...inputs, notificationChannelIds: [f.channels[0]] };
+    const { outs } = await engine.update(failure?.id as string, failure?.properties ?? {}, fixed);
+    expect(outs["notificationChannelIds"]).toEqual([f.channels[0]]);
+    expect(await count("half-made")).toBe(1);
+  });
+});
+
+describe("adoptId", () => {
+  it("takes over an existing object and converges it to the inputs instead of creating one", async () => {
+    const f = await fixtures();
+    const existing = await raw.create("/monitors", { name: "legacy", url: "https://old.example.com", interval_seconds: 600 });
+    await raw.create(`/monitors/${String(existing["id"])}/notification_channels/${f.channels[2]}`, {});
+    const engine = engineOf(monitorDefinition);
+    const inputs = checked(monitorDefinition, "adopted", {
+      adoptId: existing["id"],
+      name: "legacy",
+      url: "https://new.example.com",
+      notificationChannelIds: [f.channels[0]],
+      paused: true,
+    });
+    const { id, outs } = await engine.create(inputs);
+    expect(id).toBe(existing["id"]);
+    expect(await raw.get(`/monitors/${id}`)).toMatchObject({ url: "https://new.example.com", interval_seconds: 600, paused: true });
+    expect((await raw.list(`/monitors/${id}/notification_channels`)).map((channel) => channel["id"])).toEqual([f.channels[0]]);
+    expect(diff(monitorDefinition, outs, inputs).changes).toBe(false);
+  });
+
+  it("fails, naming the id, when the object does not exist", async () => {
+    const missing = "5b7c9d1e-2f3a-4b5c-8d6e-7f8091a2b3c4";
+    const inputs = checked(monitorDefinition, "ghost", { url: "https://x.io", adoptId: missing });
+    await expect(engineOf(monitorDefinition).create(inputs)).rejects.toThrow(`Monitor "ghost": adoptId ${missing} names no existing Monitor`);
+  });
+});
+
+describe("errors", () => {
+  it("name the kind, resource, operation, input fields and request id, and no secret", async () => {
+    const missingPolicy = "5b7c9d1e-2f3a-4b5c-8d6e-7f8091a2b3c4";
+    const inputs = checked(monitorDefinition, "broken", { url: "https://x.io", authUsername: "u", authPassword: "hunter2-secret", escalationPolicyId: missingPolicy });
+    const error = await engineOf(monitorDefinition).create(inputs).then(
+      () => new Error("create succeeded"),
+      (caught: unknown) => caught as Error,
+    );
+    expect(error.message).toMatch(
+      /^Monitor "broken": create failed: the service rejected escalationPolicyId: no object with this id \[POST \/monitors: 422 validation_failed, request_id req_[0-9a-f]{24}\]$/,
+    );
+    expect(error.message).not.toContain("hunter2");
+  });
+
+  it("name the API key's missing scope", async () => {
+    const key = await emulator.admin.createKey(["monitor.write"]);
+    const limited = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: key.key, maxRetries: 0 });
+    const inputs = checked(monitorDefinition, "scoped", { url: "https://x.io" });
+    await expect(new ResourceEngine(monitorDefinition, () => limited).create(inputs)).rejects.toThrow(
+      /^Monitor "scoped": create failed: GET \/monitors\/[0-9a-f-]+ failed with 403 forbidden: .*required_scope: monitor\.delete.*\[request_id req_/,
+    );
+    await limited.close();
+  });
+});
+
+describe("the provider as the dynamic-provider host runs it", () => {
+  it("takes the API URL and key from the stack configuration given to configure", async () => {
+    const provider = providerFor("HeartbeatGroup");
+    const config: Record<string, string> = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey };
+    await provider.configure?.({ config: { get: (key) => config[key], require: (key) => config[key] as string } });
+    const { inputs } = (await provider.check?.({}, { name: "from-config", __createKeySeed: "proj/dev/cfg" })) ?? {};
+    const { id, outs } = await provider.create(inputs);
+    expect((await provider.read?.(id, outs))?.props).toEqual(outs);
+    await provider.delete?.(id, outs);
+  });
+});
