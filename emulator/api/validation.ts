@@ -80,10 +80,16 @@ export class FieldRules {
       .map(([name]) => snakeCase(name));
   }
 
-  /** The fields of a resource definition's inputs that travel in the object's body (associations excluded). */
+  /**
+   * The fields of a resource definition's inputs that are API body fields: all but the
+   * associations driven by their own endpoints (toggles, sets, documents). References, such as a
+   * monitor's `escalationPolicyId`, are body fields too.
+   */
   static ofDefinition(definition: AnyResourceDefinition, exclude: readonly string[] = []): FieldRules {
     const shape = { ...definition.inputs.shape } as Record<string, z.ZodType>;
-    for (const name of [...Object.keys(definition.associations), ...exclude]) delete shape[name];
+    const associations = Object.entries(definition.associations) as [string, { kind: string }][];
+    const ownEndpoints = associations.filter(([, association]) => association.kind !== "reference").map(([name]) => name);
+    for (const name of [...ownEndpoints, ...exclude]) delete shape[name];
     return new FieldRules(shape);
   }
 
