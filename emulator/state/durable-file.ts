@@ -26,7 +26,8 @@ export class DurableFile {
     /** Serializes the current state; called at the start of each write. */
     private readonly serialize: () => string,
   ) {
-    this.temporaryPath = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+    // One fixed name, so a write cut short by a kill leaves at most one stale file, overwritten by the next write.
+    this.temporaryPath = join(dirname(path), `.${basename(path)}.tmp`);
   }
 
   /** The file's content, or `undefined` when it does not exist yet. */
