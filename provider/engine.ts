@@ -15,6 +15,7 @@ import {
   fillPath,
   inputFields,
   internal,
+  isInternal,
   objectBodyFields,
   pathFields,
   replaceFields,
@@ -99,6 +100,16 @@ export class ResourceEngine {
       } catch (error) {
         if (!(error instanceof ApiError && deletion.alreadyGone.includes(error.status))) throw error;
       }
+    });
+  }
+
+  /** Every field of an object, associations included, without provider internals; `undefined` when it does not exist. */
+  async lookup(id: string): Promise<Values | undefined> {
+    return this.#step({}, `read ${id}`, async () => {
+      const apiObject = await this.#fetch(id, {});
+      if (apiObject === undefined) return undefined;
+      const outputs = await this.#outputs(id, apiObject, {}, this.#keptOutputs(apiObject, {}), inputFields(this.#definition));
+      return Object.fromEntries(Object.entries(outputs).filter(([key]) => !isInternal(key)));
     });
   }
 

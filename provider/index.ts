@@ -21,9 +21,12 @@ export { resolveSettings, type ConfigSource, type ProviderSettings } from "./con
 let stackConfig: ConfigSource = () => undefined;
 let shared: { settings: string; client: ApiClient } | undefined;
 
-/** The process's API client, built on first use from the settings in force. */
-function apiClient(): ApiClient {
-  const settings = resolveSettings(stackConfig);
+/**
+ * The process's API client for the settings `config` resolves to, built on first use and kept
+ * while they stay the same, so every resource shares its connections and rate limit.
+ */
+export function apiClientFor(config: ConfigSource): ApiClient {
+  const settings = resolveSettings(config);
   const signature = JSON.stringify(settings);
   if (shared === undefined || shared.settings !== signature) {
     const { apiUrl, ...options } = settings;
@@ -40,7 +43,7 @@ export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   const cached = providers.get(kind);
   if (cached !== undefined) return cached;
   const definition = definitionOf(kind);
-  const engine = new ResourceEngine(definition, apiClient);
+  const engine = new ResourceEngine(definition, () => apiClientFor(stackConfig));
   const provider: pulumi.dynamic.ResourceProvider = {
     async configure(request) {
       stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);

@@ -62,7 +62,7 @@ export interface Deletion {
 }
 
 export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
-  /** SDK class name and the last part of the Pulumi type token (`pulumi-nodejs:monitoring:<kind>`). */
+  /** SDK class name and the last part of the Pulumi type token (`pulumi-nodejs:dynamic/monitoring:<kind>`). */
   kind: string;
   /** One paragraph for the reference docs. */
   description: string;
