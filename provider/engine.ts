@@ -96,7 +96,7 @@ export class ResourceEngine {
     const deletion = this.#definition.deletion ?? { method: "DELETE", path: `${this.#definition.path}/{id}`, alreadyGone: [404] };
     await this.#step(state, `delete ${id}`, async () => {
       try {
-        await this.#api().request(deletion.method, fillPath(deletion.path, { ...state, id }));
+        await this.#api().request(deletion.method, fillPath(deletion.path, { ...state, id }), retryableIfPost(deletion.method));
       } catch (error) {
         if (!(error instanceof ApiError && deletion.alreadyGone.includes(error.status))) throw error;
       }
@@ -212,7 +212,8 @@ export class ResourceEngine {
   async #applyAssociation(id: string, association: Association, current: unknown, target: unknown): Promise<void> {
     const call = async (spec: Call, value: unknown): Promise<void> => {
       const path = fillPath(spec.path, { id, value });
-      await this.#api().request(spec.method, path, spec.body === undefined ? {} : { body: spec.body(id, value) });
+      const body = spec.body === undefined ? {} : { body: spec.body(id, value) };
+      await this.#api().request(spec.method, path, { ...body, ...retryableIfPost(spec.method) });
     };
     switch (association.kind) {
       case "toggle":
@@ -345,6 +346,14 @@ export class ResourceEngine {
       throw OperationError.fromApiError(this.#definition, values, operation, error);
     }
   }
+}
+
+/**
+ * POSTs are retried after a failure only with an idempotency key; the association and archive
+ * POSTs are safe to repeat, so each call gets a key of its own.
+ */
+function retryableIfPost(method: string): { idempotencyKey?: "auto" } {
+  return method === "POST" ? { idempotencyKey: "auto" } : {};
 }
 
 /** The value an association returns to when the user stops declaring it. */

@@ -20,9 +20,7 @@ export const heartbeatGroup = defineResource({
   secrets: [],
   writeOnly: [],
   associations: {},
-  outputs: z.object({
-    heartbeatCount: z.int().describe("How many heartbeats the group holds."),
-  }),
+  outputs: z.object({}),
   secretOutputs: [],
   keepFromState: [],
 });

@@ -293,6 +293,17 @@ describe("associations", () => {
     expect(diff(monitorDefinition, updated, news).changes).toBe(false);
   });
 
+  it("retries association calls the service fails transiently", async () => {
+    const f = await fixtures();
+    await emulator.admin.injectFault({ method: "POST", path: "/monitors/*/pause", status: 503, times: 1 });
+    await emulator.admin.injectFault({ method: "POST", path: "/monitors/*/notification_channels/*", status: 500, times: 1 });
+    const inputs = checked(monitorDefinition, "flaky", { url: "https://example.com", paused: true, notificationChannelIds: [f.channels[0]] });
+    const { outs } = await engineOf(monitorDefinition).create(inputs);
+    expect(outs).toMatchObject({ paused: true, notificationChannelIds: [f.channels[0]] });
+    expect((await emulator.admin.faults()).every((fault) => fault.fired === 1)).toBe(true);
+    await emulator.admin.clearFaults();
+  });
+
   it("assigns a heartbeat to a group on create and unassigns it when the group is removed", async () => {
     const f = await fixtures();
     const engine = engineOf(heartbeatDefinition);
