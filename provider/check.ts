@@ -47,9 +47,8 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   const parsed: Record<string, unknown> = {};
   let allKnown = true;
 
-  for (const [key, value] of Object.entries(news)) {
-    if (isInternal(key) || key in shape) continue;
-    fail(key, unknownFieldRule(key, Object.keys(shape)));
+  for (const key of Object.keys(news)) {
+    if (!isInternal(key) && !(key in shape)) fail(key, unknownFieldRule(key, Object.keys(shape)));
   }
   for (const [field, schema] of Object.entries(shape)) {
     const value = news[field];
