@@ -151,12 +151,7 @@ const environmentReferenceSchema: JsonSchema = {
 };
 
 function entrySchema(definition: AnyResourceDefinition, options: MonitoringFileSchemaOptions): JsonSchema {
-  const generated = z.toJSONSchema(entryInputs(definition), {
-    io: "input",
-    target: "draft-7",
-    unrepresentable: "any",
-  }) as JsonSchema;
-  const { $schema: _draft, required: generatedRequired, ...schema } = toFileForm(generated);
+  const { required: generatedRequired, ...schema } = mapSchema(jsonSchemaOf(entryInputs(definition), "input"), toFileForm);
   const properties = schema.properties as Record<string, JsonSchema>;
   let required = (generatedRequired as string[] | undefined) ?? [];
 
@@ -169,7 +164,7 @@ function entrySchema(definition: AnyResourceDefinition, options: MonitoringFileS
       const property = properties[field];
       if (property === undefined) continue;
       properties[field] = appendDescription(
-        acceptEnvironmentReferences(property),
+        mapSchema(property, acceptEnvironmentReference),
         "Secret: any string in it may be written `${env:NAME}` to read it from the environment variable NAME when the program runs.",
       );
     }
@@ -183,34 +178,49 @@ function entrySchema(definition: AnyResourceDefinition, options: MonitoringFileS
 }
 
 /**
- * Rewrites a generated schema for the file: references by name, no unknown fields anywhere, and
- * without the bounds zod states for every integer (±2^53-1) that say nothing to a reader.
+ * The JSON Schema of one side of a zod object, without the bounds zod states for every integer
+ * (±2^53-1), which say nothing to a reader.
  */
-function toFileForm(node: JsonSchema): JsonSchema {
+export function jsonSchemaOf(schema: z.ZodObject, io: "input" | "output"): JsonSchema {
+  const { $schema: _draft, ...generated } = z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as JsonSchema;
+  return mapSchema(generated, (node) => {
+    const result = { ...node };
+    if (result.maximum === Number.MAX_SAFE_INTEGER) delete result.maximum;
+    if (result.minimum === Number.MIN_SAFE_INTEGER) delete result.minimum;
+    return result;
+  });
+}
+
+/** Applies `transform` to every subschema of `node` and then to `node`, innermost first. */
+export function mapSchema(node: JsonSchema, transform: (node: JsonSchema) => JsonSchema): JsonSchema {
   const result: JsonSchema = { ...node };
-  if (result.maximum === Number.MAX_SAFE_INTEGER) delete result.maximum;
-  if (result.minimum === Number.MIN_SAFE_INTEGER) delete result.minimum;
-  if (isSchema(result.items)) result.items = toFileForm(result.items);
+  if (isSchema(result.items)) result.items = mapSchema(result.items, transform);
+  if (isSchema(result.properties)) {
+    result.properties = Object.fromEntries(
+      Object.entries(result.properties as Record<string, JsonSchema>).map(([field, property]) => [field, mapSchema(property, transform)]),
+    );
+  }
   for (const keyword of ["anyOf", "oneOf", "allOf"]) {
     const branches = result[keyword];
-    if (Array.isArray(branches)) result[keyword] = branches.map((branch: JsonSchema) => toFileForm(branch));
+    if (Array.isArray(branches)) result[keyword] = branches.map((branch: JsonSchema) => mapSchema(branch, transform));
   }
-  if (isSchema(result.properties)) {
-    const renamed: Record<string, string> = {};
-    result.properties = Object.fromEntries(
-      Object.entries(result.properties as Record<string, JsonSchema>).map(([field, property]) => {
-        const reference = referenceByIdField(field);
-        if (reference === undefined) return [field, toFileForm(property)];
-        renamed[field] = reference.nameField;
-        return [reference.nameField, nameReferenceSchema(reference, property)];
-      }),
-    );
-    if (Array.isArray(result.required)) {
-      result.required = (result.required as string[]).map((field) => renamed[field] ?? field);
-    }
-  }
-  if (result.type === "object") result.additionalProperties = false;
-  return result;
+  return transform(result);
+}
+
+/** An object of the inputs as the file writes it: references by name, and no unknown fields. */
+function toFileForm(node: JsonSchema): JsonSchema {
+  if (node.type !== "object") return node;
+  const renamed: Record<string, string> = {};
+  const properties = Object.fromEntries(
+    Object.entries((node.properties ?? {}) as Record<string, JsonSchema>).map(([field, property]) => {
+      const reference = referenceByIdField(field);
+      if (reference === undefined) return [field, property];
+      renamed[field] = reference.nameField;
+      return [reference.nameField, nameReferenceSchema(reference, property)];
+    }),
+  );
+  const required = Array.isArray(node.required) ? { required: (node.required as string[]).map((field) => renamed[field] ?? field) } : {};
+  return { ...node, properties, ...required, additionalProperties: false };
 }
 
 function nameReferenceSchema(reference: ReferenceField, idSchema: JsonSchema): JsonSchema {
@@ -225,23 +235,11 @@ function nameReferenceSchema(reference: ReferenceField, idSchema: JsonSchema): J
   );
 }
 
-/** Lets every string inside a secret field be an environment reference instead of the value. */
-function acceptEnvironmentReferences(node: JsonSchema): JsonSchema {
-  if (node.type === "string") {
-    const { description, ...value } = node;
-    return { ...(description === undefined ? {} : { description }), anyOf: [{ $ref: "#/definitions/environmentReference" }, value] };
-  }
-  const result: JsonSchema = { ...node };
-  if (isSchema(result.items)) result.items = acceptEnvironmentReferences(result.items);
-  if (isSchema(result.properties)) {
-    result.properties = Object.fromEntries(
-      Object.entries(result.properties as Record<string, JsonSchema>).map(([field, property]) => [
-        field,
-        acceptEnvironmentReferences(property),
-      ]),
-    );
-  }
-  return result;
+/** Lets a string inside a secret field be an environment reference instead of the value. */
+function acceptEnvironmentReference(node: JsonSchema): JsonSchema {
+  if (node.type !== "string") return node;
+  const { description, ...value } = node;
+  return { ...(description === undefined ? {} : { description }), anyOf: [{ $ref: "#/definitions/environmentReference" }, value] };
 }
 
 function appendDescription(node: JsonSchema, sentence: string): JsonSchema {

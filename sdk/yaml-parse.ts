@@ -8,7 +8,7 @@
  * rules); the definitions' zod field rules, which phrase the messages and state rules JSON Schema
  * cannot (time zones, URL schemes); the definitions' cross-field rules; and references by name.
  */
-import { Ajv, type ErrorObject } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { type Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { z } from "zod";
 import { type AnyResourceDefinition } from "../schema/define.js";
@@ -16,6 +16,7 @@ import {
   ENVIRONMENT_REFERENCE,
   type FileKind,
   type FileSection,
+  type JsonSchema,
   entryInputs,
   fileSections,
   hasDisplayName,
@@ -93,10 +94,8 @@ export function parseMonitoringYaml(text: string, fileName: string, options: Par
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
   const issues = new IssueCollector(fileName, document, lineCounter);
-  if (document.errors.length > 0) {
-    for (const error of document.errors) issues.atOffset(error.pos[0], error.message);
-    throw issues.error();
-  }
+  for (const error of document.errors) issues.atOffset(error.pos[0], error.message);
+  issues.throwIfAny();
   const data: unknown = document.toJS() ?? {};
 
   const environment = readEnvironmentReferences(data, options.env ?? process.env, issues);
@@ -105,20 +104,19 @@ export function parseMonitoringYaml(text: string, fileName: string, options: Par
 
   const declarations: Declaration[] = [];
   const standInId = standInIds();
-  for (const { section, definition, key, entry } of entriesOf(data)) {
-    const declaration = declare(section, definition, key, entry);
-    checkFieldRules(declaration, definition, standInId, issues);
+  for (const { section, key, entry } of entriesOf(data)) {
+    const declaration = declare(section, key, entry);
+    checkFieldRules(declaration, section.definition, standInId, issues);
     declarations.push(declaration);
   }
   checkReferences(declarations, issues);
 
-  if (issues.count > 0) throw issues.error();
+  issues.throwIfAny();
   return { declarations };
 }
 
 interface Entry {
   section: FileSection;
-  definition: AnyResourceDefinition;
   key: string;
   entry: Record<string, unknown>;
 }
@@ -131,7 +129,7 @@ function entriesOf(data: unknown): Entry[] {
     if (!isRecord(entries)) return [];
     return Object.entries(entries)
       .filter((pair): pair is [string, Record<string, unknown>] => isRecord(pair[1]))
-      .map(([key, entry]) => ({ section, definition: section.definition, key, entry }));
+      .map(([key, entry]) => ({ section, key, entry }));
   });
 }
 
@@ -179,8 +177,8 @@ function readEnvironmentReferences(
     return resolved;
   };
 
-  for (const { section, definition, key, entry } of entriesOf(data)) {
-    const secrets: readonly string[] = definition.secrets;
+  for (const { section, key, entry } of entriesOf(data)) {
+    const secrets: readonly string[] = section.definition.secrets;
     for (const [field, value] of Object.entries(entry)) {
       entry[field] = visit(value, [section.name, key, field], secrets.includes(field));
     }
@@ -191,20 +189,22 @@ function readEnvironmentReferences(
 // ---------------------------------------------------------------------------------------------
 // JSON Schema
 
-let compiledSchema: ReturnType<Ajv["compile"]> | undefined;
+let validateFile: ValidateFunction | undefined;
 
 function validateAgainstSchema(data: unknown): ErrorObject[] {
-  if (compiledSchema === undefined) {
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-    for (const [format, schema] of Object.entries(FORMATS)) {
-      ajv.addFormat(format, (value: string) => schema.safeParse(value).success);
-    }
-    compiledSchema = ajv.compile(monitoringFileSchema({ environmentReferences: false }));
-  }
-  return compiledSchema(data) ? [] : (compiledSchema.errors ?? []);
+  // The loader validates values as the program will use them, secrets read from the environment.
+  validateFile ??= compileSchema(monitoringFileSchema({ environmentReferences: false }));
+  return validateFile(data) ? [] : (validateFile.errors ?? []);
 }
 
-/** The JSON Schema formats zod writes for the rules of schema/rules.ts, checked by zod's own parsers. */
+/** Compiles a monitoring file schema with ajv, checking the formats zod writes with zod's own parsers. */
+export function compileSchema(schema: JsonSchema): ValidateFunction {
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
+  for (const [format, parser] of Object.entries(FORMATS)) ajv.addFormat(format, (value: string) => parser.safeParse(value).success);
+  return ajv.compile(schema);
+}
+
+/** The JSON Schema formats zod writes for the rules of schema/rules.ts. */
 const FORMATS: Record<string, z.ZodType> = {
   uuid: z.uuid(),
   email: z.email(),
@@ -292,7 +292,8 @@ function editDistance(a: string, b: string): number {
 // ---------------------------------------------------------------------------------------------
 // Declarations and the definitions' rules
 
-function declare(section: FileSection, definition: AnyResourceDefinition, key: string, entry: Record<string, unknown>): Declaration {
+function declare(section: FileSection, key: string, entry: Record<string, unknown>): Declaration {
+  const { definition } = section;
   const inputs = toInputs(entryInputs(definition), entry, section.name) as Record<string, unknown>;
   if (hasDisplayName(definition) && inputs.name === undefined) inputs.name = key;
   return { kind: definition.kind as FileKind, section: section.name, name: key, inputs };
@@ -459,9 +460,6 @@ class IssueCollector {
     private readonly lineCounter: LineCounter,
   ) {}
 
-  get count(): number {
-    return this.collect().length;
-  }
 
   /**
    * Values whose variable is not set are placeholders: only that is reported there. Issues about a
@@ -506,8 +504,9 @@ class IssueCollector {
     this.issues.push({ path, subject: "value", rule, source: "reference" });
   }
 
-  error(): MonitoringYamlError {
-    return new MonitoringYamlError(this.file, this.collect());
+  throwIfAny(): void {
+    const issues = this.collect();
+    if (issues.length > 0) throw new MonitoringYamlError(this.file, issues);
   }
 
   /** One issue per path, sorted by position. */

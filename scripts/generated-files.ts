@@ -1,0 +1,20 @@
+/**
+ * The files derived from the resource definitions and committed with them: the JSON Schema of
+ * monitoring files and the reference docs. `scripts/generate.ts` writes them; a test fails while
+ * the committed copies differ.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { renderReferenceDocs } from "../schema/docs.js";
+import { renderMonitoringFileSchema } from "../schema/json-schema.js";
+
+export const MONITORING_FILE_SCHEMA = "schema/monitoring.schema.json";
+/** The monitoring file whose entries are the reference docs' examples. */
+export const EXAMPLE_MONITORING_FILE = "examples/yaml/monitoring.yaml";
+export const REGENERATE_COMMAND = "npm run build && npm run generate";
+
+/** Contents by path from the repository root at `root`. */
+export function generatedFiles(root: string): Map<string, string> {
+  const example = { path: EXAMPLE_MONITORING_FILE, text: readFileSync(join(root, EXAMPLE_MONITORING_FILE), "utf8") };
+  return new Map([[MONITORING_FILE_SCHEMA, renderMonitoringFileSchema()], ...renderReferenceDocs(example)]);
+}

@@ -1,0 +1,65 @@
+/**
+ * Loading a monitoring file (`monitoring.yaml`) into a Pulumi program: one call validates the
+ * whole file (sdk/yaml-parse.ts) and creates a resource per entry, wiring references by name to
+ * the referenced resources' ids.
+ */
+import { readFileSync } from "node:fs";
+import type * as pulumi from "@pulumi/pulumi";
+import { type FileKind, type SectionName, fileSections } from "../schema/json-schema.js";
+// The package root defines the classes and re-exports this module. The cycle is harmless: the
+// classes are only read when a file is loaded, after both modules have finished loading.
+import * as sdk from "./index.js";
+import { type Declaration, EntryReference, parseMonitoringYaml, replaceReferences } from "./yaml-parse.js";
+
+export { EntryReference, MonitoringYamlError, formatIssue, parseMonitoringYaml } from "./yaml-parse.js";
+export type { Declaration, FileIssue, MonitoringFile, ParseOptions } from "./yaml-parse.js";
+
+export interface LoadMonitoringYamlOptions {
+  /** The client (agency partition) every entry is created in; outside any client when left out. */
+  clientId?: pulumi.Input<string>;
+  /**
+   * Put before every Pulumi resource name (not before display names), so that one program can load
+   * the same file more than once, e.g. once per client.
+   */
+  namePrefix?: string;
+  /** Options for every resource created, e.g. `{ parent }` or `{ protect: true }`. */
+  resourceOptions?: pulumi.CustomResourceOptions;
+}
+
+/** The created resources: for every section of the file, its entries' resources by entry name. */
+export type DeclaredResources = {
+  [Kind in FileKind as SectionName<Kind>]: Record<string, InstanceType<(typeof sdk)[Kind]>>;
+};
+
+type DeclaredResource = InstanceType<(typeof sdk)[FileKind]>;
+
+/**
+ * Validates the monitoring file at `path` and declares its entries as resources. Throws a
+ * MonitoringYamlError listing every problem of the file before any resource is declared.
+ */
+export function loadMonitoringYaml(path: string, options: LoadMonitoringYamlOptions = {}): DeclaredResources {
+  const { declarations } = parseMonitoringYaml(readFileSync(path, "utf8"), path);
+  const declared = Object.fromEntries(fileSections.map(({ name }) => [name, {}])) as Record<string, Record<string, DeclaredResource>>;
+  const bySection = (section: string) => declared[section] as Record<string, DeclaredResource>;
+  const declarationOf = (reference: EntryReference): Declaration => {
+    const found = declarations.find(({ section, name }) => section === reference.section && name === reference.name);
+    // parseMonitoringYaml has checked every reference; a miss here is a bug of the loader.
+    if (found === undefined) throw new Error(`internal error: ${reference.section}.${reference.name} is referenced but not declared`);
+    return found;
+  };
+
+  // References are resolved by creating their targets first; the kinds cannot reference each other in a cycle.
+  const create = (declaration: Declaration): DeclaredResource => {
+    const existing = bySection(declaration.section)[declaration.name];
+    if (existing !== undefined) return existing;
+    const inputs = replaceReferences(declaration.inputs, (reference) => create(declarationOf(reference)).id) as Record<string, unknown>;
+    if (options.clientId !== undefined) inputs.clientId = options.clientId;
+    const resourceClass = sdk[declaration.kind];
+    // The inputs passed the kind's schema and rules in parseMonitoringYaml, which TypeScript cannot follow.
+    const resource = new resourceClass(`${options.namePrefix ?? ""}${declaration.name}`, inputs as never, options.resourceOptions);
+    bySection(declaration.section)[declaration.name] = resource;
+    return resource;
+  };
+  declarations.forEach(create);
+  return declared as DeclaredResources;
+}
