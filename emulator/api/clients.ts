@@ -129,7 +129,7 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
     for (const [field, value] of Object.entries(request.body)) {
       if (value !== null) settings[field] = value;
     }
-    record.internal["portal_settings"] = settings;
+    record.internal = { ...record.internal, portal_settings: settings };
     return ok(settings);
   });
 
@@ -225,7 +225,8 @@ export function sharedStatus(services: Services, token: string): JsonObject | un
 /** Points share link URLs at the current origin (the port may differ after a restart). */
 export function refreshShareUrls(services: Services): void {
   for (const record of services.store.collection("share_links").all()) {
-    record.doc["url"] = shareUrl(services, String(record.doc["token"]));
+    const url = shareUrl(services, String(record.doc["token"]));
+    if (record.doc["url"] !== url) record.doc = { ...record.doc, url };
   }
 }
 

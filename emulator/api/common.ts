@@ -3,7 +3,7 @@
  * parameters of agency mode, and turning request bodies into stored objects.
  */
 import { randomUUID } from "node:crypto";
-import type { JsonObject, StoredRecord } from "../state/collection.js";
+import { StoredRecord, type JsonObject } from "../state/collection.js";
 import type { CollectionName, Store } from "../state/store.js";
 import { HttpError, invalidParameter, notFound } from "../http/errors.js";
 import type { ApiRequest, ApiResult, Services } from "./context.js";
@@ -203,7 +203,7 @@ export function stringField(doc: JsonObject, field: string): string {
 /** A list computed on request (not stored), paginated like any other; its order is the array's. */
 export function listComputed(docs: readonly JsonObject[], request: ApiRequest, nameOf: (doc: JsonObject) => string): ApiResult {
   const params = parseListParams(request.query);
-  const records = docs.map((doc, index): StoredRecord => ({ seq: index + 1, doc, internal: {} }));
+  const records = docs.map((doc, index) => new StoredRecord(index + 1, doc));
   const matches = params.q === null ? undefined : (doc: JsonObject) => matchesSearch(params.q, nameOf(doc));
   const page = paginate(records, params, { matches, nameOf });
   return { status: 200, data: page.data, pagination: page.pagination };

@@ -167,7 +167,7 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
     const record = heartbeatOf(request);
     if (record.doc["paused"] === true) {
       const pinged = record.doc["last_ping_at"] !== null;
-      record.internal["deadline_base_ms"] = pinged ? clock.now() : null;
+      record.internal = { ...record.internal, deadline_base_ms: pinged ? clock.now() : null };
       record.doc = { ...record.doc, paused: false, status: pinged ? "UP" : "NEW", updated_at: clock.nowIso() };
       events.emit("heartbeat.resumed", record.doc);
     }
@@ -252,7 +252,7 @@ export function recordPing(services: Services, heartbeat: StoredRecord, ping: { 
   const previous = heartbeat.doc["status"];
   heartbeat.doc = { ...heartbeat.doc, last_ping_at: now };
   if (heartbeat.doc["paused"] === true) return doc;
-  heartbeat.internal["deadline_base_ms"] = services.clock.now();
+  heartbeat.internal = { ...heartbeat.internal, deadline_base_ms: services.clock.now() };
   if (previous !== "UP") {
     heartbeat.doc = { ...heartbeat.doc, status: "UP", updated_at: now };
     services.events.emit("heartbeat.up", heartbeat.doc);
@@ -291,7 +291,8 @@ export function sweepHeartbeats(services: Services): boolean {
 /** Points the ping URLs at the current origin (the port may differ after a restart). */
 export function refreshPingUrls(services: Services): void {
   for (const record of services.store.collection("heartbeats").all()) {
-    record.doc["ping_url"] = pingUrl(services, String(record.internal["ping_token"]));
+    const url = pingUrl(services, String(record.internal["ping_token"]));
+    if (record.doc["ping_url"] !== url) record.doc = { ...record.doc, ping_url: url };
   }
 }
 
@@ -305,6 +306,6 @@ function moveBetweenGroups(services: Services, from: unknown, to: unknown): void
   for (const [id, delta] of [[from, -1], [to, 1]] as const) {
     if (typeof id !== "string") continue;
     const group = groups.get(id);
-    if (group !== undefined) group.doc["heartbeat_count"] = Number(group.doc["heartbeat_count"]) + delta;
+    if (group !== undefined) group.doc = { ...group.doc, heartbeat_count: Number(group.doc["heartbeat_count"]) + delta };
   }
 }

@@ -84,9 +84,9 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
   const update = (mode: WriteMode) => (request: ApiRequest) => {
     const record = monitorOf(request);
     const next = prepareMonitor(services, request.body, mode, record, {});
+    const { auth_password: _previousPassword, ...internal } = record.internal;
     record.doc = next.doc;
-    record.internal = { ...record.internal, ...next.internal };
-    if (next.internal["auth_password"] === undefined) delete record.internal["auth_password"];
+    record.internal = { ...internal, ...next.internal };
     events.emit("monitor.updated", record.doc);
     return ok(record.doc);
   };
@@ -120,7 +120,7 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
     const now = clock.nowIso();
     const results = simulateCheck(record, checkId, now);
     for (const result of results) store.insert("results", result);
-    record.internal["check_count"] = Number(record.internal["check_count"] ?? 0) + 1;
+    record.internal = { ...record.internal, check_count: Number(record.internal["check_count"] ?? 0) + 1 };
     applyCheckOutcome(services, record, results.some((result) => result.status === "down") ? "DOWN" : "UP", now);
     return accepted({ check_id: checkId, monitor_id: record.doc["id"], accepted_at: now });
   });
@@ -168,7 +168,7 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
       throw notFound("notification channel in the monitor's client", channelId);
     }
     const ids = attachedChannelIds(record);
-    if (!ids.includes(channelId)) record.internal["notification_channel_ids"] = [...ids, channelId];
+    if (!ids.includes(channelId)) record.internal = { ...record.internal, notification_channel_ids: [...ids, channelId] };
     return created(channel.doc);
   });
 
@@ -177,14 +177,14 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
     const channelId = request.params["channelID"]!;
     const ids = attachedChannelIds(record);
     if (!ids.includes(channelId)) throw notFound("notification channel attached to this monitor", channelId);
-    record.internal["notification_channel_ids"] = ids.filter((id) => id !== channelId);
+    record.internal = { ...record.internal, notification_channel_ids: ids.filter((id) => id !== channelId) };
     return noContent();
   });
 
   route("POST", "/monitors/{monitorID}/pause", "monitor.write", (request) => {
     const record = monitorOf(request);
     if (record.doc["paused"] !== true) {
-      record.internal["status_before_pause"] = record.doc["status"];
+      record.internal = { ...record.internal, status_before_pause: record.doc["status"] };
       record.doc = { ...record.doc, paused: true, status: "PAUSED", updated_at: clock.nowIso() };
       events.emit("monitor.paused", record.doc);
     }
@@ -194,8 +194,8 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
   route("POST", "/monitors/{monitorID}/resume", "monitor.write", (request) => {
     const record = monitorOf(request);
     if (record.doc["paused"] === true) {
-      const status = record.internal["status_before_pause"] ?? "PENDING";
-      delete record.internal["status_before_pause"];
+      const { status_before_pause: status = "PENDING", ...internal } = record.internal;
+      record.internal = internal;
       record.doc = { ...record.doc, paused: false, status, updated_at: clock.nowIso() };
       events.emit("monitor.resumed", record.doc);
     }
@@ -351,10 +351,9 @@ function monitorListFilter(query: URLSearchParams): ((doc: JsonObject) => boolea
 
 /** A check outcome changes the status and opens or resolves the monitor's incident. */
 function applyCheckOutcome(services: Services, record: StoredRecord, outcome: "UP" | "DOWN", now: string): void {
-  const previous = record.doc["status"];
-  record.doc = { ...record.doc, status: outcome, last_checked_at: now };
-  if (previous === outcome) return;
-  record.doc["updated_at"] = now;
+  const changed = record.doc["status"] !== outcome;
+  record.doc = { ...record.doc, status: outcome, last_checked_at: now, ...(changed ? { updated_at: now } : {}) };
+  if (!changed) return;
   if (outcome === "DOWN") {
     services.events.emit("monitor.down", record.doc);
     openAutomaticIncident(services, { monitor: record.doc }, "check_failed", `${stringField(record.doc, "name") || "Monitor"} is down`);

@@ -66,7 +66,9 @@ export function registerChannelRoutes(route: RouteRegistrar, services: Services)
     }
     for (const monitor of store.collection("monitors").where("client_id", channel.doc["client_id"] ?? null)) {
       const attached = monitor.internal["notification_channel_ids"] as string[] | undefined;
-      if (attached?.includes(id)) monitor.internal["notification_channel_ids"] = attached.filter((other) => other !== id);
+      if (attached?.includes(id)) {
+        monitor.internal = { ...monitor.internal, notification_channel_ids: attached.filter((other) => other !== id) };
+      }
     }
     store.collection("notification_channels").remove(id);
     return noContent();

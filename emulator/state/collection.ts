@@ -7,13 +7,49 @@
  */
 export type JsonObject = { [key: string]: unknown };
 
-export interface StoredRecord {
+/**
+ * One stored object. `doc` and `internal` are frozen: a change replaces them (`record.doc = {
+ * ...record.doc, status }`), which drops the cached serialization, so a snapshot re-serializes
+ * only the records that changed since the last one.
+ */
+export class StoredRecord {
   /** Insertion order; unique across the whole store. */
   readonly seq: number;
+  private currentDoc: Readonly<JsonObject>;
+  private currentInternal: Readonly<JsonObject>;
+  private serialized: string | undefined;
+
+  constructor(seq: number, doc: JsonObject, internal: JsonObject = {}) {
+    this.seq = seq;
+    this.currentDoc = Object.freeze(doc);
+    this.currentInternal = Object.freeze(internal);
+  }
+
   /** The API object, exactly as responses show it (snake_case, server fields included). */
-  doc: JsonObject;
+  get doc(): Readonly<JsonObject> {
+    return this.currentDoc;
+  }
+
+  set doc(value: JsonObject) {
+    this.currentDoc = Object.freeze(value);
+    this.serialized = undefined;
+  }
+
   /** Server-side data that is not part of the API object: write-only secrets, attachments. */
-  internal: JsonObject;
+  get internal(): Readonly<JsonObject> {
+    return this.currentInternal;
+  }
+
+  set internal(value: JsonObject) {
+    this.currentInternal = Object.freeze(value);
+    this.serialized = undefined;
+  }
+
+  /** `{"seq":…,"doc":…,"internal":…}`, computed once per change. */
+  serialize(): string {
+    this.serialized ??= JSON.stringify({ seq: this.seq, doc: this.currentDoc, internal: this.currentInternal });
+    return this.serialized;
+  }
 }
 
 export class Collection {

@@ -3,7 +3,7 @@
  * Handlers change it synchronously in memory; `commit()` then makes the change durable when the
  * emulator runs with a data file (and costs nothing without one).
  */
-import { Collection, type JsonObject, type StoredRecord } from "./collection.js";
+import { Collection, StoredRecord, type JsonObject } from "./collection.js";
 import { DurableFile } from "./durable-file.js";
 
 /** Every collection and the fields it is indexed by. */
@@ -55,7 +55,7 @@ interface PersistedState {
   default_key: string;
   api_keys: ApiKeyRecord[];
   idempotency: IdempotencyRecord[];
-  collections: Record<string, StoredRecord[]>;
+  collections: Record<string, { seq: number; doc: JsonObject; internal: JsonObject }[]>;
 }
 
 const STATE_FORMAT = 1;
@@ -113,7 +113,7 @@ export class Store {
   }
 
   insert(name: CollectionName, doc: JsonObject, internal: JsonObject = {}): StoredRecord {
-    const record: StoredRecord = { seq: this.nextSeq++, doc, internal };
+    const record = new StoredRecord(this.nextSeq++, doc, internal);
     this.collectionsByName[name].insert(record);
     return record;
   }
@@ -141,19 +141,19 @@ export class Store {
     for (const listener of this.reloadListeners) listener();
   }
 
+  /** The state as JSON; unchanged records reuse their cached serialization. */
   private serialize(): string {
-    const collections: Record<string, readonly StoredRecord[]> = {};
-    for (const name of Object.keys(COLLECTIONS) as CollectionName[]) {
-      collections[name] = this.collectionsByName[name].all();
-    }
-    return JSON.stringify({
+    const collections = (Object.keys(COLLECTIONS) as CollectionName[])
+      .map((name) => `${JSON.stringify(name)}:[${this.collectionsByName[name].all().map((record) => record.serialize()).join(",")}]`)
+      .join(",");
+    const header = JSON.stringify({
       format: STATE_FORMAT,
       next_seq: this.nextSeq,
       default_key: this.defaultKeyRecord.key,
       api_keys: [...this.apiKeys.values()],
       idempotency: [...this.idempotency.values()],
-      collections,
     });
+    return `${header.slice(0, -1)},"collections":{${collections}}}`;
   }
 
   private restore(persisted: PersistedState): void {
@@ -165,7 +165,9 @@ export class Store {
       this.idempotency.set(idempotencyMapKey(record.key_id, record.idempotency_key), record);
     }
     for (const name of Object.keys(COLLECTIONS) as CollectionName[]) {
-      for (const record of persisted.collections[name] ?? []) this.collectionsByName[name].insert(record);
+      for (const record of persisted.collections[name] ?? []) {
+        this.collectionsByName[name].insert(new StoredRecord(record.seq, record.doc, record.internal));
+      }
     }
   }
 }
