@@ -130,7 +130,8 @@ export const monitor = defineResource({
     }
   },
   replaceOnChanges: ["clientId"],
-  secrets: ["authPassword"],
+  // Header values often carry tokens, so the whole header list is kept secret.
+  secrets: ["authPassword", "requestHeaders"],
   writeOnly: ["authPassword"],
   associations: {
     paused: {
