@@ -62,3 +62,6 @@ export type ClientTemplateArgs = ResourceArgs<typeof clientTemplate>;
 export const ClientShareLink = resourceClass(clientShareLink);
 export type ClientShareLink = InstanceType<typeof ClientShareLink>;
 export type ClientShareLinkArgs = ResourceArgs<typeof clientShareLink>;
+
+/** Monitoring files: monitors, heartbeats, alert routing and webhooks declared in YAML. */
+export * from "./yaml.js";

@@ -150,20 +150,18 @@ function readEnvironmentReferences(
   issues: IssueCollector,
 ): EnvironmentReferences {
   const result: EnvironmentReferences = { resolved: new Map(), unresolved: [] };
-  const secretFields = fileSections
-    .filter(({ definition }) => definition.secrets.length > 0)
-    .map(({ name, definition }) => `${definition.secrets.join(", ")} of ${name}`)
-    .join("; ");
 
-  const visit = (value: unknown, path: Path, secret: boolean): unknown => {
-    if (Array.isArray(value)) return value.map((item, index) => visit(item, [...path, index], secret));
+  const visit = (value: unknown, path: Path, section: FileSection, secret: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((item, index) => visit(item, [...path, index], section, secret));
     if (isRecord(value)) {
-      for (const [key, item] of Object.entries(value)) value[key] = visit(item, [...path, key], secret);
+      for (const [key, item] of Object.entries(value)) value[key] = visit(item, [...path, key], section, secret);
       return value;
     }
     const variable = typeof value === "string" ? ENVIRONMENT_REFERENCE.exec(value)?.[1] : undefined;
     if (variable === undefined) return value;
     if (!secret) {
+      const { secrets } = section.definition;
+      const secretFields = secrets.length === 0 ? `${section.name} have none` : `of ${section.name}: ${secrets.join(", ")}`;
       issues.environment(path, `\${env:...} is read only in secret fields (${secretFields})`);
       return value;
     }
@@ -180,7 +178,7 @@ function readEnvironmentReferences(
   for (const { section, key, entry } of entriesOf(data)) {
     const secrets: readonly string[] = section.definition.secrets;
     for (const [field, value] of Object.entries(entry)) {
-      entry[field] = visit(value, [section.name, key, field], secrets.includes(field));
+      entry[field] = visit(value, [section.name, key, field], section, secrets.includes(field));
     }
   }
   return result;

@@ -39,8 +39,7 @@ type DeclaredResource = InstanceType<(typeof sdk)[FileKind]>;
  */
 export function loadMonitoringYaml(path: string, options: LoadMonitoringYamlOptions = {}): DeclaredResources {
   const { declarations } = parseMonitoringYaml(readFileSync(path, "utf8"), path);
-  const declared = Object.fromEntries(fileSections.map(({ name }) => [name, {}])) as Record<string, Record<string, DeclaredResource>>;
-  const bySection = (section: string) => declared[section] as Record<string, DeclaredResource>;
+  const created = new Map<Declaration, DeclaredResource>();
   const declarationOf = (reference: EntryReference): Declaration => {
     const found = declarations.find(({ section, name }) => section === reference.section && name === reference.name);
     // parseMonitoringYaml has checked every reference; a miss here is a bug of the loader.
@@ -50,16 +49,20 @@ export function loadMonitoringYaml(path: string, options: LoadMonitoringYamlOpti
 
   // References are resolved by creating their targets first; the kinds cannot reference each other in a cycle.
   const create = (declaration: Declaration): DeclaredResource => {
-    const existing = bySection(declaration.section)[declaration.name];
+    const existing = created.get(declaration);
     if (existing !== undefined) return existing;
     const inputs = replaceReferences(declaration.inputs, (reference) => create(declarationOf(reference)).id) as Record<string, unknown>;
     if (options.clientId !== undefined) inputs.clientId = options.clientId;
     const resourceClass = sdk[declaration.kind];
     // The inputs passed the kind's schema and rules in parseMonitoringYaml, which TypeScript cannot follow.
     const resource = new resourceClass(`${options.namePrefix ?? ""}${declaration.name}`, inputs as never, options.resourceOptions);
-    bySection(declaration.section)[declaration.name] = resource;
+    created.set(declaration, resource);
     return resource;
   };
-  declarations.forEach(create);
+
+  const declared = Object.fromEntries(fileSections.map(({ name }) => [name, {}])) as Record<string, Record<string, DeclaredResource>>;
+  for (const declaration of declarations) {
+    (declared[declaration.section] as Record<string, DeclaredResource>)[declaration.name] = create(declaration);
+  }
   return declared as DeclaredResources;
 }

@@ -3,6 +3,7 @@
  * as `file:line:column: path: rule`, in the order of the file.
  */
 import { describe, expect, it } from "vitest";
+import { monitor } from "../../schema/index.js";
 import { MonitoringYamlError, formatIssue, parseMonitoringYaml } from "../../sdk/yaml-parse.js";
 
 const PAGERDUTY_KEY = "0123456789abcdef0123456789abcdef";
@@ -232,8 +233,16 @@ escalationPolicies:
 `,
     env: { API_URL: "https://api.example.com" },
     messages: [
-      "monitoring.yaml:2:15: monitors.api.url: ${env:...} is read only in secret fields (authPassword of monitors; credentials of notificationChannels)",
+      // The secret fields are the definition's to choose; the message lists them.
+      `monitoring.yaml:2:15: monitors.api.url: \${env:...} is read only in secret fields (of monitors: ${monitor.secrets.join(", ")})`,
     ],
+  },
+  {
+    name: "an environment reference in a kind without secret fields",
+    file: `heartbeatGroups:
+  nightly: { description: "\${env:DESCRIPTION}" }
+`,
+    messages: ["monitoring.yaml:2:27: heartbeatGroups.nightly.description: ${env:...} is read only in secret fields (heartbeatGroups have none)"],
   },
   {
     name: "the same name twice in a section",
