@@ -4,12 +4,11 @@
  * 127.0.0.1 only) and is never subject to injected faults.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomBytes } from "node:crypto";
 import { OFFERED_REGIONS } from "../schema/rules.js";
 import { ALL_SCOPES, apiKeyRecord, isWellFormedKey, newSandboxKey } from "./api/auth.js";
 import { HttpError, validationFailed } from "./http/errors.js";
 import { validateFaultSpec, type FaultTable } from "./http/faults.js";
-import { errorEnvelope, parseJsonObject, readBody, send } from "./http/io.js";
+import { newRequestId, parseJsonObject, readBody, send, sendError } from "./http/io.js";
 import { keyPrefix, type RequestLog } from "./http/request-log.js";
 import type { Store } from "./state/store.js";
 import type { Clock } from "./clock.js";
@@ -115,7 +114,7 @@ export function createAdminHandler(parts: AdminParts) {
   };
 
   return async function handleAdminRequest(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
-    const requestId = `req_${randomBytes(12).toString("hex")}`;
+    const requestId = newRequestId();
     const relative = path.slice(ADMIN_PREFIX.length).replace(/\/$/, "") || "/";
     const operation = operations[`${request.method} ${relative}`];
     try {
@@ -123,8 +122,7 @@ export function createAdminHandler(parts: AdminParts) {
       const result = await operation(parseJsonObject(await readBody(request)));
       send(response, result.status, result.status === 204 ? "" : JSON.stringify({ data: result.data }), { "x-request-id": requestId });
     } catch (error) {
-      const failure = error instanceof HttpError ? error : new HttpError(500, "internal_error", String(error));
-      send(response, failure.status, errorEnvelope(failure, requestId), { "x-request-id": requestId });
+      sendError(response, error instanceof HttpError ? error : new HttpError(500, "internal_error", String(error)), requestId);
     }
   };
 }

@@ -22,7 +22,7 @@ import { registerSubscriptionRoutes } from "./api/webhook-subscriptions.js";
 import { Clock } from "./clock.js";
 import { HttpError } from "./http/errors.js";
 import { FaultTable } from "./http/faults.js";
-import { errorEnvelope, readBody, send } from "./http/io.js";
+import { newRequestId, readBody, send, sendError } from "./http/io.js";
 import { RequestLog } from "./http/request-log.js";
 import { Router } from "./http/router.js";
 import { NotificationOutbox } from "./notifications.js";
@@ -124,7 +124,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server: Server = createServer((request, response) => {
     void dispatch(request, response).catch((error: unknown) => {
       console.error("emulator: request failed:", error);
-      if (!response.headersSent) send(response, 500, errorEnvelope(new HttpError(500, "internal_error", "Unexpected failure"), "req_unknown"));
+      if (!response.headersSent) sendError(response, new HttpError(500, "internal_error", "Unexpected failure"));
       else response.destroy();
     });
   });
@@ -143,17 +143,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const share = /^\/share\/([A-Za-z0-9_-]+)$/.exec(path);
     if (share !== null && request.method === "GET") {
       const status = sharedStatus(services, share[1]!);
-      if (status !== undefined) return send(response, 200, JSON.stringify({ data: status }));
-      return send(response, 404, errorEnvelope(new HttpError(404, "not_found", "Unknown or expired share link"), "req_share"));
+      if (status !== undefined) return send(response, 200, JSON.stringify({ data: status }), { "x-request-id": newRequestId() });
+      return sendError(response, new HttpError(404, "not_found", "Unknown or expired share link"));
     }
-    send(response, 404, errorEnvelope(new HttpError(404, "not_found", `Nothing at ${path}; the API is under /v1`, { path }), "req_none"));
+    sendError(response, new HttpError(404, "not_found", `Nothing at ${path}; the API is under /v1`, { path }));
   }
 
   async function handlePing(request: IncomingMessage, response: ServerResponse, token: string): Promise<void> {
     await readBody(request);
     const heartbeat = pingTokens.heartbeat(token);
     if (heartbeat === undefined) {
-      return send(response, 404, errorEnvelope(new HttpError(404, "not_found", "Unknown ping URL"), "req_ping"));
+      return sendError(response, new HttpError(404, "not_found", "Unknown ping URL"));
     }
     recordPing(services, heartbeat, {
       method: request.method ?? "GET",
@@ -161,7 +161,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       userAgent: request.headers["user-agent"] ?? null,
     });
     await store.commit();
-    send(response, 200, JSON.stringify({ data: { heartbeat_id: heartbeat.doc["id"], status: heartbeat.doc["status"] } }));
+    const answer = { data: { heartbeat_id: heartbeat.doc["id"], status: heartbeat.doc["status"] } };
+    send(response, 200, JSON.stringify(answer), { "x-request-id": newRequestId() });
   }
 
   server.listen(options.port ?? 0, "127.0.0.1");

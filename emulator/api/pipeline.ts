@@ -2,12 +2,11 @@
  * Everything between a request under `/v1` and its response: injected faults, authentication,
  * routing, scopes, path ids, the body, idempotency, the handler, durability and the request log.
  */
-import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { HttpError, invalidParameter } from "../http/errors.js";
 import type { FaultTable, Fault } from "../http/faults.js";
-import { errorEnvelope, parseJsonObject, readBody, send } from "../http/io.js";
+import { errorEnvelope, newRequestId, parseJsonObject, readBody, send } from "../http/io.js";
 import { keyPrefix, type RequestLog, type RequestLogEntry } from "../http/request-log.js";
 import type { Router } from "../http/router.js";
 import type { Store } from "../state/store.js";
@@ -45,7 +44,7 @@ export function createApiPipeline(parts: PipelineParts) {
     query: string,
   ): Promise<void> {
     const startedAt = performance.now();
-    const requestId = `req_${randomBytes(12).toString("hex")}`;
+    const requestId = newRequestId();
     const method = request.method ?? "GET";
     const authorization = request.headers.authorization;
     const bearer = /^Bearer\s+(\S+)/i.exec(authorization ?? "")?.[1];

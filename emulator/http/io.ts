@@ -1,6 +1,12 @@
 /** Reading request bodies and writing JSON responses. */
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpError } from "./errors.js";
+
+/** `req_` and 24 hex characters; sent as `X-Request-Id` and in error envelopes. */
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString("hex")}`;
+}
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -38,6 +44,11 @@ export function errorEnvelope(error: HttpError, requestId: string): string {
   const body: Record<string, unknown> = { code: error.code, message: error.message, request_id: requestId };
   if (error.details !== undefined) body["details"] = error.details;
   return JSON.stringify({ error: body });
+}
+
+/** An error response with its envelope and `X-Request-Id`. */
+export function sendError(response: ServerResponse, error: HttpError, requestId: string = newRequestId()): void {
+  send(response, error.status, errorEnvelope(error, requestId), { ...error.headers, "x-request-id": requestId });
 }
 
 export function send(
