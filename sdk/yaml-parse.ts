@@ -292,7 +292,7 @@ function editDistance(a: string, b: string): number {
 
 function declare(section: FileSection, key: string, entry: Record<string, unknown>): Declaration {
   const { definition } = section;
-  const inputs = toInputs(entryInputs(definition), entry, section.name) as Record<string, unknown>;
+  const inputs = toInputs(entryInputs(definition), entry) as Record<string, unknown>;
   if (hasDisplayName(definition) && inputs.name === undefined) inputs.name = key;
   return { kind: definition.kind as FileKind, section: section.name, name: key, inputs };
 }
@@ -301,10 +301,10 @@ function declare(section: FileSection, key: string, entry: Record<string, unknow
  * The file's form of a value turned into the inputs' form, following the zod schema: reference
  * fields get their input names and EntryReferences in place of the names.
  */
-function toInputs(schema: z.ZodType, value: unknown, section: string): unknown {
+function toInputs(schema: z.ZodType, value: unknown): unknown {
   const inner = unwrapAll(schema);
   if (inner instanceof z.ZodArray && Array.isArray(value)) {
-    return value.map((item) => toInputs(inner.element as z.ZodType, item, section));
+    return value.map((item) => toInputs(inner.element as z.ZodType, item));
   }
   if (!(inner instanceof z.ZodObject) || !isRecord(value)) return value;
   const shape = inner.shape as Record<string, z.ZodType>;
@@ -313,7 +313,7 @@ function toInputs(schema: z.ZodType, value: unknown, section: string): unknown {
       const reference = referenceByNameField(field);
       if (reference === undefined || !(reference.idField in shape)) {
         const fieldSchema = shape[field];
-        return [field, fieldSchema === undefined ? item : toInputs(fieldSchema, item, section)];
+        return [field, fieldSchema === undefined ? item : toInputs(fieldSchema, item)];
       }
       const toReference = (name: unknown) => (typeof name === "string" ? new EntryReference(reference.section, name) : name);
       return [reference.idField, Array.isArray(item) ? item.map(toReference) : toReference(item)];
@@ -432,8 +432,9 @@ function checkReferences(declarations: readonly Declaration[], issues: IssueColl
 // Issues and where they are in the text
 
 /**
- * What found an issue. Schema errors about a value give way to the definition's phrasing of the
- * same problem; cross-field rules and references speak only about entries without other problems.
+ * What found an issue. One issue is reported per path: schema errors about a value take the
+ * definition's phrasing of the same problem, and cross-field rules speak only about entries whose
+ * own fields are right.
  */
 type Source = "syntax" | "environment" | "schema-structure" | "schema-value" | "field-rule" | "cross-field" | "reference";
 
