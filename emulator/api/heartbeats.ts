@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { heartbeat as heartbeatDefinition, heartbeatGroup as groupDefinition } from "../../schema/index.js";
 import { uuid } from "../../schema/rules.js";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
-import { conflict } from "../http/errors.js";
+import { conflict, validationFailed } from "../http/errors.js";
 import {
   checkClientId,
   checkReference,
@@ -206,15 +206,11 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
     const issues = assignRules.check(body, "create");
     if (!("heartbeat_group_id" in body)) issues["heartbeat_group_id"] = "is required (null unassigns)";
     throwIfIssues(issues);
-    const heartbeatId = String(body["heartbeat_id"]).toLowerCase();
-    const heartbeat = store.collection("heartbeats").get(heartbeatId);
-    if (heartbeat === undefined) throwIfIssues({ heartbeat_id: "no heartbeat with this id" });
-    const record = heartbeat!;
+    const record = store.collection("heartbeats").get(String(body["heartbeat_id"]).toLowerCase());
+    if (record === undefined) throw validationFailed({ heartbeat_id: "no heartbeat with this id" });
     const groupId = body["heartbeat_group_id"] === null ? null : String(body["heartbeat_group_id"]).toLowerCase();
-    if (groupId !== null) {
-      const issue = referenceIssue(store, "heartbeat_groups", groupId, record.doc["client_id"]);
-      if (issue !== undefined) throwIfIssues({ heartbeat_group_id: issue });
-    }
+    const groupIssue = groupId === null ? undefined : referenceIssue(store, "heartbeat_groups", groupId, record.doc["client_id"]);
+    if (groupIssue !== undefined) throw validationFailed({ heartbeat_group_id: groupIssue });
     if ((record.doc["heartbeat_group_id"] ?? null) !== groupId) {
       moveBetweenGroups(services, record.doc["heartbeat_group_id"], groupId);
       const { heartbeat_group_id: _previous, ...rest } = record.doc;

@@ -94,7 +94,7 @@ export function createApiPipeline(parts: PipelineParts) {
 
     let outcome: Outcome;
     try {
-      outcome = await process(parts, request, method, path, query, requestId, idempotencyHeader);
+      outcome = await processRequest(parts, request, method, path, query, requestId, idempotencyHeader);
     } catch (error) {
       outcome = errorOutcome(asHttpError(error, method, path), requestId);
     }
@@ -102,7 +102,7 @@ export function createApiPipeline(parts: PipelineParts) {
   };
 }
 
-async function process(
+async function processRequest(
   parts: PipelineParts,
   request: IncomingMessage,
   method: string,
