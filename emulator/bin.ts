@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const emulator = await startEmulator({
     port: integerOption(values, "port", 0) ?? 8787,
     dataFile: values.data,
-    apiKey: values.key ?? process.env["MONITORING_EMULATOR_KEY"],
+    apiKey: values.key ?? (process.env["MONITORING_EMULATOR_KEY"] || undefined),
     quiet: values.quiet ?? false,
     rateLimit: integerOption(values, "rate-limit", 1),
     webhooks: {

@@ -72,6 +72,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     newDefaultKey: () => fullAccess(newSandboxKey()),
     fullAccess,
   });
+  // Saves the default key at once (a restart then prints the same one) and fails early when the data file cannot be written.
+  await store.commit();
 
   let origin = "http://127.0.0.1";
   const deliverer = new WebhookDeliverer(store, clock, { ...DEFAULT_DELIVERY_OPTIONS, ...options.webhooks });

@@ -2,16 +2,14 @@
  * Persistence with a data file: the state survives a restart, and a process killed in the middle
  * of writes loses no change it had acknowledged.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestEmulator } from "../support/emulator.js";
 import { apiClient, dataOf, type Json } from "./support/api.js";
+import { banner, exitOf, spawnEmulator } from "./support/process.js";
 
-const repoRoot = join(__dirname, "..", "..");
 let directory: string;
 
 beforeAll(async () => {
@@ -58,6 +56,22 @@ describe("restart", () => {
     }
   });
 
+  test("the generated key is saved at start: a process killed before any request restarts with it", async () => {
+    const dataFile = join(directory, "untouched.json");
+    const child = spawnEmulator(["--port", "0", "--data", dataFile]);
+    const exited = exitOf(child);
+    const { apiKey } = await banner(child);
+    child.kill("SIGKILL");
+    expect((await exited).signal).toBe("SIGKILL");
+    const restarted = await startTestEmulator({ dataFile });
+    await restarted.stop();
+    expect(restarted.apiKey).toBe(apiKey);
+  });
+
+  test("a data file in a directory that does not exist fails the start", async () => {
+    await expect(startTestEmulator({ dataFile: join(directory, "missing", "state.json") })).rejects.toThrow(/ENOENT/);
+  });
+
   test("a data file that is not emulator state is refused and left untouched", async () => {
     const dataFile = join(directory, "foreign.json");
     await writeFile(dataFile, '{"hello": "world"}');
@@ -70,20 +84,9 @@ describe("a kill in the middle of writes", () => {
   test("loses no acknowledged change", { timeout: 60_000 }, async () => {
     const dataFile = join(directory, "killed.json");
     const key = "pls_test_persistence0000000000000000000";
-    const child = spawn(
-      process.execPath,
-      ["-r", join(__dirname, "support", "typescript-hooks.cjs"), join(repoRoot, "emulator", "bin.ts"), "--port", "0", "--data", dataFile, "--key", key],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      const lines = createInterface({ input: child.stdout! });
-      lines.on("line", (line) => {
-        const match = /listening on (\S+)/.exec(line);
-        if (match !== null) resolve(match[1]!);
-      });
-      child.once("exit", () => reject(new Error("the emulator exited before it listened")));
-    });
+    const child = spawnEmulator(["--port", "0", "--data", dataFile, "--key", key]);
+    const exited = exitOf(child);
+    const { baseUrl } = await banner(child);
 
     const api = apiClient(baseUrl, key);
     const acknowledged: string[] = [];
@@ -102,7 +105,7 @@ describe("a kill in the middle of writes", () => {
     while (acknowledged.length < 300) await new Promise((resolve) => setTimeout(resolve, 5));
     killed = child.kill("SIGKILL");
     await Promise.all(writers);
-    expect(await exited).toBe("SIGKILL");
+    expect((await exited).signal).toBe("SIGKILL");
 
     const restarted = await startTestEmulator({ dataFile, apiKey: key });
     try {
