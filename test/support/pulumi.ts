@@ -26,9 +26,15 @@ export interface TestStack {
 }
 
 export interface TestStackOptions {
-  /** Directory with Pulumi.yaml and the program, relative to the repository root. */
+  /** Directory with Pulumi.yaml and the program, relative to the repository root (`.` for the root's own). */
   program: string;
   stackName?: string;
+  /**
+   * Copy only these files of the program directory, e.g. a stack's own `Pulumi.<stack>.yaml` or
+   * the program at the repository root. By default everything is copied except state and stack
+   * configuration files.
+   */
+  files?: readonly string[];
   config?: ConfigMap;
   /** Extra environment for the CLI, the program and the providers it starts. */
   env?: Record<string, string>;
@@ -36,13 +42,18 @@ export interface TestStackOptions {
 
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
   const id = randomBytes(4).toString("hex");
-  const workDir = join(repoRoot, ".work", `${options.program.replaceAll("/", "-")}-${id}`);
+  const programLabel = options.program === "." ? "root" : options.program.replaceAll("/", "-");
+  const workDir = join(repoRoot, ".work", `${programLabel}-${id}`);
   const backendDir = join(workDir, ".state");
   await mkdir(backendDir, { recursive: true });
-  await cp(join(repoRoot, options.program), workDir, {
-    recursive: true,
-    filter: (source) => !/(^|\/)(\.state|Pulumi\.[^/]+\.yaml)$/.test(source) || source.endsWith("Pulumi.yaml"),
-  });
+  if (options.files) {
+    for (const file of options.files) await cp(join(repoRoot, options.program, file), join(workDir, file));
+  } else {
+    await cp(join(repoRoot, options.program), workDir, {
+      recursive: true,
+      filter: (source) => !/(^|\/)(\.state|Pulumi\.[^/]+\.yaml)$/.test(source) || source.endsWith("Pulumi.yaml"),
+    });
+  }
 
   const stackName = options.stackName ?? `test-${id}`;
   const stack = await LocalWorkspace.createOrSelectStack(

@@ -1,0 +1,48 @@
+/**
+ * What the example and demo tests share: the stack configuration that points a program at a test
+ * emulator, and reads of the emulator's API to see what a deployment left in the service.
+ */
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import type { TestEmulator } from "../support/emulator.js";
+
+/** `monitoring:apiUrl` and the secret `monitoring:apiKey` of the emulator. */
+export function connectionConfig(emulator: TestEmulator): ConfigMap {
+  return {
+    "monitoring:apiUrl": { value: emulator.baseUrl },
+    "monitoring:apiKey": { value: emulator.apiKey, secret: true },
+  };
+}
+
+export type ApiObject = Record<string, unknown> & { id: string };
+
+/** The service as the tests look at it: one GET at a time, with the emulator's full-access key. */
+export class ServiceView {
+  constructor(private readonly emulator: TestEmulator) {}
+
+  /** The object at `path`, or undefined when the service answers 404. */
+  async find(path: string): Promise<ApiObject | undefined> {
+    const response = await this.get(path);
+    if (response.status === 404) return undefined;
+    if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
+    return ((await response.json()) as { data: ApiObject }).data;
+  }
+
+  /** Every object of a collection (all pages), filtered by `query` (e.g. `{ client_id }`). */
+  async list(collection: string, query: Record<string, string> = {}): Promise<ApiObject[]> {
+    const objects: ApiObject[] = [];
+    let cursor: string | null = null;
+    do {
+      const params = new URLSearchParams({ ...query, limit: "250", ...(cursor === null ? {} : { cursor }) });
+      const response = await this.get(`${collection}?${params}`);
+      if (!response.ok) throw new Error(`GET ${collection} answered ${response.status}: ${await response.text()}`);
+      const page = (await response.json()) as { data: ApiObject[]; pagination: { next_cursor: string | null } };
+      objects.push(...page.data);
+      cursor = page.pagination.next_cursor;
+    } while (cursor !== null);
+    return objects;
+  }
+
+  private get(path: string): Promise<Response> {
+    return fetch(`${this.emulator.baseUrl}${path}`, { headers: { authorization: `Bearer ${this.emulator.apiKey}` } });
+  }
+}
