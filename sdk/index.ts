@@ -65,3 +65,6 @@ export type ClientShareLinkArgs = ResourceArgs<typeof clientShareLink>;
 
 /** Monitoring files: monitors, heartbeats, alert routing and webhooks declared in YAML. */
 export * from "./yaml.js";
+
+/** Agency mode: a client and its standard monitoring package from a typed spec. */
+export * from "./components/client-monitoring.js";
