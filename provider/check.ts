@@ -73,7 +73,12 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   if (failures.size > 0) {
     return {
       inputs: news,
-      failures: [...failures].map(([property, rule]) => ({ property, reason: `${definition.kind}.${property}: ${rule}` })),
+      failures: [...failures].map(([path, rule]) => ({
+        // The engine prints "property P value V has a problem" with the value in plaintext, so a
+        // secret field's failure names its field only in the reason.
+        property: secrets.has(topLevelField(path)) ? "" : path,
+        reason: `${definition.kind}.${path}: ${rule}`,
+      })),
     };
   }
   const internals = Object.fromEntries(Object.entries(news).filter(([key]) => isInternal(key)));

@@ -194,12 +194,14 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
   route("PUT", "/client-templates/{templateID}", null, (request) => ok(writeTemplate("replace", templateOf(request), request).doc));
   route("DELETE", "/client-templates/{templateID}", null, (request) => {
     const template = templateOf(request);
-    const clients = store
+    const users = store
       .collection("clients")
       .all()
-      .filter((client) => client.doc["template_id"] === template.doc["id"])
-      .map((client) => client.doc["id"]);
-    if (clients.length > 0) throw conflict("Clients still use this template; change their template_id first", { client_ids: clients });
+      .filter((client) => client.doc["template_id"] === template.doc["id"]);
+    // Clients cannot be deleted, only archived, so archived ones must not keep a template alive forever.
+    const activeUsers = users.filter((client) => client.doc["archived"] !== true).map((client) => client.doc["id"]);
+    if (activeUsers.length > 0) throw conflict("Clients still use this template; change their template_id first", { client_ids: activeUsers });
+    for (const client of users) client.doc = { ...client.doc, template_id: null, updated_at: clock.nowIso() };
     store.collection("client_templates").remove(String(template.doc["id"]));
     return noContent();
   });
