@@ -323,6 +323,12 @@ function apiLines(definition: AnyResourceDefinition): string[] {
   ];
 }
 
+/** The README's table of the scopes each kind needs (between its `scopes:start` and `scopes:end` markers). */
+export function renderScopesTable(): string {
+  const rows = definitions.map((definition) => row([`[${definition.kind}](${REFERENCE_DIRECTORY}/${pageName(definition.kind)})`, scopesText(definition)]));
+  return table(["Kind", "Scopes an API key needs to manage it"], rows);
+}
+
 function scopesText(definition: AnyResourceDefinition): string {
   return definition.scopes.length === 0 ? "none beyond a valid key" : definition.scopes.map(code).join(", ");
 }

@@ -5,16 +5,28 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { renderReferenceDocs } from "../schema/docs.js";
+import { renderReferenceDocs, renderScopesTable } from "../schema/docs.js";
 import { renderMonitoringFileSchema } from "../schema/json-schema.js";
 
 export const MONITORING_FILE_SCHEMA = "schema/monitoring.schema.json";
 /** The monitoring file whose entries are the reference docs' examples. */
 export const EXAMPLE_MONITORING_FILE = "examples/yaml/monitoring.yaml";
 export const REGENERATE_COMMAND = "npm run build && npm run generate";
+export const README = "README.md";
+
+/** The README with its generated block (the scopes table) brought up to date. */
+function readmeWithScopes(readme: string): string {
+  const block = /(<!-- scopes:start[^>]*-->\n)[\s\S]*?(<!-- scopes:end -->)/;
+  if (!block.test(readme)) throw new Error(`${README} has lost its <!-- scopes:start --> … <!-- scopes:end --> markers`);
+  return readme.replace(block, (_match, start: string, end: string) => `${start}${renderScopesTable()}\n${end}`);
+}
 
 /** Contents by path from the repository root at `root`. */
 export function generatedFiles(root: string): Map<string, string> {
   const example = { path: EXAMPLE_MONITORING_FILE, text: readFileSync(join(root, EXAMPLE_MONITORING_FILE), "utf8") };
-  return new Map([[MONITORING_FILE_SCHEMA, renderMonitoringFileSchema()], ...renderReferenceDocs(example)]);
+  return new Map([
+    [MONITORING_FILE_SCHEMA, renderMonitoringFileSchema()],
+    ...renderReferenceDocs(example),
+    [README, readmeWithScopes(readFileSync(join(root, README), "utf8"))],
+  ]);
 }

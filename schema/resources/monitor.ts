@@ -96,7 +96,8 @@ export const monitor = defineResource({
   description:
     "An uptime check of a URL, host, port or DNS name, run from several regions on an interval. Incidents go to " +
     "the attached notification channels and escalation policy.",
-  scopes: ["monitor.write", "monitor.delete"],
+  // Reading attached channels needs monitor.read; reading the monitor itself needs monitor.delete (spec 4.2).
+  scopes: ["monitor.read", "monitor.write", "monitor.delete"],
   path: "/monitors",
   readBy: "get",
   updateMethod: "PATCH",
