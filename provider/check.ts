@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { type AnyResourceDefinition, providerInputs } from "../schema/define.js";
 import { isInternal } from "./fields.js";
-import { isRecord, toCamelCase } from "./naming.js";
+import { unknownFieldRule } from "../schema/rules.js";
+import { isRecord } from "./naming.js";
 
 export interface CheckFailure {
   property: string;
@@ -140,27 +141,3 @@ const TYPE_NAMES: Record<string, string> = {
   object: "an object",
 };
 
-/** `unknown field`, with the closest known name when the key looks like a typo of one. */
-function unknownFieldRule(key: string, known: string[]): string {
-  const camel = toCamelCase(key);
-  const suggestion =
-    known.find((name) => name === camel || name.toLowerCase() === key.toLowerCase()) ??
-    known
-      .map((name) => ({ name, distance: editDistance(name.toLowerCase(), key.toLowerCase()) }))
-      .filter(({ name, distance }) => distance <= Math.max(1, Math.floor(name.length / 4)))
-      .sort((a, b) => a.distance - b.distance)[0]?.name;
-  return suggestion === undefined ? "unknown field" : `unknown field (did you mean ${suggestion}?)`;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}

@@ -160,3 +160,34 @@ export function checkVariantFields<F extends string>(
     }
   }
 }
+
+/**
+ * The rule for a field a schema does not know, naming the known field the key most likely meant:
+ * the same name in another case (`interval_seconds`), a typo (`intervalSecs`), or the tail of a
+ * longer name (`channels` for `notificationChannels`).
+ */
+export function unknownFieldRule(key: string, known: readonly string[]): string {
+  const lower = key.toLowerCase();
+  const camel = lower.replace(/[_-]([a-z0-9])/g, (_match, letter: string) => letter);
+  const sameName = known.find((name) => name.toLowerCase() === lower || name.toLowerCase() === camel);
+  const byDistance = known
+    .map((name) => ({ name, distance: editDistance(name.toLowerCase(), lower) }))
+    .filter(({ name, distance }) => distance <= Math.max(1, Math.floor(name.length / 4)))
+    .sort((a, b) => a.distance - b.distance);
+  const bySuffix = lower.length >= 4 ? known.find((name) => name.toLowerCase().endsWith(lower)) : undefined;
+  const suggestion = sameName ?? byDistance[0]?.name ?? bySuffix;
+  return suggestion === undefined ? "unknown field" : `unknown field (did you mean ${suggestion}?)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}

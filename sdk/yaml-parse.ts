@@ -24,7 +24,7 @@ import {
   referenceByIdField,
   referenceByNameField,
 } from "../schema/json-schema.js";
-import { unwrap } from "../schema/rules.js";
+import { unknownFieldRule, unwrap } from "../schema/rules.js";
 
 /** A reference by name to another entry of the file, standing in for that object's id. */
 export class EntryReference {
@@ -261,31 +261,6 @@ function describeType(type: string): string {
   return TYPE_NAMES[type] ?? `a ${type}`;
 }
 
-/** `unknown field`, naming the known field the key most likely meant. */
-function unknownFieldRule(key: string, known: string[]): string {
-  const lower = key.toLowerCase();
-  const byDistance = known
-    .map((name) => ({ name, distance: editDistance(name.toLowerCase(), lower) }))
-    .filter(({ name, distance }) => distance <= Math.max(1, Math.floor(name.length / 4)))
-    .sort((a, b) => a.distance - b.distance);
-  // `channels` for `notificationChannels`, `group` for `heartbeatGroup`: the tail of the full name.
-  const bySuffix = lower.length >= 4 ? known.find((name) => name.toLowerCase().endsWith(lower)) : undefined;
-  const suggestion = byDistance[0]?.name ?? bySuffix;
-  return suggestion === undefined ? "unknown field" : `unknown field (did you mean ${suggestion}?)`;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Declarations and the definitions' rules
