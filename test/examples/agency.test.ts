@@ -50,7 +50,9 @@ describe("examples/agency", () => {
   afterAll(async () => {
     // Every stack is disposed even when another one fails to, so that none is left behind.
     try {
-      const disposed = await Promise.allSettled([...CLIENTS.map((client) => stacks[client]?.dispose()), shared?.dispose()]);
+      const disposed = await Promise.allSettled(CLIENTS.map((client) => stacks[client]?.dispose()));
+      // The shared template can be deleted only once no client uses it.
+      disposed.push(...(await Promise.allSettled([shared?.dispose()])));
       for (const result of disposed) if (result.status === "rejected") throw result.reason;
     } finally {
       await emulator?.stop();
