@@ -11,5 +11,6 @@ export default defineConfig({
     hookTimeout: 600_000,
     // The lifecycle steps inside a file depend on each other and run in order.
     sequence: { concurrent: false },
+    reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });
