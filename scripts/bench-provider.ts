@@ -96,6 +96,8 @@ async function main(): Promise<void> {
     await monitors.stack.setConfig("monitoring:apiKey", { value: emulator.apiKey, secret: true });
     const [up, upSeconds] = await timed(() => monitors.stack.up());
     if (up.summary.result !== "succeeded") throw new Error(`up failed: ${up.summary.result}`);
+    // The stack itself is one of the creates; a program that declared nothing must not pass as fast.
+    if (up.summary.resourceChanges?.create !== count + 1) throw new Error(`up created ${up.summary.resourceChanges?.create} resources, not ${count + 1}`);
     report(`pulumi up creating ${count} monitors: ${upSeconds.toFixed(1)} s`);
 
     await clearRequestLog(emulator.adminUrl);
