@@ -61,13 +61,37 @@ pm_link_self() {
   ln -sfn .. "$pm_root/node_modules/pulumi-monitoring"
 }
 
+# The Go the CLI build needs: the `go` line of scripts/pulumi-cli/go.mod, or newer.
+pm_go_wanted() {
+  sed -n 's/^go \([0-9.]*\)$/\1/p' "$pm_root/scripts/pulumi-cli/go.mod"
+}
+
+pm_go_is_recent_enough() {
+  local have
+  have="$(go env GOVERSION 2>/dev/null | sed 's/^go//')" || return 1
+  [ -n "$have" ] && [ "$(printf '%s\n%s\n' "$(pm_go_wanted)" "$have" | sort -V | head -1)" = "$(pm_go_wanted)" ]
+}
+
 pm_ensure_go() {
-  if command -v go >/dev/null; then return 0; fi
-  if [ -x /usr/local/go/bin/go ]; then export PATH="/usr/local/go/bin:$PATH"; return 0; fi
-  pm_say "no Go on this machine; installing golang-go from Debian's packages"
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go >/dev/null) || pm_fail "apt-get install golang-go" || return 1
-  # Debian's Go may be older than the modules need; let it fetch a newer toolchain from the module proxy.
-  export GOTOOLCHAIN=auto
+  [ -x /usr/local/go/bin/go ] && export PATH="/usr/local/go/bin:$PATH"
+  if ! command -v go >/dev/null; then
+    pm_say "no Go on this machine; installing golang-go from Debian's packages"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go >/dev/null) ||
+      pm_fail "apt-get install golang-go" || return 1
+  fi
+  pm_go_is_recent_enough && return 0
+  # Debian's Go is older than the modules need and predates GOTOOLCHAIN switching, so fetch the
+  # toolchain the same way newer Go does: the golang.org/toolchain module from the module proxy.
+  local version toolchain dir
+  version="$(pm_go_wanted)"
+  toolchain="golang.org/toolchain@v0.0.1-go$version.linux-amd64"
+  pm_say "Go $(go env GOVERSION) is older than go$version; fetching $toolchain from the Go module proxy"
+  dir="$(cd "$(mktemp -d)" && GOFLAGS=-mod=mod go mod download -json "$toolchain" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [ -n "$dir" ] && [ -f "$dir/bin/go" ] || pm_fail "go mod download $toolchain" || return 1
+  # Module zips do not keep executable bits.
+  chmod -R u+w "$dir" && find "$dir/bin" "$dir/pkg/tool" -type f -exec chmod +x {} + || return 1
+  export PATH="$dir/bin:$PATH" GOTOOLCHAIN=local
+  pm_say "using $(go version)"
 }
 
 pm_ensure_pulumi() {
