@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { type AnyResourceDefinition, providerInputs } from "../schema/define.js";
 import { isInternal } from "./fields.js";
-import { unknownFieldRule } from "../schema/rules.js";
+import { type OpenDomain, metadataOf, unknownFieldRule, unwrap } from "../schema/rules.js";
 import { isRecord } from "./naming.js";
 
 export interface CheckFailure {
@@ -33,11 +33,17 @@ export function containsUnknown(value: unknown): boolean {
 }
 
 /**
+ * Open domains the stack closed, with the values it allows (`monitoring:offeredRegions`): without
+ * one, any value passes and the server decides.
+ */
+export type ClosedDomains = Partial<Record<OpenDomain, readonly string[]>>;
+
+/**
  * Validates `news` against the kind's schema. On success `inputs` holds the parsed values (with
  * the defaults the schema fills in) plus the provider's internal properties; on failure it holds
  * `news` unchanged.
  */
-export function check(definition: AnyResourceDefinition, news: Record<string, unknown>): CheckResult {
+export function check(definition: AnyResourceDefinition, news: Record<string, unknown>, closed: ClosedDomains = {}): CheckResult {
   const shape: Record<string, z.ZodType> = { ...definition.inputs.shape, ...providerInputs.shape };
   const secrets = new Set<string>(definition.secrets);
   const failures = new Map<string, string>();
@@ -61,6 +67,7 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
     const result = schema.safeParse(value, { reportInput: true, error: genericRule });
     if (result.success) {
       if (result.data !== undefined) parsed[field] = result.data;
+      for (const [path, rule] of closedDomainIssues(schema, result.data, field, closed)) fail(path, rule);
       continue;
     }
     for (const issue of result.error.issues) {
@@ -85,6 +92,28 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   const internals = Object.fromEntries(Object.entries(news).filter(([key]) => isInternal(key)));
   return { inputs: { ...internals, ...parsed }, failures: [] };
 }
+
+/** Values of closed domains at any depth of `value` that the stack does not allow. */
+function closedDomainIssues(schema: z.ZodType, value: unknown, path: string, closed: ClosedDomains): [string, string][] {
+  if (value === undefined || value === null) return [];
+  const domain = metadataOf(schema)["domain"] as OpenDomain | undefined;
+  const allowed = domain === undefined ? undefined : closed[domain];
+  if (domain !== undefined && allowed !== undefined) {
+    return allowed.includes(value as string) ? [] : [[path, `must be one of ${CLOSING_CONFIG[domain]} (${allowed.join(", ")}) (got ${JSON.stringify(value)})`]];
+  }
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodArray && Array.isArray(value)) {
+    return value.flatMap((item, index) => closedDomainIssues(inner.element as z.ZodType, item, `${path}[${index}]`, closed));
+  }
+  if (inner instanceof z.ZodObject && isRecord(value)) {
+    return Object.entries(inner.shape as Record<string, z.ZodType>).flatMap(([name, fieldSchema]) =>
+      closedDomainIssues(fieldSchema, value[name], `${path}.${name}`, closed),
+    );
+  }
+  return [];
+}
+
+const CLOSING_CONFIG: Record<OpenDomain, string> = { region: "the regions in monitoring:offeredRegions" };
 
 /** `steps[0].delayMinutes` → `steps`. */
 function topLevelField(path: string): string {

@@ -10,6 +10,7 @@
  * | `monitoring:maxRetries`             |                      | retries per request (default 4)      |
  * | `monitoring:requestTimeoutSeconds`  |                      | limit per attempt (default 30)       |
  * | `monitoring:maxRequestsPerSecond`   |                      | shared by every resource of a deploy |
+ * | `monitoring:offeredRegions`         |                      | regions check accepts (default: any) |
  */
 
 /** Reads one key of the `monitoring` namespace (`apiKey` for `monitoring:apiKey`). */
@@ -24,6 +25,26 @@ export interface ProviderSettings {
 }
 
 export const CONFIG_NAMESPACE = "monitoring";
+
+/**
+ * The regions the service offers, when the stack lists them (`monitoring:offeredRegions`, a list in
+ * stack config, or comma-separated): check then refuses others at preview, with no API call. The
+ * spec never lists the regions, so without it any name passes and the server decides.
+ */
+export function offeredRegions(config: ConfigSource): string[] | undefined {
+  const text = nonEmpty(config("offeredRegions"));
+  if (text === undefined) return undefined;
+  let regions: unknown;
+  try {
+    regions = text.trimStart().startsWith("[") ? JSON.parse(text) : text.split(",").map((region) => region.trim());
+  } catch {
+    regions = undefined;
+  }
+  if (!Array.isArray(regions) || regions.length === 0 || !regions.every((region) => typeof region === "string" && region !== "")) {
+    throw new Error(`${CONFIG_NAMESPACE}:offeredRegions must be a list of region names, e.g. ["us-east-1","eu-west-1"], got ${JSON.stringify(text)}`);
+  }
+  return regions as string[];
+}
 
 export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
   const setting = (key: string): string | undefined => nonEmpty(config(key));

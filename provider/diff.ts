@@ -4,8 +4,8 @@
  * Only input fields count; server fields and internal properties never do. A field the user sets
  * is compared with what the service last reported (so drift found by refresh shows up); a field
  * the user removed is a change; a field the user never set is not, whatever default the service
- * filled in. Lists declared with `setOf()` compare without order, at any depth, and `null`
- * compares equal to absent.
+ * filled in. Lists declared with `setOf()` compare without order, at any depth, `null`
+ * compares equal to absent, and UUIDs compare without regard to letter case.
  */
 import { z } from "zod";
 import type { AnyResourceDefinition } from "../schema/define.js";
@@ -57,7 +57,7 @@ export function declaredInputs(outputs: Record<string, unknown>): string[] {
   return Array.isArray(recorded) ? recorded.filter((name): name is string => typeof name === "string") : [];
 }
 
-/** A string equal for equal values: keys sorted, null and absent alike, sets sorted. */
+/** A string equal for equal values: keys sorted, null and absent alike, sets sorted, UUIDs in any letter case alike. */
 export function canonical(schema: z.ZodType, value: unknown): string {
   return JSON.stringify(normalize(schema, value)) ?? "undefined";
 }
@@ -65,6 +65,8 @@ export function canonical(schema: z.ZodType, value: unknown): string {
 function normalize(schema: z.ZodType | undefined, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;
   const inner = schema === undefined ? undefined : unwrap(schema);
+  // Servers may return ids in another letter case than they were sent (spec 2.6: UUIDs, nothing more).
+  if (inner instanceof z.ZodUUID && typeof value === "string") return value.toLowerCase();
   if (Array.isArray(value)) {
     const itemSchema = inner instanceof z.ZodArray ? (inner.element as z.ZodType) : undefined;
     const items = value.map((item) => normalize(itemSchema, item));

@@ -5,13 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import type { AnyResourceDefinition, Association, Call } from "../schema/define.js";
+import { type AnyResourceDefinition, type Association, type Call, factsOf } from "../schema/define.js";
 import { unwrap } from "../schema/rules.js";
-import { ApiError, type ApiClient, type Query } from "./http.js";
+import { ApiError, type ApiClient, type Query, newIdempotencyKey } from "./http.js";
 import { canonical, changedFields, declaredInputs } from "./diff.js";
 import {
   associationOf,
-  createBodyFields,
   fillPath,
   inputFields,
   internal,
@@ -22,17 +21,11 @@ import {
   updateBodyFields,
 } from "./fields.js";
 import { OperationError, ResourceInitError, describeResource } from "./failures.js";
-import { isRecord, renameKeysDeep, toSnakeCase } from "./naming.js";
-import { apiBody, fromApi, project } from "./translate.js";
+import { isRecord } from "./naming.js";
+import { apiBody, apiNameOf, fromApi, project, toApi } from "./translate.js";
 
 type Values = Record<string, unknown>;
 type ApiObject = Record<string, unknown>;
-
-/**
- * How many keys create tries when each earlier one replays an object deleted since. Every destroy
- * and re-create of identical inputs within the service's 24 h key retention uses one more.
- */
-const MAX_CREATE_KEYS = 100;
 
 export class ResourceEngine {
   readonly #definition: AnyResourceDefinition;
@@ -68,7 +61,7 @@ export class ResourceEngine {
       const properties = {
         ...this.#project(created),
         ...kept,
-        ...this.#internals(inputs, []),
+        ...this.#internals([]),
         [internal.provider]: inputs[internal.provider],
       };
       throw new ResourceInitError(id, properties, error);
@@ -117,34 +110,49 @@ export class ResourceEngine {
   // Create
 
   /**
-   * POSTs the create body with an idempotency key derived from the resource and the body, so a
-   * retried or repeated create of the same resource never makes a second object. When a key
-   * replays an object that was deleted since, the next key of the sequence makes a fresh one.
+   * POSTs the create body with an idempotency key derived from the resource's URN and the body, so
+   * a create whose outcome was lost (a dropped response, a crashed deployment) is replayed by the
+   * service instead of made twice, and two resources never share a key. A replay is taken over
+   * only when its object still exists and is usable; a replay of an object deleted or archived
+   * since (an earlier destroy/up cycle) or of a refusal (whose cause may be fixed by now) is
+   * followed by one fresh create under a new key: at most two POSTs, however many cycles came before.
+   *
+   * That the service honours `Idempotency-Key` is an assumption (spec 5.7: not shown). On a server
+   * that ignores it, a lost create response can leave one visible duplicate, never two resources
+   * merged into one object.
    */
   async #post(inputs: Values): Promise<{ id: string; created: ApiObject; replayed: boolean }> {
-    const body = apiBody(inputs, createBodyFields(this.#definition));
+    const shape = this.#definition.inputs.shape as Record<string, z.ZodType>;
+    const body = apiBody(shape, inputs, objectBodyFields(this.#definition));
     const path = fillPath(this.#definition.path, inputs);
-    const baseKey = this.#createKey(inputs, path, body);
-    for (let attempt = 0; attempt < MAX_CREATE_KEYS; attempt++) {
-      const idempotencyKey = attempt === 0 ? baseKey : `${baseKey}.${attempt}`;
+    const create = async (idempotencyKey: string) => {
       const response = await this.#api().request<unknown>("POST", path, { body, idempotencyKey, expectedStatus: 201 });
-      const created = apiObjectOf(response.data, `POST ${path}`);
+      return { created: apiObjectOf(response.data, `POST ${path}`), replayed: response.replayed };
+    };
+    try {
+      const { created, replayed } = await create(this.#createKey(inputs, path, body));
       const id = created["id"] as string;
-      if (!response.replayed) return { id, created, replayed: false };
+      if (!replayed) return { id, created, replayed: false };
       const current = await this.#fetch(id, inputs);
-      if (current !== undefined) return { id, created: current, replayed: true };
+      if (current !== undefined && !this.#isDeleted(current)) return { id, created: current, replayed: true };
+    } catch (error) {
+      if (!(error instanceof ApiError && error.replayed)) throw error;
     }
-    throw new OperationError(
-      `${describeResource(this.#definition, inputs)}: create failed: the service replayed ${MAX_CREATE_KEYS} earlier ` +
-        "creates of these inputs whose objects are gone; change an input or wait 24 h for the service to forget them",
-    );
+    const { created } = await create(newIdempotencyKey());
+    return { id: created["id"] as string, created, replayed: false };
   }
 
-  /** `<kind>-<sha256>` of the seed (project, stack, resource name), path and body. The body holds secrets; only its hash leaves. */
+  /** Whether an object is in the state destroy leaves it in (e.g. an archived client). */
+  #isDeleted(apiObject: ApiObject): boolean {
+    const marker = this.#definition.deletion?.leaves;
+    return marker !== undefined && fromApi(this.#definition.inputs.shape as Record<string, z.ZodType>, apiObject)[marker.field] === marker.value;
+  }
+
+  /** `<kind>-<sha256>` of the URN, path and body. The body holds secrets; only its hash leaves. */
   #createKey(inputs: Values, path: string, body: Values): string {
-    const seed = inputs[internal.createKeySeed];
+    const urn = inputs[internal.urn];
     const hash = createHash("sha256")
-      .update(JSON.stringify([typeof seed === "string" ? seed : "", this.#definition.kind, path, body]))
+      .update(JSON.stringify([typeof urn === "string" ? urn : "", this.#definition.kind, path, body]))
       .digest("hex");
     return `${this.#definition.kind.toLowerCase()}-${hash}`;
   }
@@ -154,10 +162,9 @@ export class ResourceEngine {
     const operation = `adopt ${id}`;
     // Read as if nothing were declared yet (write-only values unknown), but with the associations
     // the inputs declare, so that every difference is applied and nothing is "removed".
-    const seedOnly = { [internal.createKeySeed]: inputs[internal.createKeySeed] };
     const kept = this.#keptOutputs(apiObject, inputs);
     const current = await this.#step(inputs, operation, () =>
-      this.#outputs(id, apiObject, seedOnly, kept, declaredNames(this.#definition, inputs)),
+      this.#outputs(id, apiObject, {}, kept, declaredNames(this.#definition, inputs)),
     );
     const fixed = replaceFields(this.#definition).filter((field) => {
       const schema = this.#definition.inputs.shape[field] as z.ZodType;
@@ -178,20 +185,37 @@ export class ResourceEngine {
   // -------------------------------------------------------------------------------------------
   // Update
 
-  /** Sends the changed body fields (PATCH) or the whole body (PUT), then the association calls. */
+  /**
+   * Sends the changed body fields (PATCH) or the whole body (PUT), then the association calls. A
+   * field the program stopped setting is cleared: it is sent with its default when the definition
+   * declares one, else as null. A PUT keeps the fields the program never set as last read (`olds`),
+   * so a replacement of the whole object changes nothing the preview did not show.
+   */
   async #applyChanges(id: string, olds: Values, news: Values): Promise<void> {
     const changed = changedFields(this.#definition, olds, news);
     const changedBody = updateBodyFields(this.#definition).filter((field) => changed.includes(field));
     const itemPath = fillPath(`${this.#definition.path}/{id}`, { ...news, id });
     if (changedBody.length > 0 && this.#definition.updateMethod === "PATCH") {
-      const body = apiBody(news, changedBody);
-      // A removed field is sent as null, which clears it: the service applies its default.
-      for (const field of changedBody) if (news[field] === undefined) body[toSnakeCase(field)] = null;
+      const body = this.#body(changedBody, news, olds);
       await this.#api().request("PATCH", itemPath, { body, idempotencyKey: "auto", expectedStatus: 200 });
     } else if (changedBody.length > 0 && this.#definition.updateMethod === "PUT") {
-      await this.#api().request("PUT", itemPath, { body: apiBody(news, objectBodyFields(this.#definition)), expectedStatus: 200 });
+      const body = this.#body(objectBodyFields(this.#definition), news, olds);
+      await this.#api().request("PUT", itemPath, { body, expectedStatus: 200 });
     }
     await this.#applyAssociations(id, olds, news, declaredInputs(olds));
+  }
+
+  /** The API body of `fields`: as the program sets them, cleared when it stopped, else as last read. */
+  #body(fields: readonly string[], news: Values, olds: Values): Values {
+    const shape = this.#definition.inputs.shape as Record<string, z.ZodType>;
+    const declaredBefore = declaredInputs(olds);
+    const body: Values = {};
+    for (const field of fields) {
+      const schema = shape[field] as z.ZodType;
+      const value = news[field] ?? (declaredBefore.includes(field) ? (factsOf(schema)?.default ?? null) : olds[field]);
+      if (value !== undefined) body[apiNameOf(shape, field)] = toApi(schema, value);
+    }
+    return body;
   }
 
   /**
@@ -205,34 +229,40 @@ export class ResourceEngine {
       const schema = this.#definition.inputs.shape[field] as z.ZodType;
       const target = declared ? desired[field] : resetValue(schema, association);
       if (canonical(schema, current[field]) === canonical(schema, target)) continue;
-      await this.#applyAssociation(id, association, current[field], target);
+      await this.#applyAssociation(id, field, association, target);
     }
   }
 
-  async #applyAssociation(id: string, association: Association, current: unknown, target: unknown): Promise<void> {
+  async #applyAssociation(id: string, field: string, association: Association, target: unknown): Promise<void> {
     const call = async (spec: Call, value: unknown): Promise<void> => {
       const path = fillPath(spec.path, { id, value });
       const body = spec.body === undefined ? {} : { body: spec.body(id, value) };
-      await this.#api().request(spec.method, path, { ...body, ...retryableIfPost(spec.method) });
+      await this.#api().request(spec.method, path, { ...body, ...retryableIfPost(spec.method) }).catch(doneIfDeleteFoundNothing(spec.method));
     };
     switch (association.kind) {
       case "toggle":
         return call(target === true ? association.on : association.off, undefined);
-      case "reference":
-        return call(target === null || target === undefined ? association.clear : association.set, target);
       case "set": {
-        const before = new Set(Array.isArray(current) ? (current as string[]) : []);
-        const after = new Set(target as string[]);
-        for (const value of after) if (!before.has(value)) await call(association.add, value);
-        for (const value of before) if (!after.has(value)) await call(association.remove, value);
+        // Against what the service holds now, not what state recorded: an item detached by hand
+        // is not detached again, one attached by hand is.
+        const attached = await this.#listSet(id, association);
+        const wanted = new Map((target as string[]).map((value) => [value.toLowerCase(), value]));
+        const held = new Map(attached.map((value) => [value.toLowerCase(), value]));
+        for (const [key, value] of wanted) if (!held.has(key)) await call(association.add, value);
+        for (const [key, value] of held) if (!wanted.has(key)) await call(association.remove, value);
         return;
       }
       case "document": {
-        const body = renameKeysDeep(target, toSnakeCase);
+        const body = toApi(this.#definition.inputs.shape[field] as z.ZodType, target);
         await this.#api().request("PUT", fillPath(association.put.path, { id }), { body, expectedStatus: 200 });
         return;
       }
     }
+  }
+
+  async #listSet(id: string, association: Extract<Association, { kind: "set" }>): Promise<string[]> {
+    const items = await this.#api().listAll<unknown>(fillPath(association.list.path, { id }));
+    return items.filter(isRecord).map((item) => String(item["id"]));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -287,22 +317,21 @@ export class ResourceEngine {
     for (const [field, association] of this.#associations()) {
       if (!declared.includes(field)) continue;
       if (association.kind === "set") {
-        const items = await this.#api().listAll<unknown>(fillPath(association.list.path, { id }));
-        outputs[field] = items.filter(isRecord).map((item) => item["id"]);
+        outputs[field] = await this.#listSet(id, association);
       } else if (association.kind === "document") {
         const response = await this.#api().request<unknown>("GET", fillPath(association.get.path, { id }), { expectedStatus: 200 });
         outputs[field] = project(this.#definition.inputs.shape[field] as z.ZodType, response.data);
       }
     }
-    return { ...outputs, ...this.#internals(state, declared) };
+    return { ...outputs, ...this.#internals(declared) };
   }
 
-  /** Input fields the object carries (toggles and references included) and server outputs, camelCase. */
+  /** Input fields the object carries (toggles included) and server outputs, camelCase. */
   #project(apiObject: ApiObject): Values {
     const carried = Object.fromEntries(
       Object.entries(this.#definition.inputs.shape as Record<string, z.ZodType>).filter(([field]) => {
         const association = associationOf(this.#definition, field);
-        return association === undefined || association.kind === "toggle" || association.kind === "reference";
+        return association === undefined || association.kind === "toggle";
       }),
     );
     return { ...fromApi(carried, apiObject), ...fromApi(this.#definition.outputs.shape as Record<string, z.ZodType>, apiObject) };
@@ -325,9 +354,8 @@ export class ResourceEngine {
     return kept;
   }
 
-  #internals(state: Values, declared: readonly string[]): Values {
-    const seed = state[internal.createKeySeed];
-    return { [internal.declaredInputs]: [...declared], ...(seed === undefined ? {} : { [internal.createKeySeed]: seed }) };
+  #internals(declared: readonly string[]): Values {
+    return { [internal.declaredInputs]: [...declared] };
   }
 
   #associations(): [string, Association][] {
@@ -356,13 +384,21 @@ function retryableIfPost(method: string): { idempotencyKey?: "auto" } {
   return method === "POST" ? { idempotencyKey: "auto" } : {};
 }
 
+/**
+ * A DELETE answered 404 found nothing to remove: done, whether someone removed it by hand or an
+ * earlier attempt of the same request removed it and its answer was lost.
+ */
+function doneIfDeleteFoundNothing(method: string): (error: unknown) => void {
+  return (error) => {
+    if (!(method === "DELETE" && error instanceof ApiError && error.status === 404)) throw error;
+  };
+}
+
 /** The value an association returns to when the user stops declaring it. */
 function resetValue(schema: z.ZodType, association: Association): unknown {
   switch (association.kind) {
     case "toggle":
       return false;
-    case "reference":
-      return null;
     case "set":
       return [];
     case "document":

@@ -30,6 +30,8 @@ export interface ApiErrorInit {
   /** Path relative to the base URL, without the query string. */
   path: string;
   attempts: number;
+  /** The server answered from its idempotency store: this is the stored answer of an earlier request. */
+  replayed?: boolean;
   cause?: unknown;
 }
 
@@ -42,6 +44,7 @@ export class ApiError extends Error {
   readonly method: string;
   readonly path: string;
   readonly attempts: number;
+  readonly replayed: boolean;
 
   constructor(init: ApiErrorInit) {
     super(formatMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -52,6 +55,7 @@ export class ApiError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.attempts = init.attempts;
+    this.replayed = init.replayed ?? false;
   }
 
   /** `Error#message` is not enumerable, so without this `JSON.stringify` would drop the message. */

@@ -3,22 +3,33 @@
  * the input fields the service complained about (camelCase, as the user wrote them) and the
  * service's request id, and never contains the value of a secret.
  */
+import type { z } from "zod";
 import type { AnyResourceDefinition } from "../schema/define.js";
 import type { ApiError } from "./http.js";
 import { internal } from "./fields.js";
-import { fieldPathToCamelCase, isRecord } from "./naming.js";
+import { isRecord } from "./naming.js";
+import { inputPathOf } from "./translate.js";
 
 /** A failed provider operation, with a message ready for the user. */
 export class OperationError extends Error {
   override readonly name = "OperationError";
 
+  /**
+   * The service's refusal in the user's terms. Whatever its `error.code` (the spec shows none), a
+   * 4xx whose details name fields of the kind is reported as those inputs, camelCase, with the
+   * server's own message and request id.
+   */
   static fromApiError(definition: AnyResourceDefinition, values: Record<string, unknown>, operation: string, error: ApiError): OperationError {
     const subject = `${describeResource(definition, values)}: ${operation} failed`;
+    const shape = { ...definition.inputs.shape, ...definition.outputs.shape } as Record<string, z.ZodType>;
+    const fieldIssues = Object.entries(error.details)
+      .map(([path, rule]) => [inputPathOf(shape, path), rule] as const)
+      .filter(([path]) => (/^[^.[]*/.exec(path)?.[0] ?? "") in shape);
     const message =
-      error.code === "validation_failed" && Object.keys(error.details).length > 0
-        ? `${subject}: the service rejected ${Object.entries(error.details)
-            .map(([field, rule]) => `${fieldPathToCamelCase(field)}: ${typeof rule === "string" ? rule : JSON.stringify(rule)}`)
-            .join("; ")} [${error.method} ${error.path}: ${error.status} ${error.code}, request_id ${error.requestId ?? "none"}]`
+      error.status >= 400 && error.status < 500 && fieldIssues.length > 0
+        ? `${subject}: the service rejected ${fieldIssues
+            .map(([field, rule]) => `${field}: ${typeof rule === "string" ? rule : JSON.stringify(rule)}`)
+            .join("; ")} (${error.message})`
         : `${subject}: ${error.message}`;
     return new OperationError(redactSecrets(definition, values, message), { cause: error });
   }
@@ -44,10 +55,10 @@ export class ResourceInitError extends Error {
   }
 }
 
-/** `Monitor "web"` from the create seed `<project>/<stack>/<name>`, or the kind alone without a seed. */
+/** `Monitor "web"`, the resource's name taken from its URN, or the kind alone without one. */
 export function describeResource(definition: AnyResourceDefinition, values: Record<string, unknown>): string {
-  const seed = values[internal.createKeySeed];
-  const name = typeof seed === "string" ? seed.split("/").slice(2).join("/") : "";
+  const urn = values[internal.urn];
+  const name = typeof urn === "string" ? urn.split("::").slice(3).join("::") : "";
   return name === "" ? definition.kind : `${definition.kind} "${name}"`;
 }
 

@@ -10,8 +10,8 @@ export const internal = {
   provider: "__provider",
   /** The input names the user set, so diff can tell "removed" from "never set". */
   declaredInputs: "__declaredInputs",
-  /** `<project>/<stack>/<resource name>`, set by the SDK; the basis of the create idempotency key. */
-  createKeySeed: "__createKeySeed",
+  /** The resource's URN, set by the SDK: names the resource in messages and seeds the create idempotency key. */
+  urn: "__urn",
 } as const;
 
 export function isInternal(key: string): boolean {
@@ -33,19 +33,10 @@ export function replaceFields(definition: AnyResourceDefinition): string[] {
   return definition.updateMethod === "none" ? inputFields(definition) : definition.replaceOnChanges;
 }
 
-/** Inputs sent in the create body: not the path's, not those applied by their own endpoints after creation. */
-export function createBodyFields(definition: AnyResourceDefinition): string[] {
-  const inPath = pathFields(definition);
-  return inputFields(definition).filter((field) => {
-    const association = associationOf(definition, field);
-    const sentWithCreate = association === undefined || (association.kind === "reference" && association.sentOnCreate);
-    return sentWithCreate && !inPath.includes(field);
-  });
-}
-
-/** Inputs that travel in the object's own body (a PUT sends all of them): the create body's, minus associations. */
+/** Inputs that travel in the object's own body (create, and a PUT sends all of them): not the path's, not associations. */
 export function objectBodyFields(definition: AnyResourceDefinition): string[] {
-  return createBodyFields(definition).filter((field) => associationOf(definition, field) === undefined);
+  const inPath = pathFields(definition);
+  return inputFields(definition).filter((field) => associationOf(definition, field) === undefined && !inPath.includes(field));
 }
 
 /** Body inputs an update can change in place: a change to one of them takes a PATCH or PUT. */

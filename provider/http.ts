@@ -461,7 +461,7 @@ export class ApiClient {
       case "no_response":
         return new ApiError({ ...base, status: 0, code: "network_error", reason: result.reason, cause: result.cause });
       case "response":
-        return new ApiError({ ...base, status: result.status, ...parseErrorBody(result) });
+        return new ApiError({ ...base, status: result.status, replayed: isReplayed(result.headers), ...parseErrorBody(result) });
     }
   }
 }
@@ -478,7 +478,7 @@ function successResponse<T>(
   const response: ApiResponse<T> = {
     status: result.status,
     data: undefined as T,
-    replayed: header(result.headers, "idempotent-replayed")?.toLowerCase() === "true",
+    replayed: isReplayed(result.headers),
     attempts,
   };
   const requestId = header(result.headers, "x-request-id");
@@ -608,6 +608,11 @@ function encodeQuery(query: Query | undefined): string {
   }
   const encoded = params.toString();
   return encoded === "" ? "" : `?${encoded}`;
+}
+
+/** Whether the server answered from its idempotency store (a "not shown" header name: the emulator's). */
+function isReplayed(headers: IncomingHttpHeaders): boolean {
+  return header(headers, "idempotent-replayed")?.toLowerCase() === "true";
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {

@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
-import { CONFIG_NAMESPACE, type ConfigSource, resolveSettings } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions, resolveSettings } from "./config.js";
 import { diff } from "./diff.js";
 import { ResourceEngine } from "./engine.js";
 import { ApiClient } from "./http.js";
@@ -48,7 +48,10 @@ export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
     async configure(request) {
       stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
     },
-    check: async (_olds, news) => check(definition, news),
+    check: async (_olds, news) => {
+      const regions = offeredRegions(stackConfig);
+      return check(definition, news, regions === undefined ? {} : { region: regions });
+    },
     diff: async (_id, olds, news) => diff(definition, olds, news),
     create: (inputs) => engine.create(inputs),
     read: (id, props) => engine.read(id, props ?? {}),

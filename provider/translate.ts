@@ -1,33 +1,58 @@
 /**
- * Values between the two shapes: camelCase inputs/outputs and snake_case API bodies and objects.
- * Reading goes through the schema, so only fields the definition knows come back, at any depth,
- * and `null` (the service's "not set") becomes absent.
+ * Values between the two shapes: camelCase inputs/outputs and the API's bodies and objects. Every
+ * name goes through the schema: a field's API name is the one its facts declare (schema/define.ts
+ * `apiName`), else the snake_case of its input name, at every depth. Reading keeps only fields the
+ * definition knows, accepts any of a field's declared names, and reads `null` (the service's "not
+ * set") as absent.
  */
 import { z } from "zod";
+import { apiNamesOf } from "../schema/define.js";
 import { unwrap } from "../schema/rules.js";
-import { isRecord, renameKeysDeep, toSnakeCase } from "./naming.js";
+import { fieldPathToCamelCase, isRecord } from "./naming.js";
 
-/** A request body with the given fields of `values` (camelCase) that are set. */
-export function apiBody(values: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+type Shape = Record<string, z.ZodType>;
+
+/** A request body with the given fields of `values` that are set, under their API names. */
+export function apiBody(shape: Shape, values: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const field of fields) {
     const value = values[field];
-    if (value !== undefined) body[toSnakeCase(field)] = renameKeysDeep(value, toSnakeCase);
+    if (value !== undefined) body[apiNameOf(shape, field)] = toApi(shape[field], value);
   }
   return body;
 }
 
+/** The name a field is sent under. */
+export function apiNameOf(shape: Shape, field: string): string {
+  return apiNamesOf(field, shape[field])[0] as string;
+}
+
+/** An input value as the API writes it: object keys renamed to API names, at every depth. */
+export function toApi(schema: z.ZodType | undefined, value: unknown): unknown {
+  const inner = schema === undefined ? undefined : unwrap(schema);
+  if (Array.isArray(value)) {
+    const item = inner instanceof z.ZodArray ? (inner.element as z.ZodType) : undefined;
+    return value.map((element) => toApi(item, element));
+  }
+  if (isRecord(value)) {
+    const shape: Shape = inner instanceof z.ZodObject ? (inner.shape as Shape) : {};
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [apiNamesOf(key, shape[key])[0] as string, toApi(shape[key], item)]));
+  }
+  return value;
+}
+
 /** The fields of `shape` read from an API object, camelCase; fields the object does not carry are absent. */
-export function fromApi(shape: Record<string, z.ZodType>, apiObject: Record<string, unknown>): Record<string, unknown> {
+export function fromApi(shape: Shape, apiObject: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [field, schema] of Object.entries(shape)) {
-    const value = project(schema, apiObject[toSnakeCase(field)]);
+    const carried = apiNamesOf(field, schema).map((name) => apiObject[name]).find((value) => value !== undefined && value !== null);
+    const value = project(schema, carried);
     if (value !== undefined) values[field] = value;
   }
   return values;
 }
 
-/** An API value in the shape of `schema`: objects keep the schema's fields only, renamed to camelCase. */
+/** An API value in the shape of `schema`: objects keep the schema's fields only, under their input names. */
 export function project(schema: z.ZodType, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;
   const inner = unwrap(schema);
@@ -35,7 +60,18 @@ export function project(schema: z.ZodType, value: unknown): unknown {
     return value.map((item) => project(inner.element as z.ZodType, item)).filter((item) => item !== undefined);
   }
   if (inner instanceof z.ZodObject && isRecord(value)) {
-    return fromApi(inner.shape as Record<string, z.ZodType>, value);
+    return fromApi(inner.shape as Shape, value);
   }
   return value;
+}
+
+/**
+ * A path the service names in an error (`steps[0].delay_minutes`) in input names
+ * (`steps[0].delayMinutes`): the top-level field by its declared API names, deeper ones by rule.
+ */
+export function inputPathOf(shape: Shape, apiPath: string): string {
+  const head = /^[^.[]*/.exec(apiPath)?.[0] ?? "";
+  const rest = apiPath.slice(head.length);
+  const field = Object.keys(shape).find((name) => apiNamesOf(name, shape[name]).includes(head));
+  return `${field ?? fieldPathToCamelCase(head)}${fieldPathToCamelCase(rest)}`;
 }

@@ -1,22 +1,92 @@
 /**
  * The one place a resource kind is declared.
  *
- * A definition holds everything that differs between kinds: the zod input schema (with
- * `.describe()` docs), the API path, which fields replace on change, which are secret or
- * write-only, the server fields worth exposing, and the extra calls (pause, attach, ...) that carry
- * declarative associations. Generic code derives the rest: check, diff, CRUD, the SDK class types,
- * the JSON Schema of YAML files and the reference docs.
+ * A definition holds everything that differs between kinds: the zod input schema, whose every field
+ * carries all its facts on its own line through {@link field} (description, API name, default,
+ * assumption, replace-on-change, secret, write-only), the API path, and the extra calls (pause,
+ * attach, ...) that carry declarative associations. Generic code derives the rest: check, diff,
+ * CRUD, the SDK classes, the JSON Schema of YAML files and the reference docs.
+ *
+ * What the spec (shared/api/service-api.md) states is enforced; what it leaves "not shown" is an
+ * assumption, marked as one in the definition (`assumption` of a field, or of the whole kind), and
+ * never a reason for check to refuse a value a real server might accept.
  *
  * Conventions the generic code relies on instead of per-kind lists:
- * - API field names are the snake_case of the camelCase input names, at every depth.
+ * - An API field's name is the snake_case of its camelCase input name, at every depth, unless its
+ *   facts name it (`apiName`).
  * - Lists whose order carries no meaning are declared with `setOf()` (schema/rules.ts).
- * - Defaults the service applies are documented with `serverDefault()`; zod `.default()` is used
- *   only where the provider itself fills the value in (e.g. a nested document's fields).
+ * - Defaults the service applies are facts of the field (`default`); zod `.default()` is used only
+ *   where the provider itself fills the value in (e.g. a nested document's fields).
  */
 import { z } from "zod";
 
 /** A field of the API, addressed by its camelCase input name. */
 export type FieldName<S extends z.ZodObject> = Extract<keyof z.input<S>, string>;
+
+/** Every fact about one field (input or server output), kept next to its schema. */
+export interface FieldFacts {
+  /** What the field means, for the docs, the JSON Schema and the SDK's JSDoc. */
+  description: string;
+  /**
+   * The API's name for the field when it is not the snake_case of the input name. With several,
+   * the first is sent and any of them is read (servers that return the field under another name).
+   */
+  apiName?: string | readonly [string, ...string[]];
+  /** What the service applies when the field is left out; removing the field from a program sends it. */
+  default?: unknown;
+  /** What the spec does not show about this field and the definition assumes (its name, rule or default). */
+  assumption?: string;
+  /** A change cannot be applied in place: the object is replaced. */
+  replaceOnChange?: true;
+  /** Kept encrypted in state, inputs and outputs alike, and never shown in messages. */
+  secret?: true;
+  /** The API never returns it; read keeps the value from state so it never shows as drift. */
+  writeOnly?: true;
+  /** Server output the API returns only once (e.g. at creation); read keeps it from state. */
+  returnedOnce?: true;
+}
+
+const FACTS = "field";
+
+/**
+ * Attaches a field's facts to its schema. The description (with the default, when there is one)
+ * becomes the schema's own, so every generated artifact reads the same text.
+ *
+ *   intervalSeconds: field(wholeNumber(10).optional(), { description: "Seconds between checks.", default: 60, assumption: "default not shown" }),
+ */
+export function field<T extends z.ZodType>(schema: T, facts: FieldFacts): T {
+  const defaultText = facts.default === undefined ? "" : ` Default: ${JSON.stringify(facts.default)} (applied by the service).`;
+  const meta: Record<string, unknown> = { description: `${facts.description}${defaultText}`, [FACTS]: facts };
+  if (facts.default !== undefined) meta["default"] = facts.default;
+  return schema.meta(meta) as T;
+}
+
+/** The facts {@link field} attached to a schema (or to a schema it wraps); none for a plain schema. */
+export function factsOf(schema: z.ZodType): FieldFacts | undefined {
+  for (let current: z.ZodType | undefined = schema; current !== undefined; current = unwrapOnce(current)) {
+    const facts = current.meta()?.[FACTS];
+    if (facts !== undefined) return facts as FieldFacts;
+  }
+  return undefined;
+}
+
+/** The names a field may have in the API, the one sent first. */
+export function apiNamesOf(inputName: string, schema: z.ZodType | undefined): readonly string[] {
+  const declared = schema === undefined ? undefined : factsOf(schema)?.apiName;
+  if (declared === undefined) return [snakeCase(inputName)];
+  return typeof declared === "string" ? [declared] : declared;
+}
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
+    return schema.unwrap() as z.ZodType;
+  }
+  return undefined;
+}
 
 /** An HTTP call of an association. Paths use `{id}` for the object's id and `{value}` for an item. */
 export interface Call {
@@ -28,8 +98,9 @@ export interface Call {
 
 /**
  * An association or state that the API changes through its own endpoints rather than the
- * object's create/update body. Leaving the field out leaves the association unmanaged; removing a
- * field that was set resets it (toggle off, empty set, reference cleared, document defaults).
+ * object's create/update body. Used only where the spec offers no body field for the same thing.
+ * Leaving the field out leaves the association unmanaged; removing a field that was set resets it
+ * (toggle off, empty set, document defaults).
  */
 export type Association =
   /** A boolean driven by two calls, e.g. `paused` (pause/resume) or `archived` (archive/unarchive). */
@@ -42,14 +113,6 @@ export type Association =
       add: Call;
       remove: Call;
     }
-  /** A single reference set and cleared by dedicated calls, e.g. a monitor's escalation policy. */
-  | {
-      kind: "reference";
-      set: Call;
-      clear: Call;
-      /** Whether create sends it in the create body (then only updates use set/clear). */
-      sentOnCreate: boolean;
-    }
   /** A nested document with its own GET and PUT, e.g. a client's portal settings. */
   | { kind: "document"; get: { path: string }; put: { path: string } };
 
@@ -59,13 +122,18 @@ export interface Deletion {
   /** `{id}` is the object's id; `{<inputName>}` placeholders are filled from its properties. */
   path: string;
   alreadyGone: number[];
+  /** The state the deletion leaves the object in, when it stays readable (an archived client): it then counts as gone. */
+  leaves?: { field: string; value: unknown };
 }
 
-export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+/** What a kind's author writes: everything about a field is in its {@link field} facts. */
+export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** SDK class name and the last part of the Pulumi type token (`pulumi-nodejs:dynamic/monitoring:<kind>`). */
   kind: string;
   /** One paragraph for the reference docs. */
   description: string;
+  /** What the spec does not show about the kind as a whole (e.g. its field names), when anything. */
+  assumption?: string;
   /** Scope names an API key needs to manage this kind (for the README's table). */
   scopes: string[];
   /**
@@ -79,7 +147,7 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, O exten
   updateMethod: "PATCH" | "PUT" | "none";
   /** Defaults to `DELETE path/{id}`, where 404 means already deleted. */
   deletion?: Deletion;
-  /** camelCase inputs. Field-level rules only; cross-field rules go in `refine`. */
+  /** camelCase inputs, each declared with {@link field}. Field-level rules only; cross-field rules go in `refine`. */
   inputs: S;
   /**
    * Cross-field rules (e.g. a tcp monitor needs tcpHost and tcpPort), reported per field. `field`
@@ -87,29 +155,45 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, O exten
    * own rules.
    */
   refine?(inputs: z.output<S>, issue: (field: string, message: string) => void): void;
-  /** Fields whose change cannot be applied in place (with `updateMethod: "none"`, every field). */
-  replaceOnChanges: FieldName<S>[];
-  /** Fields kept secret in state (inputs and outputs of the same name). */
-  secrets: FieldName<S>[];
-  /** Fields the API never returns; read keeps them from state so they never show as drift. */
-  writeOnly: FieldName<S>[];
   /** Input fields driven by their own endpoints instead of the object body. */
   associations: Partial<Record<FieldName<S>, Association>>;
-  /** Server fields exposed as outputs, camelCase, with docs. Values come from the API object. */
+  /** Server fields exposed as outputs, camelCase, each declared with {@link field}. Values come from the API object. */
   outputs: O;
+}
+
+/** A kind as the generic code sees it: the spec plus the field lists derived from the facts. */
+export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
+  extends ResourceSpec<S, O> {
+  /** Fields whose change cannot be applied in place (with `updateMethod: "none"`, every field). */
+  readonly replaceOnChanges: FieldName<S>[];
+  /** Fields kept secret in state (inputs and outputs of the same name). */
+  readonly secrets: FieldName<S>[];
+  /** Fields the API never returns; read keeps them from state so they never show as drift. */
+  readonly writeOnly: FieldName<S>[];
   /** Server outputs stored encrypted. */
-  secretOutputs: Extract<keyof z.output<O>, string>[];
+  readonly secretOutputs: Extract<keyof z.output<O>, string>[];
   /** Server outputs the API returns only once (e.g. a signing secret at creation): read keeps them from state. */
-  keepFromState: Extract<keyof z.output<O>, string>[];
+  readonly keepFromState: Extract<keyof z.output<O>, string>[];
 }
 
 /** A definition whose schema types are erased, as the generic engine sees it. */
 export type AnyResourceDefinition = ResourceDefinition<z.ZodObject, z.ZodObject>;
 
-export function defineResource<S extends z.ZodObject, O extends z.ZodObject>(
-  definition: ResourceDefinition<S, O>,
-): ResourceDefinition<S, O> {
-  return definition;
+export function defineResource<S extends z.ZodObject, O extends z.ZodObject>(spec: ResourceSpec<S, O>): ResourceDefinition<S, O> {
+  const withFact = <K extends string>(shape: Record<string, z.ZodType>, fact: keyof FieldFacts): K[] =>
+    Object.entries(shape)
+      .filter(([, schema]) => factsOf(schema)?.[fact] !== undefined)
+      .map(([name]) => name as K);
+  const inputs = spec.inputs.shape as Record<string, z.ZodType>;
+  const outputs = spec.outputs.shape as Record<string, z.ZodType>;
+  return {
+    ...spec,
+    replaceOnChanges: withFact(inputs, "replaceOnChange"),
+    secrets: withFact(inputs, "secret"),
+    writeOnly: withFact(inputs, "writeOnly"),
+    secretOutputs: withFact(outputs, "secret"),
+    keepFromState: withFact(outputs, "returnedOnce"),
+  };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, parseDocument } from "yaml";
 import { MonitoringYamlError, parseMonitoringYaml } from "../sdk/yaml-parse.js";
-import { type AnyResourceDefinition, type Association, providerInputs } from "./define.js";
+import { type AnyResourceDefinition, type Association, apiNamesOf, factsOf, providerInputs } from "./define.js";
 import { definitions } from "./index.js";
 import {
   ENVIRONMENT_REFERENCE,
@@ -189,6 +189,7 @@ function renderPage(definition: AnyResourceDefinition, example: ExampleFile): st
     "",
     ...apiLines(definition).map((line) => `- ${line}`),
     "",
+    ...assumptionsSection(definition),
     ...(section === undefined ? [] : fileSection(definition, section)),
   ].join("\n");
 }
@@ -228,12 +229,18 @@ function inputsTable(definition: AnyResourceDefinition): string {
   const associations = new Set(Object.keys(definition.associations));
   const providerOwn = new Set(Object.keys(providerInputs.shape));
   const rows = inputRows(jsonSchemaOf(definition.inputs.extend(providerInputs.shape), "input")).map((input) => {
+    const topLevel = input.path === input.topLevel;
+    const association = associations.has(input.path);
     const notes = [
-      associations.has(input.path) ? "Applied through its own endpoints (see Associations)." : "",
+      association ? "Applied through its own endpoints (see Associations)." : "",
       providerOwn.has(input.path) ? "Read by the provider; never sent to the API." : "",
+      topLevel && !association && !providerOwn.has(input.path) && !input.required && !replacing.has(input.path)
+        ? clearingNote(definition, input.path)
+        : "",
     ].filter((note) => note !== "");
     return row([
       code(input.path),
+      topLevel && !providerOwn.has(input.path) ? apiNamesOf(input.path, definition.inputs.shape[input.path] as never).map(code).join(" or ") : "",
       typeText(input.schema),
       input.required ? "yes" : "",
       input.schema.default === undefined ? "" : code(JSON.stringify(input.schema.default)),
@@ -242,7 +249,37 @@ function inputsTable(definition: AnyResourceDefinition): string {
       [descriptionOf(input.schema), ...notes].join(" "),
     ]);
   });
-  return table(["Input", "Type", "Required", "Default", "On change", "Secret", "Description"], rows);
+  return table(["Input", "API name", "Type", "Required", "Default", "On change", "Secret", "Description"], rows);
+}
+
+/** What the provider sends when a program stops setting the field. */
+function clearingNote(definition: AnyResourceDefinition, field: string): string {
+  const schema = definition.inputs.shape[field] as never;
+  const fallback = factsOf(schema)?.default;
+  if (definition.updateMethod === "none") return "";
+  return fallback === undefined
+    ? "Removing it from a program sends `null`, which clears it."
+    : `Removing it from a program sends its default, ${code(JSON.stringify(fallback))}.`;
+}
+
+/** Every assumption the definition marks: of the kind, then field by field. */
+function assumptionsSection(definition: AnyResourceDefinition): string[] {
+  const shape = { ...definition.inputs.shape, ...definition.outputs.shape } as Record<string, never>;
+  const fields = Object.entries(shape).flatMap(([field, schema]) => {
+    const assumption = factsOf(schema)?.assumption;
+    return assumption === undefined ? [] : [`- ${code(field)}: ${assumption}.`];
+  });
+  if (definition.assumption === undefined && fields.length === 0) return [];
+  return [
+    "## Assumptions",
+    "",
+    "What the service's published interface does not show, and this kind assumes. None of it makes `preview` refuse a " +
+      "value a server might accept; a server that disagrees answers with an error naming the input.",
+    "",
+    ...(definition.assumption === undefined ? [] : [`- The kind: ${definition.assumption}.`]),
+    ...fields,
+    "",
+  ];
 }
 
 function outputsTable(definition: AnyResourceDefinition): string {
@@ -274,7 +311,7 @@ function associationsSection(definition: AnyResourceDefinition): string[] {
     "## Associations",
     "",
     "These inputs are applied through their own endpoints rather than the object's body. Leaving one out " +
-      "leaves it unmanaged; removing one that was set resets it (toggle off, empty set, reference cleared, document defaults).",
+      "leaves it unmanaged; removing one that was set resets it (toggle off, empty set, document defaults).",
     "",
     ...entries.map(([field, association]) => `- ${code(field)}: ${associationText(association)}`),
     "",
@@ -289,11 +326,6 @@ function associationText(association: Association): string {
       return (
         `a set of ids, read with ${code(`GET ${association.list.path}`)}; each id added calls ${call(association.add)}, ` +
         `each id removed calls ${call(association.remove)}.`
-      );
-    case "reference":
-      return (
-        (association.sentOnCreate ? "sent in the create body; later " : "") +
-        `setting it calls ${call(association.set)}, clearing it calls ${call(association.clear)}.`
       );
     case "document":
       return `a document read with ${code(`GET ${association.get.path}`)} and written with ${code(`PUT ${association.put.path}`)}.`;

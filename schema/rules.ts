@@ -5,8 +5,12 @@
  */
 import { z } from "zod";
 
-/** Regions the service offers checks from (emulator/README.md, "Offered regions"). */
-export const OFFERED_REGIONS = [
+/**
+ * Regions the emulator's default profile offers. The spec says only that monitor creation accepts
+ * the regions the service offers and never lists them, so these are known values for completion and
+ * docs, not a rule: check accepts any region unless the stack lists `monitoring:offeredRegions`.
+ */
+export const KNOWN_REGIONS = [
   "us-east-1",
   "us-west-2",
   "ca-central-1",
@@ -19,19 +23,45 @@ export const OFFERED_REGIONS = [
   "ap-southeast-2",
   "ap-northeast-1",
 ] as const;
-/** Regions a monitor checks from when it names none. */
+// Kept for the emulator until it states its own regions.
+export const OFFERED_REGIONS = KNOWN_REGIONS;
 export const DEFAULT_REGIONS = ["us-east-1", "eu-west-1"] as const;
 
+/** Spec 2.4: the monitor types, with `http` the default. */
 export const MONITOR_TYPES = ["http", "ping", "tcp", "dns"] as const;
+/** Spec 2.4. */
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 /** Methods whose requests carry a body, so the only ones a monitor may send `requestBody` with. */
 export const METHODS_WITH_BODY: readonly (typeof HTTP_METHODS)[number][] = ["POST", "PUT", "PATCH"];
-export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
-export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "SOA"] as const;
-export const IP_VERSIONS = ["ipv4", "ipv6"] as const;
+/** Spec 2.4. */
 export const ALERT_TYPES = ["keyword", "keyword_absence"] as const;
+/** Spellings the spec does not show: known values, not rules. */
+export const KNOWN_WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+export const KNOWN_DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "SOA"] as const;
+export const KNOWN_IP_VERSIONS = ["ipv4", "ipv6"] as const;
+export const KNOWN_URGENCIES = ["low", "high"] as const;
 
-export const region = z.enum(OFFERED_REGIONS, { error: `must be an offered region (${OFFERED_REGIONS.join(", ")})` });
+/**
+ * A value from a domain the spec leaves open (regions, weekday spelling, channel kinds, ...): any
+ * non-empty string passes check, because a real server may accept values this package does not
+ * know. The known values serve completion, the docs and the JSON Schema (`anyOf` known or string).
+ * `domain` names a domain the stack configuration can close (`region`: `monitoring:offeredRegions`).
+ */
+export function openEnum(known: readonly string[], domain?: OpenDomain): z.ZodString {
+  return z.string().min(1, { error: "must not be empty" }).meta({ knownValues: known, ...(domain === undefined ? {} : { domain }) });
+}
+
+/** Open domains that stack configuration may close, and the config key that does. */
+export const CLOSABLE_DOMAINS = { region: "offeredRegions" } as const;
+export type OpenDomain = keyof typeof CLOSABLE_DOMAINS;
+
+/** The known values of an open domain, if the schema (or the one it wraps) is one. */
+export function knownValuesOf(schema: z.ZodType): readonly string[] | undefined {
+  const known = metadataOf(schema)["knownValues"];
+  return Array.isArray(known) ? (known as string[]) : undefined;
+}
+
+export const region = openEnum(KNOWN_REGIONS, "region");
 
 export const uuid = z.uuid({ error: "must be a UUID" });
 
@@ -119,15 +149,6 @@ function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
   return undefined;
 }
 
-/**
- * Documents a default the service applies when the field is left out. The value is not filled in by
- * check: a client's template may supply another one, and a field left out must stay left out. The
- * JSON Schema keyword `default` carries it to generated schemas and docs.
- */
-export function serverDefault<T extends z.ZodType>(schema: T, value: z.output<T>, description: string): T {
-  return schema.describe(`${description} Default: ${JSON.stringify(value)} (applied by the service).`).meta({ default: value });
-}
-
 /** Fields owned by one variant of a kind (a monitor type, a channel kind). */
 export interface VariantFields<F extends string> {
   required: readonly F[];
@@ -146,8 +167,10 @@ export function checkVariantFields<F extends string>(
   issue: (field: F, message: string) => void,
 ): void {
   const own = table[variant];
+  // A variant this package does not know (a channel kind added by the service) has rules it cannot know.
+  if (own === undefined) return;
   const ownFields = new Set<F>(own === undefined ? [] : [...own.required, ...own.optional]);
-  for (const field of own?.required ?? []) {
+  for (const field of own.required) {
     if (!isSet(field)) issue(field, `is required for ${variant} ${noun}`);
   }
   const owners = new Map<F, string[]>();

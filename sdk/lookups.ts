@@ -17,8 +17,16 @@ type AnyDefinition = ResourceDefinition<z.ZodObject, z.ZodObject>;
 /** By id; or by exact name, among the objects of one client (`clientId`) or outside any client. */
 export type LookupQuery = { id: string } | { name: string; clientId?: string };
 
-/** The object's fields, camelCase, associations included, plus its id. */
-export type LookupResult<D extends AnyDefinition> = { id: string } & Partial<z.output<D["inputs"]>> & Partial<z.output<D["outputs"]>>;
+type Fields<D extends AnyDefinition> = z.output<D["inputs"]> & z.output<D["outputs"]>;
+type SecretName<D extends AnyDefinition> = D["secrets"][number] | D["secretOutputs"][number];
+
+/**
+ * The object's fields, camelCase, associations included, plus its id. The kind's secret fields
+ * come as secret `Output`s, so that a program exporting them keeps them encrypted in state.
+ */
+export type LookupResult<D extends AnyDefinition> = { id: string } & {
+  [K in keyof Fields<D>]?: K extends SecretName<D> ? pulumi.Output<Fields<D>[K]> : Fields<D>[K];
+};
 
 const api = () => apiClientFor((key) => pulumi.runtime.getConfig(`${CONFIG_NAMESPACE}:${key}`));
 
@@ -26,7 +34,9 @@ async function lookup<D extends AnyDefinition>(definition: D, query: LookupQuery
   const id = "id" in query ? query.id : await idByName(definition, query.name, query.clientId);
   const found = await new ResourceEngine(definition, api).lookup(id);
   if (found === undefined) throw new Error(`No ${definition.kind} with id ${id}`);
-  return { ...found, id } as LookupResult<D>;
+  const secret = new Set<string>([...definition.secrets, ...definition.secretOutputs]);
+  const fields = Object.entries(found).map(([field, value]) => [field, secret.has(field) ? pulumi.secret(value) : value]);
+  return { ...Object.fromEntries(fields), id } as LookupResult<D>;
 }
 
 async function idByName(definition: AnyDefinition, name: string, clientId: string | undefined): Promise<string> {

@@ -37,8 +37,8 @@ export interface ResourceClass<D extends AnyDefinition> {
 }
 
 /**
- * The class of a kind. Each instance passes the provider a hidden `__createKeySeed`
- * (`<project>/<stack>/<name>`) from which create derives its idempotency key.
+ * The class of a kind. Each instance passes the provider its URN as a hidden `__urn`: unique in
+ * the stack whatever the parents, it names the resource in messages and seeds create's idempotency key.
  */
 export function resourceClass<D extends AnyDefinition>(definition: D): ResourceClass<D> {
   const provider = serializableProvider(definition.kind);
@@ -56,7 +56,7 @@ export function resourceClass<D extends AnyDefinition>(definition: D): ResourceC
         // Secret inputs are wrapped too, so that the inputs recorded in state are encrypted as well.
         if (value !== undefined) props[field] = secretInputs.includes(field) ? pulumi.secret(value) : value;
       }
-      props[internal.createKeySeed] = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
+      props[internal.urn] = pulumi.createUrn(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${definition.kind}`, opts.parent);
       const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...secretOutputs];
       super(provider, name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, definition.kind);
     }

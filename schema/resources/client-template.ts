@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource } from "../define.js";
+import { defineResource, field } from "../define.js";
 import { nonEmpty, region, setOf, wholeNumber } from "../rules.js";
 
 export const clientTemplate = defineResource({
@@ -7,14 +7,16 @@ export const clientTemplate = defineResource({
   description:
     "Defaults for clients created from it: monitors and heartbeats created inside such a client get the " +
     "template's values for the fields their own inputs leave out.",
+  assumption: "the fields of client templates are not shown (spec 1, 2.6): names, rules and how defaults apply are this package's",
   scopes: [],
   path: "/client-templates",
   readBy: "get",
   updateMethod: "PUT",
   inputs: z.object({
-    name: nonEmpty.describe("Display name."),
-    description: z.string().optional().describe("Free text."),
-    monitorDefaults: z
+    name: field(nonEmpty, { description: "Display name." }),
+    description: field(z.string().optional(), { description: "Free text." }),
+    monitorDefaults: field(
+      z
       .object({
         intervalSeconds: wholeNumber(10).optional().describe("Seconds between checks, at least 10."),
         regions: setOf(region).min(1, { error: "must name at least one region" }).optional().describe("Regions checks run from."),
@@ -24,22 +26,20 @@ export const clientTemplate = defineResource({
         sslExpiryAlertDays: wholeNumber(1).optional().describe("Days before certificate expiry to warn."),
       })
       .strict()
-      .optional()
-      .describe("Defaults for monitors created inside clients made from this template."),
-    heartbeatDefaults: z
+      .optional(),
+      { description: "Defaults for monitors created inside clients made from this template." },
+    ),
+    heartbeatDefaults: field(
+      z
       .object({
-        expectedIntervalSeconds: wholeNumber(30).optional().describe("How often jobs check in, in seconds, at least 30."),
+        expectedIntervalSeconds: wholeNumber(1).optional().describe("How often jobs check in, in seconds."),
         gracePeriodSeconds: wholeNumber(0).optional().describe("Slack in seconds before silence alerts."),
       })
       .strict()
-      .optional()
-      .describe("Defaults for heartbeats created inside clients made from this template."),
+      .optional(),
+      { description: "Defaults for heartbeats created inside clients made from this template." },
+    ),
   }),
-  replaceOnChanges: [],
-  secrets: [],
-  writeOnly: [],
   associations: {},
   outputs: z.object({}),
-  secretOutputs: [],
-  keepFromState: [],
 });

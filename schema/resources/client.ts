@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineResource } from "../define.js";
-import { email, hexColor, httpUrl, idOf, nonEmpty } from "../rules.js";
+import { defineResource, field } from "../define.js";
+import { email, hexColor, httpUrl, nonEmpty, uuid } from "../rules.js";
 
 const portalSettings = z
   .object({
@@ -18,25 +18,30 @@ export const client = defineResource({
   description:
     "A partition for agency mode: monitors, heartbeats, channels and policies created with its `clientId` live " +
     "inside it. The service cannot delete clients: destroying a Client resource archives it.",
+  assumption: "the fields of clients are not shown (spec 2.6): names and rules are this package's",
   scopes: ["client.write"],
   path: "/clients",
   readBy: "get",
   updateMethod: "PUT",
-  deletion: { method: "POST", path: "/clients/{id}/archive", alreadyGone: [404, 409] },
+  // The service cannot delete clients (spec 4.9 has no DELETE): destroy archives. An archived client
+  // stays archived; deploying the stack again creates a fresh client rather than reviving it.
+  deletion: { method: "POST", path: "/clients/{id}/archive", alreadyGone: [404, 409], leaves: { field: "archived", value: true } },
   inputs: z.object({
-    name: nonEmpty.describe("Display name."),
-    description: z.string().optional().describe("Free text."),
-    website: httpUrl.optional().describe("The client's website."),
-    contactEmail: email.optional().describe("Address of the client's contact person."),
-    templateId: idOf("the client template whose defaults apply to monitors and heartbeats created inside the client").optional(),
-    archived: z.boolean().optional().describe("Archive (`true`) or unarchive (`false`) the client. Left out, the archive state is not managed."),
-    portalSettings: portalSettings
-      .optional()
-      .describe("The client's status portal. Fields left out take their defaults. Left out entirely, the portal is not managed."),
+    name: field(nonEmpty, { description: "Display name." }),
+    description: field(z.string().optional(), { description: "Free text." }),
+    website: field(httpUrl.optional(), { description: "The client's website." }),
+    contactEmail: field(email.optional(), { description: "Address of the client's contact person." }),
+    templateId: field(uuid.optional(), {
+      description: "Id (UUID) of the client template whose defaults apply to monitors and heartbeats created inside the client.",
+    }),
+    archived: field(z.boolean().optional(), {
+      description: "Archive (`true`) or unarchive (`false`) the client. Left out, the archive state is not managed.",
+      assumption: "the client object reports it as `archived`",
+    }),
+    portalSettings: field(portalSettings.optional(), {
+      description: "The client's status portal. Fields left out take their defaults. Left out entirely, the portal is not managed.",
+    }),
   }),
-  replaceOnChanges: [],
-  secrets: [],
-  writeOnly: [],
   associations: {
     archived: {
       kind: "toggle",
@@ -50,8 +55,6 @@ export const client = defineResource({
     },
   },
   outputs: z.object({
-    archivedAt: z.string().describe("When the client was archived (ISO-8601), while it is archived."),
+    archivedAt: field(z.string(), { description: "When the client was archived (ISO-8601), while it is archived." }),
   }),
-  secretOutputs: [],
-  keepFromState: [],
 });

@@ -1,75 +1,128 @@
 import { z } from "zod";
-import { defineResource } from "../define.js";
+import { defineResource, field } from "../define.js";
 import {
   ALERT_TYPES,
-  DEFAULT_REGIONS,
-  DNS_RECORD_TYPES,
   HTTP_METHODS,
-  IP_VERSIONS,
+  KNOWN_DNS_RECORD_TYPES,
+  KNOWN_IP_VERSIONS,
+  KNOWN_WEEKDAYS,
   METHODS_WITH_BODY,
   MONITOR_TYPES,
-  WEEKDAYS,
   checkVariantFields,
   ianaTimeZone,
   idOf,
   nonEmpty,
+  openEnum,
   port,
   region,
-  serverDefault,
   setOf,
   timeOfDay,
+  uuid,
   wholeNumber,
 } from "../rules.js";
 
+const TEMPLATE_MAY_CHANGE = "A client's template may apply another default.";
+
+// Spec 2.4 states every field's name and type, the types, methods and alert types, and the minimum interval.
 const inputs = z.object({
-  name: nonEmpty.optional().describe("Display name."),
-  monitorType: z
-    .enum(MONITOR_TYPES, { error: `must be one of ${MONITOR_TYPES.join(", ")}` })
-    .default("http")
-    .describe("What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves)."),
-  url: z.string().min(1, { error: "must not be empty" }).optional().describe("Target of `http` and `ping` monitors; required for them."),
-  intervalSeconds: serverDefault(wholeNumber(10).optional(), 60, "Seconds between checks, at least 10. The client's template may set another default."),
-  regions: serverDefault(setOf(region).min(1, { error: "must name at least one region" }).optional(), [...DEFAULT_REGIONS], "Regions the checks run from; only offered regions. Order does not matter. The client's template may set another default."),
-  expectedStatusCode: z.int({ error: "must be a whole number" }).min(100, { error: "must be an HTTP status from 100 to 599" }).max(599, { error: "must be an HTTP status from 100 to 599" }).optional().describe("`http` only: the check passes only when the response has this status."),
-  alertType: z.enum(ALERT_TYPES, { error: `must be one of ${ALERT_TYPES.join(", ")}` }).optional().describe("`http` only: content check. `keyword` fails when `keyword` is missing from the response, `keyword_absence` when it is present."),
-  keyword: nonEmpty.optional().describe("`http` only: the text searched for by `alertType`; required with it."),
-  httpMethod: serverDefault(z.enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(", ")}` }).optional(), "GET", "`http` only: request method."),
-  requestTimeoutS: serverDefault(wholeNumber(1).optional(), 30, "Budget of one check in seconds; a timeout is a failed check."),
-  requestBody: z.string().optional().describe("`http` only: request body, sent with POST, PUT or PATCH."),
-  requestHeaders: z
-    .array(z.object({ name: nonEmpty.describe("Header name."), value: z.string().describe("Header value.") }).strict())
-    .optional()
-    .describe("`http` only: extra headers sent with every check, in this order."),
-  followRedirects: serverDefault(z.boolean().optional(), true, "`http` only: follow 3xx redirects. The client's template may set another default."),
-  keepCookies: z.boolean().optional().describe("`http` only: keep cookies across a redirect chain."),
-  authUsername: z.string().optional().describe("`http` only: HTTP basic auth user."),
-  authPassword: z.string().optional().describe("`http` only: HTTP basic auth password. Secret and write-only: the service never returns it."),
-  sslVerification: z.boolean().optional().describe("`http` only: fail the check on a broken certificate chain."),
-  sslExpiryAlertDays: wholeNumber(1).optional().describe("`http` only: warn this many days before the certificate expires."),
-  domainExpiryAlertDays: wholeNumber(1).optional().describe("Warn this many days before the domain registration expires."),
-  proxyHost: nonEmpty.optional().describe("`http` only: run the check through this proxy host; needs `proxyPort`."),
-  proxyPort: port.optional().describe("`http` only: proxy port, 1 to 65535; needs `proxyHost`."),
-  ipVersion: z.enum(IP_VERSIONS, { error: `must be one of ${IP_VERSIONS.join(", ")}` }).optional().describe("Force checks over IPv4 or IPv6."),
-  maintenanceFrom: timeOfDay.optional().describe("Start (HH:MM) of a recurring maintenance window during which failures do not alert; needs `maintenanceTo` and `maintenanceTimezone`."),
-  maintenanceTo: timeOfDay.optional().describe("End (HH:MM) of the maintenance window; needs `maintenanceFrom`."),
-  maintenanceTimezone: ianaTimeZone.optional().describe("IANA time zone of the maintenance window, e.g. `Europe/Berlin`."),
-  maintenanceWeekdays: setOf(z.enum(WEEKDAYS, { error: `must be one of ${WEEKDAYS.join(", ")}` }))
-    .optional()
-    .describe("Restrict the maintenance window to these weekdays (`mon` to `sun`); every day when left out."),
-  tcpHost: nonEmpty.optional().describe("`tcp` only: host to connect to; required for tcp monitors."),
-  tcpPort: port.optional().describe("`tcp` only: port to connect to, 1 to 65535; required for tcp monitors."),
-  dnsServer: nonEmpty.optional().describe("`dns` only: resolver to ask; the service's own when left out."),
-  dnsQuery: nonEmpty.optional().describe("`dns` only: name to resolve; required for dns monitors."),
-  dnsType: z.enum(DNS_RECORD_TYPES, { error: `must be one of ${DNS_RECORD_TYPES.join(", ")}` }).optional().describe("`dns` only: record type to query."),
-  dnsExpected: nonEmpty.optional().describe("`dns` only: the answer the check asserts."),
-  confirmationPeriod: wholeNumber(0).optional().describe("Seconds a failure must last before the monitor turns DOWN. The client's template may set a default."),
-  recoveryPeriod: wholeNumber(0).optional().describe("Seconds a recovery must last before the monitor turns UP again. The client's template may set a default."),
-  escalationPolicyId: idOf("the escalation policy (alert plan) that handles this monitor's incidents").optional(),
-  clientId: idOf("the client (agency partition) the monitor lives in; changing it replaces the monitor").optional(),
-  paused: z.boolean().optional().describe("Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed."),
-  notificationChannelIds: setOf(idOf("a notification channel"))
-    .optional()
-    .describe("Notification channels attached to the monitor (ids, order does not matter). Left out, attachments are not managed; `[]` detaches all."),
+  name: field(nonEmpty.optional(), { description: "Display name." }),
+  monitorType: field(z.enum(MONITOR_TYPES, { error: `must be one of ${MONITOR_TYPES.join(", ")}` }).optional(), {
+    description: "What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves).",
+    default: "http",
+  }),
+  url: field(nonEmpty.optional(), { description: "Target of `http` and `ping` monitors; required for them." }),
+  intervalSeconds: field(wholeNumber(10).optional(), {
+    description: `Seconds between checks, at least 10. ${TEMPLATE_MAY_CHANGE}`,
+    default: 60,
+    assumption: "the default of 60 s is not shown",
+  }),
+  regions: field(setOf(region).min(1, { error: "must name at least one region" }).optional(), {
+    description:
+      "Regions the checks run from, among those the service offers (the stack may list them in `monitoring:offeredRegions`). Order does not matter. Left out, the service's default regions.",
+    assumption: "region names and the default regions are not shown: any name passes check unless `monitoring:offeredRegions` is set",
+  }),
+  expectedStatusCode: field(
+    z.int({ error: "must be a whole number" }).min(100, { error: "must be an HTTP status from 100 to 599" }).max(599, { error: "must be an HTTP status from 100 to 599" }).optional(),
+    { description: "`http` only: the check passes only when the response has this status." },
+  ),
+  alertType: field(z.enum(ALERT_TYPES, { error: `must be one of ${ALERT_TYPES.join(", ")}` }).optional(), {
+    description: "`http` only: content check. `keyword` fails when `keyword` is missing from the response, `keyword_absence` when it is present.",
+  }),
+  keyword: field(nonEmpty.optional(), { description: "`http` only: the text searched for by `alertType`; required with it." }),
+  httpMethod: field(z.enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(", ")}` }).optional(), {
+    description: "`http` only: request method.",
+    default: "GET",
+    assumption: "the default is not shown",
+  }),
+  requestTimeoutS: field(wholeNumber(1).optional(), {
+    description: "Budget of one check in seconds; a timeout is a failed check.",
+    default: 30,
+    assumption: "the default is not shown",
+  }),
+  requestBody: field(z.string().optional(), { description: "`http` only: request body, sent with POST, PUT or PATCH." }),
+  requestHeaders: field(
+    z.array(z.object({ name: nonEmpty.describe("Header name."), value: z.string().describe("Header value.") }).strict()).optional(),
+    { description: "`http` only: extra headers sent with every check, in this order. Secret: header values often carry tokens.", secret: true },
+  ),
+  followRedirects: field(z.boolean().optional(), { description: `\`http\` only: follow 3xx redirects. ${TEMPLATE_MAY_CHANGE}`, default: true }),
+  keepCookies: field(z.boolean().optional(), { description: "`http` only: keep cookies across a redirect chain." }),
+  authUsername: field(z.string().optional(), { description: "`http` only: HTTP basic auth user." }),
+  authPassword: field(z.string().optional(), {
+    description: "`http` only: HTTP basic auth password. The service stores it encrypted and never returns it.",
+    secret: true,
+    writeOnly: true,
+  }),
+  sslVerification: field(z.boolean().optional(), { description: "`http` only: fail the check on a broken certificate chain." }),
+  sslExpiryAlertDays: field(wholeNumber(1).optional(), { description: "`http` only: warn this many days before the certificate expires." }),
+  domainExpiryAlertDays: field(wholeNumber(1).optional(), { description: "Warn this many days before the domain registration expires." }),
+  proxyHost: field(nonEmpty.optional(), { description: "`http` only: run the check through this proxy host; needs `proxyPort`." }),
+  proxyPort: field(port.optional(), { description: "`http` only: proxy port, 1 to 65535; needs `proxyHost`." }),
+  ipVersion: field(openEnum(KNOWN_IP_VERSIONS).optional(), {
+    description: "Force checks over IPv4 or IPv6 (`ipv4`, `ipv6`).",
+    assumption: "the spelling of the values is not shown",
+  }),
+  maintenanceFrom: field(timeOfDay.optional(), {
+    description: "Start (HH:MM) of a recurring maintenance window during which failures do not alert; needs `maintenanceTo` and `maintenanceTimezone`.",
+  }),
+  maintenanceTo: field(timeOfDay.optional(), { description: "End (HH:MM) of the maintenance window; needs `maintenanceFrom`." }),
+  maintenanceTimezone: field(ianaTimeZone.optional(), { description: "IANA time zone of the maintenance window, e.g. `Europe/Berlin`." }),
+  maintenanceWeekdays: field(setOf(openEnum(KNOWN_WEEKDAYS)).optional(), {
+    description: "Restrict the maintenance window to these weekdays (`mon` to `sun`); every day when left out.",
+    assumption: "the spelling of weekdays is not shown",
+  }),
+  tcpHost: field(nonEmpty.optional(), { description: "`tcp` only: host to connect to; required for tcp monitors." }),
+  tcpPort: field(port.optional(), { description: "`tcp` only: port to connect to, 1 to 65535; required for tcp monitors." }),
+  dnsServer: field(nonEmpty.optional(), { description: "`dns` only: resolver to ask; the service's own when left out." }),
+  dnsQuery: field(nonEmpty.optional(), { description: "`dns` only: name to resolve; required for dns monitors." }),
+  dnsType: field(openEnum(KNOWN_DNS_RECORD_TYPES).optional(), {
+    description: "`dns` only: record type to query (`A`, `AAAA`, `CNAME`, `MX`, ...).",
+    assumption: "the record types the service supports are not shown",
+  }),
+  dnsExpected: field(nonEmpty.optional(), { description: "`dns` only: the answer the check asserts." }),
+  confirmationPeriod: field(wholeNumber(0).optional(), {
+    description: `Seconds a failure must last before the monitor turns DOWN. ${TEMPLATE_MAY_CHANGE}`,
+    assumption: "the unit (seconds) is not shown",
+  }),
+  recoveryPeriod: field(wholeNumber(0).optional(), {
+    description: `Seconds a recovery must last before the monitor turns UP again. ${TEMPLATE_MAY_CHANGE}`,
+    assumption: "the unit (seconds) is not shown",
+  }),
+  escalationPolicyId: field(uuid.optional(), {
+    description: "Id (UUID) of the escalation policy (alert plan) that handles this monitor's incidents.",
+    assumption: "PATCH accepts it like create does, and null detaches the policy",
+  }),
+  clientId: field(uuid.optional(), {
+    description: "Id (UUID) of the client (agency partition) the monitor lives in; changing it replaces the monitor.",
+    replaceOnChange: true,
+    assumption: "a monitor cannot move between clients",
+  }),
+  paused: field(z.boolean().optional(), {
+    description: "Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed.",
+    assumption: "the monitor object reports it as `paused`",
+  }),
+  notificationChannelIds: field(setOf(idOf("a notification channel")).optional(), {
+    description: "Notification channels attached to the monitor (ids, order does not matter). Left out, attachments are not managed; `[]` detaches all.",
+  }),
 });
 
 type MonitorField = keyof z.output<typeof inputs>;
@@ -77,6 +130,8 @@ type MonitorField = keyof z.output<typeof inputs>;
 /**
  * Fields that only make sense for some monitor types. Every other field applies to all types.
  * `required` fields must be set for that type; setting a field of another type is an error.
+ * The spec says which type each field serves (2.4) but marks none required: requiring a target
+ * for each type is this package's rule.
  */
 const FIELDS_BY_TYPE: Record<(typeof MONITOR_TYPES)[number], { required: MonitorField[]; optional: MonitorField[] }> = {
   http: {
@@ -96,6 +151,7 @@ export const monitor = defineResource({
   description:
     "An uptime check of a URL, host, port or DNS name, run from several regions on an interval. Incidents go to " +
     "the attached notification channels and escalation policy.",
+  assumption: "response fields are not shown: the object is assumed to echo the request fields under their request names",
   // Reading attached channels needs monitor.read; reading the monitor itself needs monitor.delete (spec 4.2).
   scopes: ["monitor.read", "monitor.write", "monitor.delete"],
   path: "/monitors",
@@ -130,10 +186,6 @@ export const monitor = defineResource({
       issue("maintenanceWeekdays", "needs a maintenance window (maintenanceFrom, maintenanceTo, maintenanceTimezone)");
     }
   },
-  replaceOnChanges: ["clientId"],
-  // Header values often carry tokens, so the whole header list is kept secret.
-  secrets: ["authPassword", "requestHeaders"],
-  writeOnly: ["authPassword"],
   associations: {
     paused: {
       kind: "toggle",
@@ -146,18 +198,11 @@ export const monitor = defineResource({
       add: { method: "POST", path: "/monitors/{id}/notification_channels/{value}" },
       remove: { method: "DELETE", path: "/monitors/{id}/notification_channels/{value}" },
     },
-    escalationPolicyId: {
-      kind: "reference",
-      sentOnCreate: true,
-      set: { method: "PUT", path: "/monitors/{id}/escalation-policy", body: (_id, value) => ({ escalation_policy_id: value }) },
-      clear: { method: "DELETE", path: "/monitors/{id}/escalation-policy" },
-    },
   },
   outputs: z.object({
-    status: z
-      .enum(["PENDING", "UP", "DOWN", "PAUSED"])
-      .describe("`PENDING` until the first check, then `UP` or `DOWN`; `PAUSED` while paused."),
+    status: field(openEnum(["PENDING", "UP", "DOWN", "PAUSED"]), {
+      description: "`UP`, `DOWN` or `PAUSED` (the spec's status filter values); the emulator reports `PENDING` until the first check.",
+      assumption: "the states and transitions are not shown",
+    }),
   }),
-  secretOutputs: [],
-  keepFromState: [],
 });

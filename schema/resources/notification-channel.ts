@@ -1,30 +1,23 @@
 import { z } from "zod";
-import { defineResource } from "../define.js";
-import { type VariantFields, checkVariantFields, e164PhoneNumber, email, httpsUrl, idOf, nonEmpty } from "../rules.js";
+import { defineResource, field } from "../define.js";
+import { type VariantFields, checkVariantFields, e164PhoneNumber, email, httpUrl, httpsUrl, nonEmpty, openEnum, uuid } from "../rules.js";
 
+/** The kinds this package knows the settings of; the service may offer others (spec 2.6: not shown). */
 export const CHANNEL_KINDS = ["email", "slack", "msteams", "sms", "pagerduty", "webhook"] as const;
 
 const config = z
   .object({
     address: email.optional().describe("`email`: the address notified."),
-    channel: z
-      .string()
-      .regex(/^#\S+$/, { error: "must be a Slack channel such as #alerts" })
-      .optional()
-      .describe("`slack`: the channel posted to, e.g. `#alerts`."),
+    channel: nonEmpty.optional().describe("`slack`: the channel posted to, e.g. `#alerts`."),
     phoneNumber: e164PhoneNumber.optional().describe("`sms`: the number texted, in E.164 form (`+14155550100`)."),
-    url: httpsUrl.optional().describe("`webhook`: the https URL called."),
+    url: httpUrl.optional().describe("`webhook`: the http(s) URL called."),
   })
   .strict();
 
 const credentials = z
   .object({
     webhookUrl: httpsUrl.optional().describe("`slack`, `msteams`: the incoming-webhook URL."),
-    integrationKey: z
-      .string()
-      .length(32, { error: "must be 32 characters" })
-      .optional()
-      .describe("`pagerduty`: the Events API integration key (32 characters)."),
+    integrationKey: nonEmpty.optional().describe("`pagerduty`: the Events API integration key."),
     headers: z
       .array(z.object({ name: nonEmpty.describe("Header name."), value: z.string().describe("Header value.") }).strict())
       .optional()
@@ -49,20 +42,28 @@ export const notificationChannel = defineResource({
   description:
     "A destination for alerts: an email address, a Slack or Microsoft Teams webhook, a phone number for SMS, " +
     "a PagerDuty service or an https webhook. Attach it to monitors or name it in escalation policy steps.",
+  assumption: "the fields of notification channels are not shown (spec 2.6): names, kinds and settings are this package's",
   scopes: ["notification_channel.write"],
   path: "/notification_channels",
   readBy: "get",
   updateMethod: "PUT",
   inputs: z.object({
-    name: nonEmpty.describe("Display name."),
-    kind: z
-      .enum(CHANNEL_KINDS, { error: `must be one of ${CHANNEL_KINDS.join(", ")}` })
-      .describe("The destination type; changing it replaces the channel."),
-    clientId: idOf("the client (agency partition) the channel lives in; changing it replaces the channel").optional(),
-    config: config.optional().describe("Kind-specific settings the service returns (address, channel, phone number, URL)."),
-    credentials: credentials
-      .optional()
-      .describe("Kind-specific secrets (webhook URL, integration key, headers). Secret and write-only: the service never returns them."),
+    name: field(nonEmpty, { description: "Display name." }),
+    kind: field(openEnum(CHANNEL_KINDS), {
+      description: `The destination type (${CHANNEL_KINDS.map((kind) => `\`${kind}\``).join(", ")}); changing it replaces the channel.`,
+      replaceOnChange: true,
+      assumption: "the channel kinds are not shown; a kind this package does not know is sent as written, without checks of its settings",
+    }),
+    clientId: field(uuid.optional(), {
+      description: "Id (UUID) of the client (agency partition) the channel lives in; changing it replaces the channel.",
+      replaceOnChange: true,
+    }),
+    config: field(config.optional(), { description: "Kind-specific settings the service returns (address, channel, phone number, URL)." }),
+    credentials: field(credentials.optional(), {
+      description: "Kind-specific secrets (webhook URL, integration key, headers). The service never returns them.",
+      secret: true,
+      writeOnly: true,
+    }),
   }),
   refine(channel, issue) {
     if (channel.kind === undefined) return;
@@ -70,13 +71,8 @@ export const notificationChannel = defineResource({
       const [group, name] = field.split(".") as ["config" | "credentials", string];
       return (channel[group] as Record<string, unknown> | undefined)?.[name] !== undefined;
     };
-    checkVariantFields(FIELDS_BY_KIND, channel.kind, "channels", isSet, issue);
+    checkVariantFields(FIELDS_BY_KIND as Record<string, VariantFields<ChannelField>>, channel.kind, "channels", isSet, issue);
   },
-  replaceOnChanges: ["kind", "clientId"],
-  secrets: ["credentials"],
-  writeOnly: ["credentials"],
   associations: {},
   outputs: z.object({}),
-  secretOutputs: [],
-  keepFromState: [],
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ianaTimeZone, isSetSchema, port, region, serverDefault, setOf, timeOfDay } from "../../schema/rules.js";
+import { field, factsOf } from "../../schema/define.js";
+import { ianaTimeZone, isSetSchema, knownValuesOf, openEnum, port, region, setOf, timeOfDay } from "../../schema/rules.js";
 
 const accepts = (schema: z.ZodType, value: unknown): boolean => schema.safeParse(value).success;
 
@@ -49,12 +50,22 @@ describe("rules", () => {
     expect(z.toJSONSchema(regions, { io: "input" })).toMatchObject({ type: "array", uniqueItems: true, description: "Regions." });
   });
 
-  it("documents a service default without filling it in", () => {
-    const interval = serverDefault(z.int().optional(), 60, "Seconds between checks.");
+  it("documents a service default without filling it in, with every fact next to the field", () => {
+    const interval = field(z.int().optional(), { description: "Seconds between checks.", default: 60, assumption: "default not shown", apiName: "every" });
     expect(interval.parse(undefined)).toBeUndefined();
     expect(z.toJSONSchema(interval, { io: "input" })).toMatchObject({
       default: 60,
       description: "Seconds between checks. Default: 60 (applied by the service).",
     });
+    expect(factsOf(interval)).toMatchObject({ default: 60, assumption: "default not shown", apiName: "every" });
+    expect(factsOf(z.int())).toBeUndefined();
+  });
+
+  it("accepts any non-empty value of an open domain and keeps the known values for completion and docs", () => {
+    const weekday = openEnum(["mon", "tue"]);
+    expect(accepts(weekday, "monday")).toBe(true);
+    expect(accepts(weekday, "")).toBe(false);
+    expect(knownValuesOf(weekday.optional())).toEqual(["mon", "tue"]);
+    expect(accepts(region, "us-east")).toBe(true);
   });
 });
