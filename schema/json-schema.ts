@@ -184,10 +184,18 @@ function entrySchema(definition: AnyResourceDefinition, options: MonitoringFileS
 export function jsonSchemaOf(schema: z.ZodObject, io: "input" | "output"): JsonSchema {
   const { $schema: _draft, ...generated } = z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as JsonSchema;
   return mapSchema(generated, (node) => {
-    const result = { ...node };
+    // Field facts and domain names are for the generic code, not JSON Schema keywords.
+    const { field: _facts, domain: _domain, knownValues, ...result } = node;
     if (result.maximum === Number.MAX_SAFE_INTEGER) delete result.maximum;
     if (result.minimum === Number.MIN_SAFE_INTEGER) delete result.minimum;
-    return result;
+    if (!Array.isArray(knownValues)) return result;
+    // An open domain: the known values for editors' completion, any other non-empty string allowed.
+    const { description, default: fallback, ...value } = result;
+    return {
+      ...(description === undefined ? {} : { description }),
+      ...(fallback === undefined ? {} : { default: fallback }),
+      anyOf: [{ enum: knownValues }, value],
+    };
   });
 }
 
