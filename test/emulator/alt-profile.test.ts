@@ -36,7 +36,7 @@ describe("regions", () => {
     const offered = ["us-east", "us-west", "eu-west", "eu-central", "ap-south", "ap-east"];
     const monitor = dataOf(await api.post("/monitors", { url: "https://everywhere.example.com", regions: offered }), 201);
     expect(monitor.regions).toEqual(offered);
-    const info = await (await fetch(emulator.adminUrl)).json();
+    const info = (await (await fetch(emulator.adminUrl)).json()) as Json;
     expect(info.data).toMatchObject({ profile: "alt", regions: offered });
   });
 
@@ -250,7 +250,7 @@ describe("response field names", () => {
     expect(heartbeat).not.toHaveProperty("ping_url");
     const ping = await fetch(heartbeat.check_in_url, { method: "POST" });
     expect(ping.status).toBe(200);
-    expect((await ping.json()).data).toEqual({ heartbeat_id: heartbeat.id, status: "UP" });
+    expect(((await ping.json()) as Json).data).toEqual({ heartbeat_id: heartbeat.id, status: "UP" });
   });
 });
 
