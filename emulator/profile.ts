@@ -4,6 +4,7 @@
  * everywhere the spec is silent, so a client can show that it relies on the spec only.
  * Both follow the spec exactly where it speaks.
  */
+import type { CursorFormat } from "./api/pagination.js";
 
 export type ProfileName = "default" | "alt";
 export const PROFILE_NAMES: readonly ProfileName[] = ["default", "alt"];
@@ -24,7 +25,7 @@ export interface Profile {
   /** The order of stored lists when the request names no `sort`. */
   defaultSort: "created_at" | "-created_at";
   /** How cursors are written; each profile reads only its own. */
-  cursorFormat: "base64url-json" | "hex-lines";
+  cursorFormat: CursorFormat;
   /** `error.code` for each condition, keyed by the default profile's code. */
   errorCodes: Readonly<Record<string, string>>;
   /** `null` is refused (422) for fields with a fixed scalar server default, instead of resetting them. */

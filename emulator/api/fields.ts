@@ -22,20 +22,20 @@ export type FieldTable = Readonly<Record<string, FieldRule>>;
 
 // Spec 2.4, 3 and 4.1: the enums the spec lists.
 export const MONITOR_TYPES = ["http", "ping", "tcp", "dns"] as const;
-export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
-export const ALERT_TYPES = ["keyword", "keyword_absence"] as const;
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+const ALERT_TYPES = ["keyword", "keyword_absence"] as const;
 export const MONITOR_STATUS_FILTERS = ["UP", "DOWN", "PAUSED"] as const;
-export const MINIMUM_INTERVAL_SECONDS = 10;
+const MINIMUM_INTERVAL_SECONDS = 10;
 
 // The emulator's own choices.
 const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "NS", "TXT", "SRV", "CAA", "PTR", "SOA"] as const;
 const IP_VERSIONS = ["ipv4", "ipv6"] as const;
-export const CHANNEL_KINDS = ["email", "slack", "msteams", "sms", "pagerduty", "webhook"] as const;
-export const INCIDENT_SEVERITIES = ["critical", "major", "minor"] as const;
+const CHANNEL_KINDS = ["email", "slack", "msteams", "sms", "pagerduty", "webhook"] as const;
+const INCIDENT_SEVERITIES = ["critical", "major", "minor"] as const;
 const URGENCIES = ["low", "high"] as const;
 export const MAX_BATCH_SIZE = 100;
-export const MAX_APPLY = 100;
+const MAX_APPLY = 100;
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

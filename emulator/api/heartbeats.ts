@@ -197,13 +197,35 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
   route("GET", "/heartbeat-groups", "heartbeat.write", (request) => listKind(services, groupKind, request));
   route("POST", "/heartbeat-groups", "heartbeat.write", (request) => created(writeGroup("create", undefined, request).doc, groupKind));
 
-  /** Files the heartbeat in the group (or in none, for `null`); the group must be in the heartbeat's client. */
+  /** Files the heartbeat in the group (or in none, for `null`); callers have checked that the group is in its client. */
   const assign = (record: StoredRecord, groupId: string | null): void => {
     if ((record.doc["heartbeat_group_id"] ?? null) === groupId) return;
     moveBetweenGroups(services, record.doc["heartbeat_group_id"], groupId);
     const { heartbeat_group_id: _previous, ...rest } = record.doc;
     record.doc = { ...rest, ...(groupId === null ? {} : { heartbeat_group_id: groupId }), updated_at: clock.nowIso() };
     events.emit("heartbeat.updated", record.doc);
+  };
+
+  /** The alt profile's body: `{ "group_id": uuid | null, "heartbeat_ids": [uuid, ...] }`, all or nothing. */
+  const assignMany = (request: ApiRequest) => {
+    const body = request.body;
+    const issues = services.rules.bulkAssignment.check(body, "create");
+    if (!("group_id" in body)) issues["group_id"] = "is required (null unassigns)";
+    throwIfIssues(issues);
+    const groupId = body["group_id"] === null ? null : String(body["group_id"]).toLowerCase();
+    const group = groupId === null ? undefined : store.collection("heartbeat_groups").get(groupId);
+    if (groupId !== null && group === undefined) throw validationFailed({ group_id: "no object with this id" });
+    const records: StoredRecord[] = [];
+    (body["heartbeat_ids"] as string[]).forEach((id, index) => {
+      const record = store.collection("heartbeats").get(id.toLowerCase());
+      if (record === undefined) issues[`heartbeat_ids[${index}]`] = "no heartbeat with this id";
+      else if (group !== undefined && (group.doc["client_id"] ?? null) !== (record.doc["client_id"] ?? null)) {
+        issues[`heartbeat_ids[${index}]`] = "belongs to another client than the group";
+      } else records.push(record);
+    });
+    throwIfIssues(issues);
+    for (const record of records) assign(record, groupId);
+    return created({ group_id: groupId, heartbeats: records.map((record) => services.present(heartbeatKind, record.doc)) });
   };
 
   route("POST", "/heartbeat-groups/assign", "heartbeat.write", (request) => {
@@ -220,28 +242,6 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
     assign(record, groupId);
     return created(record.doc, heartbeatKind);
   });
-
-  /** The alt profile's body: `{ "group_id": uuid | null, "heartbeat_ids": [uuid, ...] }`, all or nothing. */
-  const assignMany = (request: ApiRequest) => {
-    const body = request.body;
-    const issues = services.rules.bulkAssignment.check(body, "create");
-    if (!("group_id" in body)) issues["group_id"] = "is required (null unassigns)";
-    throwIfIssues(issues);
-    const groupId = body["group_id"] === null ? null : String(body["group_id"]).toLowerCase();
-    const group = groupId === null ? undefined : store.collection("heartbeat_groups").get(groupId);
-    if (groupId !== null && group === undefined) throw validationFailed({ group_id: "no object with this id" });
-    const records = (body["heartbeat_ids"] as string[]).map((id, index) => {
-      const record = store.collection("heartbeats").get(id.toLowerCase());
-      if (record === undefined) issues[`heartbeat_ids[${index}]`] = "no heartbeat with this id";
-      else if (group !== undefined && (group.doc["client_id"] ?? null) !== (record.doc["client_id"] ?? null)) {
-        issues[`heartbeat_ids[${index}]`] = "belongs to another client than the group";
-      }
-      return record;
-    });
-    throwIfIssues(issues);
-    for (const record of records) assign(record!, groupId);
-    return created({ group_id: groupId, heartbeats: records.map((record) => services.present(heartbeatKind, record!.doc)) });
-  };
 
   route("GET", "/heartbeat-groups/{groupID}", "heartbeat.write", (request) => ok(groupOf(request).doc, groupKind));
   route("PUT", "/heartbeat-groups/{groupID}", "heartbeat.write", (request) => ok(writeGroup("replace", groupOf(request), request).doc, groupKind));

@@ -30,7 +30,11 @@ export function createPresenter(profile: Profile, tables: FieldTables, origin: (
       }
     }
     const renamed = renames[kind.collection];
-    if (renamed !== undefined) shown = Object.fromEntries(Object.entries(shown).map(([field, value]) => [renamed[field] ?? field, value]));
+    if (renamed !== undefined) {
+      // A request property named like a renamed server field was echoed as unknown; the server field wins.
+      for (const name of Object.values(renamed)) delete shown[name];
+      shown = Object.fromEntries(Object.entries(shown).map(([field, value]) => [renamed[field] ?? field, value]));
+    }
     if (extraFields) {
       shown["account_id"] = accountId;
       shown["etag"] = `W/"${createHash("sha256").update(JSON.stringify(doc)).digest("hex").slice(0, 16)}"`;

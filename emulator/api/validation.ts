@@ -56,7 +56,7 @@ export interface NullPolicy {
  */
 export class FieldRules {
   constructor(
-    readonly table: FieldTable,
+    private readonly table: FieldTable,
     private readonly nulls: NullPolicy,
   ) {}
 
