@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { createHmac } from "node:crypto";
 import { apiClient, dataOf, type Answer, type Api, type Json } from "./support/api.js";
+import { startReceiver } from "./support/receiver.js";
 
 let emulator: TestEmulator;
 let api: Api;
@@ -251,6 +253,23 @@ describe("response field names", () => {
     const ping = await fetch(heartbeat.check_in_url, { method: "POST" });
     expect(ping.status).toBe(200);
     expect(((await ping.json()) as Json).data).toEqual({ heartbeat_id: heartbeat.id, status: "UP" });
+  });
+});
+
+describe("webhook payloads", () => {
+  test("show the object as responses do, signed with the secret returned as secret", async () => {
+    const receiver = await startReceiver();
+    try {
+      const subscription = dataOf(await api.post("/webhook-subscriptions", { url: receiver.url, events: ["monitor.created"] }), 201);
+      const monitor = dataOf(await api.post("/monitors", { name: "Hooked", url: "https://hooked.example.com" }), 201);
+      const [request] = await receiver.waitFor(1, (received) => JSON.parse(received.body).data.object.id === monitor.id);
+      const expected = createHmac("sha256", subscription.secret).update(`${request!.headers["x-monitoring-timestamp"]}.${request!.body}`).digest("hex");
+      expect(request!.headers["x-monitoring-signature"]).toBe(`v1=${expected}`);
+      const { links: _links, etag: _etag, ...object } = monitor;
+      expect(JSON.parse(request!.body).data.object).toMatchObject({ ...object, keyword: null });
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
