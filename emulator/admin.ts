@@ -4,7 +4,6 @@
  * 127.0.0.1 only) and is never subject to injected faults.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { OFFERED_REGIONS } from "../schema/rules.js";
 import { ALL_SCOPES, apiKeyRecord, isWellFormedKey, newSandboxKey } from "./api/auth.js";
 import { HttpError, validationFailed } from "./http/errors.js";
 import { validateFaultSpec, type FaultTable } from "./http/faults.js";
@@ -14,6 +13,7 @@ import type { Store } from "./state/store.js";
 import type { Clock } from "./clock.js";
 import type { NotificationOutbox } from "./notifications.js";
 import { EVENT_TYPES } from "./webhooks/events.js";
+import type { Profile } from "./profile.js";
 
 export const ADMIN_PREFIX = "/__emulator";
 
@@ -127,4 +127,7 @@ export function createAdminHandler(parts: AdminParts) {
   };
 }
 
-export const ADMIN_INFO_STATIC = { regions: OFFERED_REGIONS, event_types: EVENT_TYPES, scopes: ALL_SCOPES };
+/** The parts of `GET /__emulator` that do not change while it runs. */
+export function staticAdminInfo(profile: Profile): Record<string, unknown> {
+  return { profile: profile.name, regions: Object.keys(profile.regions), event_types: EVENT_TYPES, scopes: ALL_SCOPES };
+}

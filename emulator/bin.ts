@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { startEmulator } from "./emulator.js";
+import { PROFILE_NAMES, profileNamed } from "./profile.js";
 
 const USAGE = `Usage: pulumi-monitoring-emulator [options]
 
@@ -16,6 +17,8 @@ const USAGE = `Usage: pulumi-monitoring-emulator [options]
   --webhook-attempts N     Delivery attempts per webhook event (default 5)
   --webhook-backoff-ms N   Wait before the second attempt, doubling after (default 1000)
   --webhook-timeout-ms N   Limit of one delivery attempt (default 10000)
+  --profile NAME           The choices where the spec is silent: ${PROFILE_NAMES.join(" or ")} (default: default)
+  --no-idempotency         Ignore Idempotency-Key headers: every request runs as new
   --quiet                  Do not print the startup banner
   --help                   Show this text`;
 
@@ -39,6 +42,8 @@ async function main(): Promise<void> {
       "webhook-attempts": { type: "string" },
       "webhook-backoff-ms": { type: "string" },
       "webhook-timeout-ms": { type: "string" },
+      profile: { type: "string" },
+      "no-idempotency": { type: "boolean" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -54,6 +59,8 @@ async function main(): Promise<void> {
     apiKey: values.key ?? (process.env["MONITORING_EMULATOR_KEY"] || undefined),
     quiet: values.quiet ?? false,
     rateLimit: integerOption(values, "rate-limit", 1),
+    profile: profileNamed(values.profile ?? "default").name,
+    idempotency: !(values["no-idempotency"] ?? false),
     webhooks: {
       ...optional("maxAttempts", integerOption(values, "webhook-attempts", 1)),
       ...optional("backoffBaseMs", integerOption(values, "webhook-backoff-ms", 0)),

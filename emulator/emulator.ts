@@ -5,18 +5,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
-import { ADMIN_INFO_STATIC, ADMIN_PREFIX, createAdminHandler } from "./admin.js";
+import { ADMIN_PREFIX, createAdminHandler, staticAdminInfo } from "./admin.js";
 import { registerAdvisorRoutes } from "./api/advisor.js";
 import { ALL_SCOPES, apiKeyRecord, isWellFormedKey, newSandboxKey } from "./api/auth.js";
-import { refreshShareUrls, registerClientRoutes, sharedStatus } from "./api/clients.js";
+import { clientKind, refreshShareUrls, registerClientRoutes, sharedStatus } from "./api/clients.js";
 import type { ApiHandler, Services } from "./api/context.js";
 import { registerPolicyRoutes } from "./api/escalation-policies.js";
-import { PingTokens, recordPing, refreshPingUrls, registerHeartbeatRoutes, sweepHeartbeats } from "./api/heartbeats.js";
+import { fieldTables, type TableName } from "./api/fields.js";
+import { heartbeatKind, PingTokens, recordPing, refreshPingUrls, registerHeartbeatRoutes, sweepHeartbeats } from "./api/heartbeats.js";
 import { Idempotency } from "./api/idempotency.js";
-import { registerIncidentRoutes } from "./api/incidents.js";
-import { registerMonitorRoutes } from "./api/monitors.js";
+import { incidentKind, registerIncidentRoutes } from "./api/incidents.js";
+import { monitorKind, registerMonitorRoutes } from "./api/monitors.js";
 import { registerChannelRoutes } from "./api/notification-channels.js";
-import { createApiPipeline } from "./api/pipeline.js";
+import { asShownError, createApiPipeline } from "./api/pipeline.js";
+import { accountIdOf, createPresenter } from "./api/presentation.js";
+import { FieldRules } from "./api/validation.js";
+import type { KindSpec } from "./api/common.js";
+import { DEFAULT_PROFILE, profileNamed, type ProfileName } from "./profile.js";
 import { RateLimit } from "./api/rate-limit.js";
 import { registerSubscriptionRoutes } from "./api/webhook-subscriptions.js";
 import { Clock } from "./clock.js";
@@ -28,7 +33,7 @@ import { Router } from "./http/router.js";
 import { NotificationOutbox } from "./notifications.js";
 import { Store } from "./state/store.js";
 import { DEFAULT_DELIVERY_OPTIONS, WebhookDeliverer, type DeliveryOptions } from "./webhooks/deliverer.js";
-import { EventBus } from "./webhooks/events.js";
+import { EventBus, type EventType } from "./webhooks/events.js";
 
 export interface EmulatorOptions {
   /** TCP port on 127.0.0.1; 0 or absent picks a free one. */
@@ -45,6 +50,10 @@ export interface EmulatorOptions {
   webhooks?: Partial<DeliveryOptions>;
   /** How often time-driven transitions (heartbeats going late) are evaluated. Default 1000 ms. */
   tickMs?: number;
+  /** The choices where the spec is silent: `default` (emulator/README.md) or `alt`. Default `default`. */
+  profile?: ProfileName;
+  /** `false` ignores `Idempotency-Key` entirely: every request runs as new. Default `true`. */
+  idempotency?: boolean;
 }
 
 export interface RunningEmulator {
@@ -64,6 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (options.apiKey !== undefined && !isWellFormedKey(options.apiKey)) {
     throw new Error("The API key must be pls_test_ followed by 16 to 128 characters of A-Z a-z 0-9 _ -");
   }
+  const profile = options.profile === undefined ? DEFAULT_PROFILE : profileNamed(options.profile);
   const clock = new Clock();
   const fullAccess = (key: string) => apiKeyRecord(key, ALL_SCOPES, "default (full access)", clock.nowIso());
   const store = await Store.open({
@@ -76,10 +86,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   await store.commit();
 
   let origin = "http://127.0.0.1";
+  const tables = fieldTables(profile);
+  const rules = Object.fromEntries(
+    Object.entries(tables).map(([name, table]) => [name, new FieldRules(table, profile)]),
+  ) as Record<TableName, FieldRules>;
+  const presenter = createPresenter(profile, tables, () => origin, accountIdOf(store.defaultKey.key));
   const deliverer = new WebhookDeliverer(store, clock, { ...DEFAULT_DELIVERY_OPTIONS, ...options.webhooks });
-  const events = new EventBus(store, clock, deliverer);
+  const events = new EventBus(store, clock, deliverer, (type, object) => presenter.data(object, kindOfEvent(type)));
   const outbox = new NotificationOutbox();
-  const services: Services = { store, clock, events, outbox, origin: () => origin };
+  const services: Services = { store, clock, events, outbox, origin: () => origin, profile, rules, present: presenter.object };
   const router = new Router<ApiHandler>();
   const route = (method: string, pattern: string, scope: string | null, handler: ApiHandler) => router.add(method, pattern, scope, handler);
   const pingTokens = new PingTokens(services);
@@ -94,7 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const faults = new FaultTable();
   const requestLog = new RequestLog();
-  const idempotency = new Idempotency(store, clock);
+  const idempotency = options.idempotency === false ? undefined : new Idempotency(store, clock);
   const handleApi = createApiPipeline({
     store,
     clock,
@@ -103,7 +118,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requestLog,
     idempotency,
     rateLimit: options.rateLimit === undefined ? undefined : new RateLimit(options.rateLimit),
+    profile,
+    presenter,
   });
+  /** Errors outside /v1 (ping URLs, share pages) in the profile's codes. */
+  const sendApiError = (response: ServerResponse, error: HttpError) => sendError(response, asShownError(profile, presenter, error));
   const runTimeDrivenTransitions = () => {
     if (sweepHeartbeats(services)) store.commit()?.catch((error: unknown) => console.error("emulator: could not save:", error));
   };
@@ -119,7 +138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       base_url: `${origin}/v1`,
       admin_url: `${origin}${ADMIN_PREFIX}`,
       persistent: store.persistent,
-      ...ADMIN_INFO_STATIC,
+      ...staticAdminInfo(profile),
     }),
   });
 
@@ -145,17 +164,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const share = /^\/share\/([A-Za-z0-9_-]+)$/.exec(path);
     if (share !== null && request.method === "GET") {
       const status = sharedStatus(services, share[1]!);
-      if (status !== undefined) return send(response, 200, JSON.stringify({ data: status }), { "x-request-id": newRequestId() });
-      return sendError(response, new HttpError(404, "not_found", "Unknown or expired share link"));
+      if (status !== undefined) return send(response, 200, JSON.stringify({ data: presenter.ids(status) }), { "x-request-id": newRequestId() });
+      return sendApiError(response, new HttpError(404, "not_found", "Unknown or expired share link"));
     }
-    sendError(response, new HttpError(404, "not_found", `Nothing at ${path}; the API is under /v1`, { path }));
+    sendApiError(response, new HttpError(404, "not_found", `Nothing at ${path}; the API is under /v1`, { path }));
   }
 
   async function handlePing(request: IncomingMessage, response: ServerResponse, token: string): Promise<void> {
     await readBody(request);
     const heartbeat = pingTokens.heartbeat(token);
     if (heartbeat === undefined) {
-      return sendError(response, new HttpError(404, "not_found", "Unknown ping URL"));
+      return sendApiError(response, new HttpError(404, "not_found", "Unknown ping URL"));
     }
     recordPing(services, heartbeat, {
       method: request.method ?? "GET",
@@ -163,7 +182,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       userAgent: request.headers["user-agent"] ?? null,
     });
     await store.commit();
-    const answer = { data: { heartbeat_id: heartbeat.doc["id"], status: heartbeat.doc["status"] } };
+    const answer = { data: presenter.ids({ heartbeat_id: heartbeat.doc["id"], status: heartbeat.doc["status"] }) };
     send(response, 200, JSON.stringify(answer), { "x-request-id": newRequestId() });
   }
 
@@ -177,7 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const tick = setInterval(runTimeDrivenTransitions, options.tickMs ?? 1000);
   tick.unref();
-  const purge = setInterval(() => idempotency.purgeExpired(), IDEMPOTENCY_PURGE_INTERVAL_MS);
+  const purge = setInterval(() => idempotency?.purgeExpired(), IDEMPOTENCY_PURGE_INTERVAL_MS);
   purge.unref();
 
   const running: RunningEmulator = {
@@ -195,12 +214,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await store.commit();
     },
   };
-  if (!options.quiet) printBanner(running, options.dataFile);
+  if (!options.quiet) printBanner(running, options.dataFile, profile.name);
   return running;
 }
 
-function printBanner(running: RunningEmulator, dataFile: string | undefined): void {
-  console.log(`Monitoring API emulator listening on ${running.baseUrl}`);
+/** The kind of the object an event carries (`webhook.test` carries none). */
+function kindOfEvent(type: EventType): KindSpec | undefined {
+  const kinds: Record<string, KindSpec> = { monitor: monitorKind, heartbeat: heartbeatKind, incident: incidentKind, client: clientKind };
+  return kinds[type.split(".")[0]!];
+}
+
+function printBanner(running: RunningEmulator, dataFile: string | undefined, profile: ProfileName): void {
+  console.log(`Monitoring API emulator listening on ${running.baseUrl} (profile ${profile})`);
   console.log(`  admin API: ${running.adminUrl}`);
   console.log(`  state: ${dataFile === undefined ? "in memory" : `data file ${dataFile}`}`);
   console.log(`  sandbox API key (full access): ${running.apiKey}`);

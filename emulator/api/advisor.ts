@@ -3,17 +3,14 @@
  * which carries out those that have an automatic fix. Recommendations are not stored: their ids
  * (`<rule>:<monitor id>`) stay valid as long as the condition holds.
  */
-import { z } from "zod";
-import { DEFAULT_REGIONS, nonEmpty } from "../../schema/rules.js";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
 import { invalidParameter, notFound } from "../http/errors.js";
 import { listComputed, stringField } from "./common.js";
 import { created, type ApiRequest, type RouteRegistrar, type Services } from "./context.js";
 import { attachedChannelIds } from "./monitors.js";
-import { FieldRules, isUuid, throwIfIssues } from "./validation.js";
+import { isUuid, throwIfIssues } from "./validation.js";
 
 export const SUGGESTED_SSL_EXPIRY_ALERT_DAYS = 14;
-const MAX_APPLY = 100;
 
 interface Recommendation {
   id: string;
@@ -27,29 +24,25 @@ interface Recommendation {
   fix: JsonObject | null;
 }
 
-const applyRules = new FieldRules({
-  recommendationIds: z
-    .array(nonEmpty)
-    .min(1, { error: "must name at least one recommendation" })
-    .max(MAX_APPLY, { error: `must name at most ${MAX_APPLY} recommendations` }),
-});
-
 export function registerAdvisorRoutes(route: RouteRegistrar, services: Services): void {
   const { store, clock, events } = services;
 
   route("GET", "/advisor", null, (request) => {
-    const recommendations = monitorsInScope(services, request).flatMap((monitor) => recommendationsFor(monitor));
-    return listComputed(recommendations as unknown as JsonObject[], request, (doc) => stringField(doc, "title"));
+    const recommendations = monitorsInScope(services, request).flatMap((monitor) => recommendationsFor(monitor, services.profile.defaultRegions));
+    return listComputed(services, recommendations as unknown as JsonObject[], request, (doc) => stringField(doc, "title"));
   });
 
   route("POST", "/advisor/apply", null, (request) => {
-    throwIfIssues(applyRules.check(request.body, "create"));
+    throwIfIssues(services.rules.advisorApply.check(request.body, "create"));
     const applied: string[] = [];
     const skipped: JsonObject[] = [];
     for (const id of new Set(request.body["recommendation_ids"] as string[])) {
-      const [, monitorId] = id.split(":");
-      const monitor = monitorId === undefined ? undefined : store.collection("monitors").get(monitorId);
-      const recommendation = monitor === undefined ? undefined : recommendationsFor(monitor).find((candidate) => candidate.id === id);
+      const [rule, monitorId] = id.split(":");
+      const monitor = monitorId === undefined ? undefined : store.collection("monitors").get(monitorId.toLowerCase());
+      const recommendation =
+        monitor === undefined
+          ? undefined
+          : recommendationsFor(monitor, services.profile.defaultRegions).find((candidate) => candidate.id === `${rule}:${monitor.doc["id"]}`);
       if (monitor === undefined || recommendation === undefined) {
         skipped.push({ id, reason: "no such recommendation (already applied, or the condition no longer holds)" });
       } else if (recommendation.fix === null) {
@@ -75,7 +68,7 @@ function monitorsInScope(services: Services, request: ApiRequest): readonly Stor
   return request.query.get("all_clients") === "true" ? monitors.all() : monitors.where("client_id", null);
 }
 
-function recommendationsFor(monitor: StoredRecord): Recommendation[] {
+function recommendationsFor(monitor: StoredRecord, defaultRegions: readonly string[]): Recommendation[] {
   const doc = monitor.doc;
   const id = String(doc["id"]);
   const name = stringField(doc, "name") || id;
@@ -83,7 +76,7 @@ function recommendationsFor(monitor: StoredRecord): Recommendation[] {
   const recommendations: Recommendation[] = [];
   const regions = Array.isArray(doc["regions"]) ? (doc["regions"] as string[]) : [];
   if (regions.length < 2) {
-    const extra = DEFAULT_REGIONS.find((region) => !regions.includes(region))!;
+    const extra = defaultRegions.find((region) => !regions.includes(region))!;
     recommendations.push({
       ...base,
       id: `single_region:${id}`,

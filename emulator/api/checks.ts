@@ -7,21 +7,7 @@
 import { createHash } from "node:crypto";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
 import { newId } from "./common.js";
-
-/** Display names and typical latency of the offered regions. */
-export const REGION_INFO: Record<string, { name: string; baseLatencyMs: number }> = {
-  "us-east-1": { name: "US East (N. Virginia)", baseLatencyMs: 35 },
-  "us-west-2": { name: "US West (Oregon)", baseLatencyMs: 60 },
-  "ca-central-1": { name: "Canada (Central)", baseLatencyMs: 45 },
-  "sa-east-1": { name: "South America (São Paulo)", baseLatencyMs: 140 },
-  "eu-west-1": { name: "Europe (Ireland)", baseLatencyMs: 80 },
-  "eu-central-1": { name: "Europe (Frankfurt)", baseLatencyMs: 90 },
-  "eu-north-1": { name: "Europe (Stockholm)", baseLatencyMs: 100 },
-  "ap-south-1": { name: "Asia Pacific (Mumbai)", baseLatencyMs: 190 },
-  "ap-southeast-1": { name: "Asia Pacific (Singapore)", baseLatencyMs: 210 },
-  "ap-southeast-2": { name: "Asia Pacific (Sydney)", baseLatencyMs: 240 },
-  "ap-northeast-1": { name: "Asia Pacific (Tokyo)", baseLatencyMs: 170 },
-};
+import type { RegionInfo } from "../profile.js";
 
 /** The host a monitor checks, whatever its type. */
 export function targetHost(monitor: JsonObject): string {
@@ -37,7 +23,7 @@ export function targetHost(monitor: JsonObject): string {
 }
 
 /** One result per region of `monitor` for a check made at `now`. */
-export function simulateCheck(monitor: StoredRecord, checkId: string, now: string): JsonObject[] {
+export function simulateCheck(monitor: StoredRecord, checkId: string, now: string, regions: Readonly<Record<string, RegionInfo>>): JsonObject[] {
   const host = targetHost(monitor.doc);
   const unresolvable = host === "" || host.toLowerCase().endsWith(".invalid");
   const checkNumber = Number(monitor.internal["check_count"] ?? 0);
@@ -58,7 +44,7 @@ export function simulateCheck(monitor: StoredRecord, checkId: string, now: strin
     return {
       ...base,
       status: "up",
-      response_time_ms: (REGION_INFO[region]?.baseLatencyMs ?? 100) + jitter,
+      response_time_ms: (regions[region]?.baseLatencyMs ?? 100) + jitter,
       status_code: statusCode,
       error: null,
     };

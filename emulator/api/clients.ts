@@ -4,14 +4,11 @@
  * created inside an archived client.
  */
 import { randomBytes } from "node:crypto";
-import type { z } from "zod";
-import { client as clientDefinition, clientShareLink as shareLinkDefinition, clientTemplate as templateDefinition } from "../../schema/index.js";
-import { unwrap } from "../../schema/rules.js";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
 import { conflict, HttpError } from "../http/errors.js";
 import { checkReference, listKind, newId, requestFields, requireRecord, stringField, writeDoc, type KindSpec } from "./common.js";
 import { created, noContent, ok, type ApiRequest, type RouteRegistrar, type Services } from "./context.js";
-import { FieldRules, throwIfIssues, type WriteMode } from "./validation.js";
+import { throwIfIssues, type WriteMode } from "./validation.js";
 
 export const clientKind: KindSpec = {
   collection: "clients",
@@ -21,6 +18,8 @@ export const clientKind: KindSpec = {
   searchTexts: (doc) => [doc["name"], doc["description"], doc["website"], doc["contact_email"]],
   serverFields: ["archived", "archived_at"],
   writeOnly: [],
+  table: "client",
+  selfPath: "/clients",
 };
 
 export const templateKind: KindSpec = {
@@ -31,6 +30,8 @@ export const templateKind: KindSpec = {
   searchTexts: (doc) => [doc["name"], doc["description"]],
   serverFields: [],
   writeOnly: [],
+  table: "clientTemplate",
+  selfPath: "/client-templates",
 };
 
 const shareLinkKind: KindSpec = {
@@ -41,6 +42,7 @@ const shareLinkKind: KindSpec = {
   searchTexts: (doc) => [doc["label"]],
   serverFields: ["token", "url"],
   writeOnly: [],
+  table: "shareLink",
 };
 
 const teamKind: KindSpec = {
@@ -52,12 +54,6 @@ const teamKind: KindSpec = {
   serverFields: [],
   writeOnly: [],
 };
-
-const clientRules = FieldRules.ofDefinition(clientDefinition);
-const templateRules = FieldRules.ofDefinition(templateDefinition);
-const shareLinkRules = FieldRules.ofDefinition(shareLinkDefinition, ["clientId"]);
-const portalSettingsShape = (unwrap(clientDefinition.inputs.shape.portalSettings) as z.ZodObject).shape as Record<string, z.ZodType>;
-const portalRules = new FieldRules(portalSettingsShape);
 
 /** Portal settings of a client that never set them; every field is always present. */
 export const DEFAULT_PORTAL_SETTINGS: JsonObject = {
@@ -76,7 +72,7 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
 
   const writeClient = (mode: WriteMode, existing: StoredRecord | undefined, request: ApiRequest): StoredRecord => {
     const body = request.body;
-    const issues = clientRules.check(body, mode);
+    const issues = services.rules.client.check(body, mode);
     checkReference(store, body, "template_id", "client_templates", null, issues);
     throwIfIssues(issues);
     const doc = writeDoc(clientKind, mode, existing?.doc, body, {}, clock.nowIso());
@@ -96,15 +92,15 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
   route("POST", "/clients", "client.write", (request) => {
     const record = writeClient("create", undefined, request);
     events.emit("client.created", record.doc);
-    return created(record.doc);
+    return created(record.doc, clientKind);
   });
 
-  route("GET", "/clients/{clientID}", "client.write", (request) => ok(clientOf(request).doc));
+  route("GET", "/clients/{clientID}", "client.write", (request) => ok(clientOf(request).doc, clientKind));
 
   route("PUT", "/clients/{clientID}", "client.write", (request) => {
     const record = writeClient("replace", clientOf(request), request);
     events.emit("client.updated", record.doc);
-    return ok(record.doc);
+    return ok(record.doc, clientKind);
   });
 
   const setArchived = (archived: boolean) => (request: ApiRequest) => {
@@ -115,7 +111,7 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
     const now = clock.nowIso();
     record.doc = { ...record.doc, archived, archived_at: archived ? now : null, updated_at: now };
     events.emit(archived ? "client.archived" : "client.unarchived", record.doc);
-    return created(record.doc);
+    return created(record.doc, clientKind);
   };
   route("POST", "/clients/{clientID}/archive", "client.write", setArchived(true));
   route("POST", "/clients/{clientID}/unarchive", "client.write", setArchived(false));
@@ -124,7 +120,7 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
 
   route("PUT", "/clients/{clientID}/portal-settings", "client.write", (request) => {
     const record = clientOf(request);
-    throwIfIssues(portalRules.check(request.body, "replace"));
+    throwIfIssues(services.rules.portalSettings.check(request.body, "replace"));
     const settings = { ...DEFAULT_PORTAL_SETTINGS };
     for (const [field, value] of Object.entries(request.body)) {
       if (value !== null) settings[field] = value;
@@ -141,7 +137,7 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
   route("POST", "/clients/{clientID}/share-links", "client.write", (request) => {
     const client = clientOf(request);
     const body = request.body;
-    const issues = shareLinkRules.check(body, "create");
+    const issues = services.rules.shareLink.check(body, "create");
     const expiresAt = body["expires_at"];
     if (issues["expires_at"] === undefined && typeof expiresAt === "string" && Date.parse(expiresAt) <= clock.now()) {
       issues["expires_at"] = "must be in the future";
@@ -161,7 +157,7 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
       updated_at: now,
     };
     store.insert("share_links", doc);
-    return created(doc);
+    return created(doc, shareLinkKind);
   });
 
   route("DELETE", "/clients/{clientID}/share-links/{linkID}", "client.write", (request) => {
@@ -181,7 +177,7 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
   });
 
   const writeTemplate = (mode: WriteMode, existing: StoredRecord | undefined, request: ApiRequest): StoredRecord => {
-    throwIfIssues(templateRules.check(request.body, mode));
+    throwIfIssues(services.rules.clientTemplate.check(request.body, mode));
     const doc = writeDoc(templateKind, mode, existing?.doc, request.body, {}, clock.nowIso());
     if (existing === undefined) return store.insert("client_templates", doc);
     existing.doc = doc;
@@ -189,9 +185,9 @@ export function registerClientRoutes(route: RouteRegistrar, services: Services):
   };
 
   route("GET", "/client-templates", null, (request) => listKind(services, templateKind, request));
-  route("POST", "/client-templates", null, (request) => created(writeTemplate("create", undefined, request).doc));
-  route("GET", "/client-templates/{templateID}", null, (request) => ok(templateOf(request).doc));
-  route("PUT", "/client-templates/{templateID}", null, (request) => ok(writeTemplate("replace", templateOf(request), request).doc));
+  route("POST", "/client-templates", null, (request) => created(writeTemplate("create", undefined, request).doc, templateKind));
+  route("GET", "/client-templates/{templateID}", null, (request) => ok(templateOf(request).doc, templateKind));
+  route("PUT", "/client-templates/{templateID}", null, (request) => ok(writeTemplate("replace", templateOf(request), request).doc, templateKind));
   route("DELETE", "/client-templates/{templateID}", null, (request) => {
     const template = templateOf(request);
     const users = store

@@ -9,6 +9,7 @@ import { HttpError, invalidParameter, notFound } from "../http/errors.js";
 import type { ApiRequest, ApiResult, Services } from "./context.js";
 import { matchesSearch, paginate, parseListParams } from "./pagination.js";
 import { isUuid, type FieldIssues, type WriteMode } from "./validation.js";
+import type { TableName } from "./fields.js";
 
 /** How a kind of object is stored and shown. */
 export interface KindSpec {
@@ -25,6 +26,10 @@ export interface KindSpec {
   serverFields: readonly string[];
   /** Request fields stored but never returned. */
   writeOnly: readonly string[];
+  /** The field table of its request fields, when it has one. */
+  table?: TableName;
+  /** The collection path under which each object can be read by id (`/monitors`), when it can. */
+  selfPath?: string;
 }
 
 const ALWAYS_SERVER_FIELDS = ["id", "client_id", "created_at", "updated_at"];
@@ -50,14 +55,14 @@ export function listKind(
   filter?: (doc: JsonObject) => boolean,
   source?: readonly StoredRecord[],
 ): ApiResult {
-  const params = parseListParams(request.query);
+  const params = parseListParams(request.query, services.profile);
   const records = source ?? (kind.clientScoped ? clientScopedRecords(services.store, kind, request.query) : services.store.collection(kind.collection).all());
   const matches =
     params.q === null && filter === undefined
       ? undefined
       : (doc: JsonObject) => matchesSearch(params.q, ...kind.searchTexts(doc)) && (filter === undefined || filter(doc));
   const page = paginate(records, params, { matches, nameOf: kind.nameOf });
-  return { status: 200, data: page.data, pagination: page.pagination };
+  return { status: 200, data: page.data, pagination: page.pagination, kind };
 }
 
 function clientScopedRecords(store: Store, kind: KindSpec, query: URLSearchParams): readonly StoredRecord[] {
@@ -200,9 +205,12 @@ export function stringField(doc: JsonObject, field: string): string {
   return typeof value === "string" ? value : "";
 }
 
-/** A list computed on request (not stored), paginated like any other; its order is the array's. */
-export function listComputed(docs: readonly JsonObject[], request: ApiRequest, nameOf: (doc: JsonObject) => string): ApiResult {
-  const params = parseListParams(request.query);
+/**
+ * A list computed on request (not stored), paginated like any other; its order is the array's
+ * (leaf certificate first, the monitor's regions in order), whatever the profile's default sort.
+ */
+export function listComputed(services: Services, docs: readonly JsonObject[], request: ApiRequest, nameOf: (doc: JsonObject) => string): ApiResult {
+  const params = parseListParams(request.query, { defaultSort: "created_at", cursorFormat: services.profile.cursorFormat });
   const records = docs.map((doc, index) => new StoredRecord(index + 1, doc));
   const matches = params.q === null ? undefined : (doc: JsonObject) => matchesSearch(params.q, nameOf(doc));
   const page = paginate(records, params, { matches, nameOf });

@@ -9,6 +9,10 @@ import type { Pagination } from "./pagination.js";
 import type { Clock } from "../clock.js";
 import type { EventBus } from "../webhooks/events.js";
 import type { NotificationOutbox } from "../notifications.js";
+import type { Profile } from "../profile.js";
+import type { KindSpec } from "./common.js";
+import type { TableName } from "./fields.js";
+import type { FieldRules } from "./validation.js";
 
 export interface ApiRequest {
   method: string;
@@ -26,6 +30,8 @@ export interface ApiResult {
   status: 200 | 201 | 202 | 204;
   data?: unknown;
   pagination?: Pagination;
+  /** The kind of the object (or objects) in `data`, so the profile can present them; none for computed documents. */
+  kind?: KindSpec;
 }
 
 export type ApiHandler = (request: ApiRequest) => ApiResult;
@@ -38,11 +44,17 @@ export interface Services {
   outbox: NotificationOutbox;
   /** `http://127.0.0.1:PORT`, for URLs the API hands out (ping URLs, share links). */
   origin(): string;
+  /** The choices where the spec is silent. */
+  profile: Profile;
+  /** The field rules of every request body, under the profile's regions and null policy. */
+  rules: Record<TableName, FieldRules>;
+  /** An object of `kind` as responses show it under the profile. */
+  present(kind: KindSpec, doc: JsonObject): JsonObject;
 }
 
 export type RouteRegistrar = (method: string, pattern: string, scope: string | null, handler: ApiHandler) => void;
 
-export const ok = (data: unknown): ApiResult => ({ status: 200, data });
-export const created = (data: unknown): ApiResult => ({ status: 201, data });
-export const accepted = (data: unknown): ApiResult => ({ status: 202, data });
+export const ok = (data: unknown, kind?: KindSpec): ApiResult => ({ status: 200, data, kind });
+export const created = (data: unknown, kind?: KindSpec): ApiResult => ({ status: 201, data, kind });
+export const accepted = (data: unknown, kind?: KindSpec): ApiResult => ({ status: 202, data, kind });
 export const noContent = (): ApiResult => ({ status: 204 });

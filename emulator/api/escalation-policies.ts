@@ -2,7 +2,6 @@
  * Escalation policies (spec 4.6): ordered steps, each notifying channels of the policy's own
  * client after a delay. A policy that monitors still use cannot be deleted.
  */
-import { escalationPolicy as policyDefinition } from "../../schema/index.js";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
 import { conflict } from "../http/errors.js";
 import {
@@ -16,7 +15,7 @@ import {
   type KindSpec,
 } from "./common.js";
 import { accepted, created, noContent, ok, type ApiRequest, type RouteRegistrar, type Services } from "./context.js";
-import { FieldRules, isUuid, throwIfIssues, type FieldIssues, type WriteMode } from "./validation.js";
+import { isUuid, throwIfIssues, type FieldIssues, type WriteMode } from "./validation.js";
 
 export const policyKind: KindSpec = {
   collection: "escalation_policies",
@@ -26,10 +25,10 @@ export const policyKind: KindSpec = {
   searchTexts: (doc) => [doc["name"], doc["description"]],
   serverFields: [],
   writeOnly: [],
+  table: "escalationPolicy",
+  selfPath: "/escalation-policies",
 };
 
-const rules = FieldRules.ofDefinition(policyDefinition);
-const defaults = rules.defaults();
 const DEFAULT_URGENCY = "high";
 
 export function registerPolicyRoutes(route: RouteRegistrar, services: Services): void {
@@ -38,13 +37,13 @@ export function registerPolicyRoutes(route: RouteRegistrar, services: Services):
 
   const write = (mode: WriteMode, existing: StoredRecord | undefined, request: ApiRequest): StoredRecord => {
     const body = request.body;
-    const issues = rules.check(body, mode);
+    const issues = services.rules.escalationPolicy.check(body, mode);
     checkClientId(store, body, existing?.doc, issues);
     const clientId = existing === undefined ? (body["client_id"] ?? null) : existing.doc["client_id"];
     checkStepChannels(services, body, clientId, issues);
     throwIfIssues(issues);
     if (existing === undefined) requireActiveClient(store, clientId);
-    const doc = writeDoc(policyKind, mode, existing?.doc, body, defaults, clock.nowIso());
+    const doc = writeDoc(policyKind, mode, existing?.doc, body, services.rules.escalationPolicy.defaults(), clock.nowIso());
     doc["steps"] = (doc["steps"] as JsonObject[]).map((step) => ({ ...step, urgency: step["urgency"] ?? DEFAULT_URGENCY }));
     if (existing === undefined) return store.insert("escalation_policies", doc);
     existing.doc = doc;
@@ -52,10 +51,10 @@ export function registerPolicyRoutes(route: RouteRegistrar, services: Services):
   };
 
   route("GET", "/escalation-policies", "escalation_policy.write", (request) => listKind(services, policyKind, request));
-  route("POST", "/escalation-policies", "escalation_policy.write", (request) => created(write("create", undefined, request).doc));
-  route("GET", "/escalation-policies/{policyID}", "escalation_policy.write", (request) => ok(policyOf(request).doc));
+  route("POST", "/escalation-policies", "escalation_policy.write", (request) => created(write("create", undefined, request).doc, policyKind));
+  route("GET", "/escalation-policies/{policyID}", "escalation_policy.write", (request) => ok(policyOf(request).doc, policyKind));
   route("PUT", "/escalation-policies/{policyID}", "escalation_policy.write", (request) =>
-    ok(write("replace", policyOf(request), request).doc),
+    ok(write("replace", policyOf(request), request).doc, policyKind),
   );
 
   route("DELETE", "/escalation-policies/{policyID}", "escalation_policy.write", (request) => {

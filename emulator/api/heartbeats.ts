@@ -7,8 +7,6 @@
  * at the last ping, or at resume.
  */
 import { randomBytes } from "node:crypto";
-import { heartbeat as heartbeatDefinition, heartbeatGroup as groupDefinition } from "../../schema/index.js";
-import { uuid } from "../../schema/rules.js";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
 import { conflict, validationFailed } from "../http/errors.js";
 import {
@@ -27,7 +25,7 @@ import { created, noContent, ok, type ApiRequest, type RouteRegistrar, type Serv
 import { availabilityReport } from "./availability.js";
 import { openAutomaticIncident, resolveAutomaticIncident } from "./incidents.js";
 import { templateDefaults } from "./monitors.js";
-import { FieldRules, throwIfIssues, type WriteMode } from "./validation.js";
+import { throwIfIssues, type WriteMode } from "./validation.js";
 
 export const heartbeatKind: KindSpec = {
   collection: "heartbeats",
@@ -37,6 +35,8 @@ export const heartbeatKind: KindSpec = {
   searchTexts: (doc) => [doc["name"]],
   serverFields: ["status", "paused", "ping_url", "last_ping_at"],
   writeOnly: [],
+  table: "heartbeat",
+  selfPath: "/heartbeats",
 };
 
 export const groupKind: KindSpec = {
@@ -47,6 +47,8 @@ export const groupKind: KindSpec = {
   searchTexts: (doc) => [doc["name"], doc["description"]],
   serverFields: ["heartbeat_count"],
   writeOnly: [],
+  table: "heartbeatGroup",
+  selfPath: "/heartbeat-groups",
 };
 
 const pingKind: KindSpec = {
@@ -58,12 +60,6 @@ const pingKind: KindSpec = {
   serverFields: [],
   writeOnly: [],
 };
-
-const heartbeatRules = FieldRules.ofDefinition(heartbeatDefinition);
-const heartbeatServerDefaults = heartbeatRules.defaults();
-const groupRules = FieldRules.ofDefinition(groupDefinition);
-/** `heartbeat_group_id` must be present, but may be null (unassign), which the required check would refuse. */
-const assignRules = new FieldRules({ heartbeatId: uuid, heartbeatGroupId: uuid.optional() });
 
 /** Token → heartbeat id, for the ping URL. Derived from the heartbeats, rebuilt when the state is replaced. */
 export class PingTokens {
@@ -99,13 +95,13 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
 
   const writeHeartbeat = (mode: WriteMode, existing: StoredRecord | undefined, request: ApiRequest): StoredRecord => {
     const body = request.body;
-    const issues = heartbeatRules.check(body, mode);
+    const issues = services.rules.heartbeat.check(body, mode);
     checkClientId(store, body, existing?.doc, issues);
     const clientId = existing === undefined ? (body["client_id"] ?? null) : existing.doc["client_id"];
     checkReference(store, body, "heartbeat_group_id", "heartbeat_groups", clientId, issues);
     throwIfIssues(issues);
     if (existing === undefined) requireActiveClient(store, clientId);
-    const defaults = { ...heartbeatServerDefaults, ...templateDefaults(services, clientId, "heartbeat_defaults") };
+    const defaults = { ...services.rules.heartbeat.defaults(), ...templateDefaults(services, clientId, "heartbeat_defaults") };
     const doc = writeDoc(heartbeatKind, mode, existing?.doc, body, defaults, clock.nowIso());
     if (existing !== undefined) {
       moveBetweenGroups(services, existing.doc["heartbeat_group_id"], doc["heartbeat_group_id"]);
@@ -125,15 +121,15 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
   route("POST", "/heartbeats", "heartbeat.write", (request) => {
     const record = writeHeartbeat("create", undefined, request);
     events.emit("heartbeat.created", record.doc);
-    return created(record.doc);
+    return created(record.doc, heartbeatKind);
   });
 
-  route("GET", "/heartbeats/{heartbeatID}", "heartbeat.write", (request) => ok(heartbeatOf(request).doc));
+  route("GET", "/heartbeats/{heartbeatID}", "heartbeat.write", (request) => ok(heartbeatOf(request).doc, heartbeatKind));
 
   const update = (mode: WriteMode) => (request: ApiRequest) => {
     const record = writeHeartbeat(mode, heartbeatOf(request), request);
     events.emit("heartbeat.updated", record.doc);
-    return ok(record.doc);
+    return ok(record.doc, heartbeatKind);
   };
   route("PUT", "/heartbeats/{heartbeatID}", "heartbeat.write", update("replace"));
   route("PATCH", "/heartbeats/{heartbeatID}", "heartbeat.write", update("patch"));
@@ -161,7 +157,7 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
       record.doc = { ...record.doc, paused: true, status: "PAUSED", updated_at: clock.nowIso() };
       events.emit("heartbeat.paused", record.doc);
     }
-    return { status, data: record.doc };
+    return { status, data: record.doc, kind: heartbeatKind };
   };
   const resume = (status: 200 | 201) => (request: ApiRequest) => {
     const record = heartbeatOf(request);
@@ -171,7 +167,7 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
       record.doc = { ...record.doc, paused: false, status: pinged ? "UP" : "NEW", updated_at: clock.nowIso() };
       events.emit("heartbeat.resumed", record.doc);
     }
-    return { status, data: record.doc };
+    return { status, data: record.doc, kind: heartbeatKind };
   };
   route("POST", "/heartbeats/{heartbeatID}/pause", "heartbeat.write", pause(201));
   route("PUT", "/heartbeats/{heartbeatID}/pause", "heartbeat.write", pause(200));
@@ -185,7 +181,7 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
 
   const writeGroup = (mode: WriteMode, existing: StoredRecord | undefined, request: ApiRequest): StoredRecord => {
     const body = request.body;
-    const issues = groupRules.check(body, mode);
+    const issues = services.rules.heartbeatGroup.check(body, mode);
     checkClientId(store, body, existing?.doc, issues);
     throwIfIssues(issues);
     if (existing === undefined) requireActiveClient(store, body["client_id"]);
@@ -199,11 +195,43 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
   };
 
   route("GET", "/heartbeat-groups", "heartbeat.write", (request) => listKind(services, groupKind, request));
-  route("POST", "/heartbeat-groups", "heartbeat.write", (request) => created(writeGroup("create", undefined, request).doc));
+  route("POST", "/heartbeat-groups", "heartbeat.write", (request) => created(writeGroup("create", undefined, request).doc, groupKind));
+
+  /** Files the heartbeat in the group (or in none, for `null`); callers have checked that the group is in its client. */
+  const assign = (record: StoredRecord, groupId: string | null): void => {
+    if ((record.doc["heartbeat_group_id"] ?? null) === groupId) return;
+    moveBetweenGroups(services, record.doc["heartbeat_group_id"], groupId);
+    const { heartbeat_group_id: _previous, ...rest } = record.doc;
+    record.doc = { ...rest, ...(groupId === null ? {} : { heartbeat_group_id: groupId }), updated_at: clock.nowIso() };
+    events.emit("heartbeat.updated", record.doc);
+  };
+
+  /** The alt profile's body: `{ "group_id": uuid | null, "heartbeat_ids": [uuid, ...] }`, all or nothing. */
+  const assignMany = (request: ApiRequest) => {
+    const body = request.body;
+    const issues = services.rules.bulkAssignment.check(body, "create");
+    if (!("group_id" in body)) issues["group_id"] = "is required (null unassigns)";
+    throwIfIssues(issues);
+    const groupId = body["group_id"] === null ? null : String(body["group_id"]).toLowerCase();
+    const group = groupId === null ? undefined : store.collection("heartbeat_groups").get(groupId);
+    if (groupId !== null && group === undefined) throw validationFailed({ group_id: "no object with this id" });
+    const records: StoredRecord[] = [];
+    (body["heartbeat_ids"] as string[]).forEach((id, index) => {
+      const record = store.collection("heartbeats").get(id.toLowerCase());
+      if (record === undefined) issues[`heartbeat_ids[${index}]`] = "no heartbeat with this id";
+      else if (group !== undefined && (group.doc["client_id"] ?? null) !== (record.doc["client_id"] ?? null)) {
+        issues[`heartbeat_ids[${index}]`] = "belongs to another client than the group";
+      } else records.push(record);
+    });
+    throwIfIssues(issues);
+    for (const record of records) assign(record, groupId);
+    return created({ group_id: groupId, heartbeats: records.map((record) => services.present(heartbeatKind, record.doc)) });
+  };
 
   route("POST", "/heartbeat-groups/assign", "heartbeat.write", (request) => {
+    if (services.profile.assignBody === "many heartbeats") return assignMany(request);
     const body = request.body;
-    const issues = assignRules.check(body, "create");
+    const issues = services.rules.assignment.check(body, "create");
     if (!("heartbeat_group_id" in body)) issues["heartbeat_group_id"] = "is required (null unassigns)";
     throwIfIssues(issues);
     const record = store.collection("heartbeats").get(String(body["heartbeat_id"]).toLowerCase());
@@ -211,17 +239,12 @@ export function registerHeartbeatRoutes(route: RouteRegistrar, services: Service
     const groupId = body["heartbeat_group_id"] === null ? null : String(body["heartbeat_group_id"]).toLowerCase();
     const groupIssue = groupId === null ? undefined : referenceIssue(store, "heartbeat_groups", groupId, record.doc["client_id"]);
     if (groupIssue !== undefined) throw validationFailed({ heartbeat_group_id: groupIssue });
-    if ((record.doc["heartbeat_group_id"] ?? null) !== groupId) {
-      moveBetweenGroups(services, record.doc["heartbeat_group_id"], groupId);
-      const { heartbeat_group_id: _previous, ...rest } = record.doc;
-      record.doc = { ...rest, ...(groupId === null ? {} : { heartbeat_group_id: groupId }), updated_at: clock.nowIso() };
-      events.emit("heartbeat.updated", record.doc);
-    }
-    return created(record.doc);
+    assign(record, groupId);
+    return created(record.doc, heartbeatKind);
   });
 
-  route("GET", "/heartbeat-groups/{groupID}", "heartbeat.write", (request) => ok(groupOf(request).doc));
-  route("PUT", "/heartbeat-groups/{groupID}", "heartbeat.write", (request) => ok(writeGroup("replace", groupOf(request), request).doc));
+  route("GET", "/heartbeat-groups/{groupID}", "heartbeat.write", (request) => ok(groupOf(request).doc, groupKind));
+  route("PUT", "/heartbeat-groups/{groupID}", "heartbeat.write", (request) => ok(writeGroup("replace", groupOf(request), request).doc, groupKind));
 
   route("DELETE", "/heartbeat-groups/{groupID}", "heartbeat.write", (request) => {
     const group = groupOf(request);

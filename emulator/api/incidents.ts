@@ -4,8 +4,6 @@
  * DOWN, and resolves it when the monitor checks UP again or the heartbeat pings; incidents created
  * through the API are resolved only by the service's console (not part of the API).
  */
-import { z } from "zod";
-import { nonEmpty, uuid } from "../../schema/rules.js";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
 import { conflict } from "../http/errors.js";
 import {
@@ -20,10 +18,8 @@ import {
   type KindSpec,
 } from "./common.js";
 import { created, ok, type RouteRegistrar, type Services } from "./context.js";
-import { FieldRules, throwIfIssues } from "./validation.js";
+import { throwIfIssues } from "./validation.js";
 import type { NotificationReason } from "../notifications.js";
-
-export const INCIDENT_SEVERITIES = ["critical", "major", "minor"] as const;
 
 export const incidentKind: KindSpec = {
   collection: "incidents",
@@ -33,21 +29,9 @@ export const incidentKind: KindSpec = {
   searchTexts: (doc) => [doc["title"], doc["description"]],
   serverFields: ["status", "cause", "started_at", "acknowledged_at", "acknowledged_by", "acknowledgement_note", "resolved_at"],
   writeOnly: [],
+  table: "incident",
+  selfPath: "/incidents",
 };
-
-const createRules = new FieldRules({
-  title: nonEmpty,
-  description: z.string().optional(),
-  severity: z.enum(INCIDENT_SEVERITIES, { error: `must be one of ${INCIDENT_SEVERITIES.join(", ")}` }).optional(),
-  monitorId: uuid.optional(),
-  heartbeatId: uuid.optional(),
-  clientId: uuid.optional(),
-});
-
-const acknowledgeRules = new FieldRules({
-  acknowledgedBy: nonEmpty.optional(),
-  note: z.string().optional(),
-});
 
 export function registerIncidentRoutes(route: RouteRegistrar, services: Services): void {
   const { store, clock, events } = services;
@@ -56,7 +40,7 @@ export function registerIncidentRoutes(route: RouteRegistrar, services: Services
 
   route("POST", "/incidents", "incident.write", (request) => {
     const body = request.body;
-    const issues = createRules.check(body, "create");
+    const issues = services.rules.incident.check(body, "create");
     checkClientId(store, body, undefined, issues);
     const clientId = body["client_id"] ?? null;
     checkReference(store, body, "monitor_id", "monitors", clientId, issues);
@@ -75,16 +59,16 @@ export function registerIncidentRoutes(route: RouteRegistrar, services: Services
     store.insert("incidents", doc);
     events.emit("incident.created", doc);
     notifyForIncident(services, doc, "incident_opened");
-    return created(doc);
+    return created(doc, incidentKind);
   });
 
   route("GET", "/incidents/{incidentID}", "incident.read", (request) =>
-    ok(requireRecord(store, incidentKind, request.params["incidentID"]!).doc),
+    ok(requireRecord(store, incidentKind, request.params["incidentID"]!).doc, incidentKind),
   );
 
   const acknowledge = (status: 200 | 201) => (request: { params: Record<string, string>; body: JsonObject }) => {
     const record = requireRecord(store, incidentKind, request.params["incidentID"]!);
-    throwIfIssues(acknowledgeRules.check(request.body, "patch"));
+    throwIfIssues(services.rules.acknowledgement.check(request.body, "patch"));
     const state = record.doc["status"];
     if (state === "RESOLVED") throw conflict("The incident is resolved and can no longer be acknowledged", { status: state });
     if (state === "OPEN") {
@@ -99,7 +83,7 @@ export function registerIncidentRoutes(route: RouteRegistrar, services: Services
       };
       events.emit("incident.acknowledged", record.doc);
     }
-    return { status, data: record.doc };
+    return { status, data: record.doc, kind: incidentKind };
   };
   route("POST", "/incidents/{incidentID}/acknowledge", "incident.write", acknowledge(201));
   route("PUT", "/incidents/{incidentID}/acknowledge", "incident.write", acknowledge(200));

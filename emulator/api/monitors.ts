@@ -2,8 +2,6 @@
  * Monitors (spec 2.4, 4.2): CRUD, batch creation, pause/resume, channel attachments, the
  * escalation policy, simulated checks and the read-only views of their results.
  */
-import { monitor as monitorDefinition } from "../../schema/index.js";
-import { MONITOR_TYPES, OFFERED_REGIONS, uuid } from "../../schema/rules.js";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
 import { conflict, HttpError, invalidParameter, notFound } from "../http/errors.js";
 import {
@@ -19,11 +17,12 @@ import {
   type KindSpec,
 } from "./common.js";
 import { accepted, created, noContent, ok, type ApiRequest, type RouteRegistrar, type Services } from "./context.js";
-import { REGION_INFO, simulateCheck, syntheticCertificates } from "./checks.js";
+import { simulateCheck, syntheticCertificates } from "./checks.js";
 import { incidentKind, openAutomaticIncident, resolveAutomaticIncident } from "./incidents.js";
 import { channelKind } from "./notification-channels.js";
 import { availabilityReport } from "./availability.js";
-import { FieldRules, throwIfIssues, type FieldIssues, type WriteMode } from "./validation.js";
+import { throwIfIssues, type FieldIssues, type WriteMode } from "./validation.js";
+import { MAX_BATCH_SIZE, MONITOR_STATUS_FILTERS, MONITOR_TYPES } from "./fields.js";
 
 export const monitorKind: KindSpec = {
   collection: "monitors",
@@ -33,16 +32,12 @@ export const monitorKind: KindSpec = {
   searchTexts: (doc) => [doc["name"], doc["url"]],
   serverFields: ["status", "paused", "last_checked_at", "auth_password_set"],
   writeOnly: ["auth_password"],
+  table: "monitor",
+  selfPath: "/monitors",
 };
 
-const rules = FieldRules.ofDefinition(monitorDefinition);
-const serverDefaults = rules.defaults();
 /** Defaults that only make sense for http monitors, so other types do not echo them. */
 const HTTP_ONLY_DEFAULTS = ["http_method", "follow_redirects"];
-export const MONITOR_STATUSES = ["UP", "DOWN", "PAUSED"] as const;
-export const MAX_BATCH_SIZE = 100;
-
-const escalationPolicyRules = new FieldRules({ escalationPolicyId: uuid });
 
 /** Check results, listed per monitor; `sort=name` orders them by region. */
 const resultKind: KindSpec = {
@@ -56,30 +51,31 @@ const resultKind: KindSpec = {
 };
 
 export function registerMonitorRoutes(route: RouteRegistrar, services: Services): void {
-  const { store, clock, events, outbox } = services;
+  const { store, clock, events, outbox, profile } = services;
   const monitorOf = (request: ApiRequest): StoredRecord => requireRecord(store, monitorKind, request.params["monitorID"]!);
 
   route("GET", "/monitors", "monitor.write", (request) => {
-    const filter = monitorListFilter(request.query);
+    const filter = monitorListFilter(services, request.query);
     return listKind(services, monitorKind, request, filter);
   });
 
   route("POST", "/monitors", "monitor.write", (request) => {
     const record = insertMonitor(services, prepareMonitor(services, request.body, "create", undefined, {}));
-    return created(record.doc);
+    return created(record.doc, monitorKind);
   });
 
   route("POST", "/monitors/batch", "monitor.write", (request) => {
     const prepared = prepareBatch(services, request.body);
-    return created(prepared.map((monitor) => insertMonitor(services, monitor).doc));
+    return created(prepared.map((monitor) => insertMonitor(services, monitor).doc), monitorKind);
   });
 
   route("POST", "/monitors/batch/dry-run", "monitor.write", (request) => {
     const prepared = prepareBatch(services, request.body);
-    return created({ valid: true, count: prepared.length, monitors: prepared.map(({ doc }) => ({ ...doc, id: null })) });
+    const monitors = prepared.map(({ doc }) => services.present(monitorKind, { ...doc, id: null }));
+    return created({ valid: true, count: prepared.length, monitors });
   });
 
-  route("GET", "/monitors/{monitorID}", "monitor.delete", (request) => ok(monitorOf(request).doc));
+  route("GET", "/monitors/{monitorID}", "monitor.delete", (request) => ok(monitorOf(request).doc, monitorKind));
 
   const update = (mode: WriteMode) => (request: ApiRequest) => {
     const record = monitorOf(request);
@@ -88,7 +84,7 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
     record.doc = next.doc;
     record.internal = { ...internal, ...next.internal };
     events.emit("monitor.updated", record.doc);
-    return ok(record.doc);
+    return ok(record.doc, monitorKind);
   };
   route("PUT", "/monitors/{monitorID}", "monitor.delete", update("replace"));
   route("PATCH", "/monitors/{monitorID}", "monitor.delete", update("patch"));
@@ -110,7 +106,7 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
 
   route("GET", "/monitors/{monitorID}/certificates", "monitor.read", (request) => {
     const record = monitorOf(request);
-    return listComputed(syntheticCertificates(record.doc, clock.now()), request, (doc) => stringField(doc, "subject"));
+    return listComputed(services, syntheticCertificates(record.doc, clock.now()), request, (doc) => stringField(doc, "subject"));
   });
 
   route("POST", "/monitors/{monitorID}/check", "monitor.write", (request) => {
@@ -118,7 +114,7 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
     if (record.doc["paused"] === true) throw conflict("The monitor is paused; resume it to run checks", { status: "PAUSED" });
     const checkId = newId();
     const now = clock.nowIso();
-    const results = simulateCheck(record, checkId, now);
+    const results = simulateCheck(record, checkId, now, profile.regions);
     for (const result of results) store.insert("results", result);
     record.internal = { ...record.internal, check_count: Number(record.internal["check_count"] ?? 0) + 1 };
     applyCheckOutcome(services, record, results.some((result) => result.status === "down") ? "DOWN" : "UP", now);
@@ -127,12 +123,12 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
 
   route("PUT", "/monitors/{monitorID}/escalation-policy", "monitor.delete", (request) => {
     const record = monitorOf(request);
-    const issues = escalationPolicyRules.check(request.body, "create");
+    const issues = services.rules.escalationPolicyReference.check(request.body, "create");
     checkReference(store, request.body, "escalation_policy_id", "escalation_policies", record.doc["client_id"], issues);
     throwIfIssues(issues);
     record.doc = { ...record.doc, escalation_policy_id: request.body["escalation_policy_id"], updated_at: clock.nowIso() };
     events.emit("monitor.updated", record.doc);
-    return ok(record.doc);
+    return ok(record.doc, monitorKind);
   });
 
   route("DELETE", "/monitors/{monitorID}/escalation-policy", "monitor.delete", (request) => {
@@ -169,7 +165,7 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
     }
     const ids = attachedChannelIds(record);
     if (!ids.includes(channelId)) record.internal = { ...record.internal, notification_channel_ids: [...ids, channelId] };
-    return created(channel.doc);
+    return created(channel.doc, channelKind);
   });
 
   route("DELETE", "/monitors/{monitorID}/notification_channels/{channelID}", "monitor.delete", (request) => {
@@ -188,7 +184,7 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
       record.doc = { ...record.doc, paused: true, status: "PAUSED", updated_at: clock.nowIso() };
       events.emit("monitor.paused", record.doc);
     }
-    return created(record.doc);
+    return created(record.doc, monitorKind);
   });
 
   route("POST", "/monitors/{monitorID}/resume", "monitor.write", (request) => {
@@ -199,7 +195,7 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
       record.doc = { ...record.doc, paused: false, status, updated_at: clock.nowIso() };
       events.emit("monitor.resumed", record.doc);
     }
-    return created(record.doc);
+    return created(record.doc, monitorKind);
   });
 
   route("GET", "/monitors/{monitorID}/regions", "monitor.read", (request) => {
@@ -209,13 +205,13 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
       const latest = results.findLast((result) => result.doc["region"] === region)?.doc;
       return {
         region,
-        name: REGION_INFO[region]?.name ?? region,
+        name: profile.regions[region]?.name ?? region,
         status: latest === undefined ? "PENDING" : String(latest["status"]).toUpperCase(),
         last_checked_at: latest?.["checked_at"] ?? null,
         last_response_time_ms: latest?.["response_time_ms"] ?? null,
       };
     });
-    return listComputed(regions, request, (doc) => stringField(doc, "region"));
+    return listComputed(services, regions, request, (doc) => stringField(doc, "region"));
   });
 
   route("GET", "/monitors/{monitorID}/response_times", "monitor.read", (request) => {
@@ -265,7 +261,7 @@ function prepareMonitor(
   issuePrefix = "",
 ): PreparedMonitor {
   const { store, clock } = services;
-  const ownIssues = rules.check(body, mode);
+  const ownIssues = services.rules.monitor.check(body, mode);
   checkClientId(store, body, existing?.doc, ownIssues);
   const clientId = existing === undefined ? (body["client_id"] ?? null) : existing.doc["client_id"];
   checkReference(store, body, "escalation_policy_id", "escalation_policies", clientId, ownIssues);
@@ -315,7 +311,7 @@ function insertMonitor(services: Services, prepared: PreparedMonitor): StoredRec
 
 /** Server defaults, overridden by the monitor defaults of the client's template. */
 function monitorDefaults(services: Services, clientId: unknown, type: unknown): JsonObject {
-  const defaults: JsonObject = { ...serverDefaults };
+  const defaults = services.rules.monitor.defaults();
   if (type !== "http") for (const field of HTTP_ONLY_DEFAULTS) delete defaults[field];
   return { ...defaults, ...templateDefaults(services, clientId, "monitor_defaults") };
 }
@@ -329,17 +325,17 @@ export function templateDefaults(services: Services, clientId: unknown, field: "
   return defaults !== null && typeof defaults === "object" ? (defaults as JsonObject) : {};
 }
 
-function monitorListFilter(query: URLSearchParams): ((doc: JsonObject) => boolean) | undefined {
+function monitorListFilter(services: Services, query: URLSearchParams): ((doc: JsonObject) => boolean) | undefined {
   const status = query.get("status");
   const type = query.get("monitor_type");
   const region = query.get("region");
-  if (status !== null && !(MONITOR_STATUSES as readonly string[]).includes(status)) {
-    throw invalidParameter("status", `must be one of ${MONITOR_STATUSES.join(", ")}`);
+  if (status !== null && !(MONITOR_STATUS_FILTERS as readonly string[]).includes(status)) {
+    throw invalidParameter("status", `must be one of ${MONITOR_STATUS_FILTERS.join(", ")}`);
   }
   if (type !== null && !(MONITOR_TYPES as readonly string[]).includes(type)) {
     throw invalidParameter("monitor_type", `must be one of ${MONITOR_TYPES.join(", ")}`);
   }
-  if (region !== null && !(OFFERED_REGIONS as readonly string[]).includes(region)) {
+  if (region !== null && !Object.hasOwn(services.profile.regions, region)) {
     throw invalidParameter("region", "must be an offered region");
   }
   if (status === null && type === null && region === null) return undefined;

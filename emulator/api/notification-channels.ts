@@ -3,12 +3,11 @@
  * (`credentials_set` tells whether there are any). The emulator sends nothing to the destination;
  * notifications land in the outbox of the admin API.
  */
-import { notificationChannel as channelDefinition } from "../../schema/index.js";
 import type { StoredRecord } from "../state/collection.js";
 import { conflict } from "../http/errors.js";
 import { checkClientId, listKind, requireActiveClient, requireRecord, stringField, writeDoc, type KindSpec } from "./common.js";
 import { accepted, created, noContent, ok, type ApiRequest, type RouteRegistrar, type Services } from "./context.js";
-import { FieldRules, throwIfIssues, type WriteMode } from "./validation.js";
+import { throwIfIssues, type WriteMode } from "./validation.js";
 
 export const channelKind: KindSpec = {
   collection: "notification_channels",
@@ -18,9 +17,9 @@ export const channelKind: KindSpec = {
   searchTexts: (doc) => [doc["name"], doc["kind"]],
   serverFields: ["credentials_set"],
   writeOnly: ["credentials"],
+  table: "notificationChannel",
+  selfPath: "/notification_channels",
 };
-
-const rules = FieldRules.ofDefinition(channelDefinition);
 
 export function registerChannelRoutes(route: RouteRegistrar, services: Services): void {
   const { store, clock, outbox } = services;
@@ -28,7 +27,7 @@ export function registerChannelRoutes(route: RouteRegistrar, services: Services)
 
   const write = (mode: WriteMode, existing: StoredRecord | undefined, request: ApiRequest): StoredRecord => {
     const body = request.body;
-    const issues = rules.check(body, mode);
+    const issues = services.rules.notificationChannel.check(body, mode);
     checkClientId(store, body, existing?.doc, issues);
     if (existing !== undefined && body["kind"] !== undefined && body["kind"] !== existing.doc["kind"]) {
       issues["kind"] ??= "cannot change; create a new channel of the other kind";
@@ -47,10 +46,10 @@ export function registerChannelRoutes(route: RouteRegistrar, services: Services)
   };
 
   route("GET", "/notification_channels", "notification_channel.write", (request) => listKind(services, channelKind, request));
-  route("POST", "/notification_channels", "notification_channel.write", (request) => created(write("create", undefined, request).doc));
-  route("GET", "/notification_channels/{channelID}", "notification_channel.write", (request) => ok(channelOf(request).doc));
+  route("POST", "/notification_channels", "notification_channel.write", (request) => created(write("create", undefined, request).doc, channelKind));
+  route("GET", "/notification_channels/{channelID}", "notification_channel.write", (request) => ok(channelOf(request).doc, channelKind));
   route("PUT", "/notification_channels/{channelID}", "notification_channel.write", (request) =>
-    ok(write("replace", channelOf(request), request).doc),
+    ok(write("replace", channelOf(request), request).doc, channelKind),
   );
 
   route("DELETE", "/notification_channels/{channelID}", "notification_channel.write", (request) => {

@@ -3,7 +3,8 @@
  *
  * Cursors are keyset cursors: they name the sort key of the last (or first) item of a page, so a
  * page costs a binary search plus a scan of the items it returns, and objects created or deleted
- * between two requests cause neither duplicates nor gaps. They are opaque to clients.
+ * between two requests cause neither duplicates nor gaps. They are opaque to clients; each profile
+ * writes them in its own format and reads only that one.
  */
 import { positionAfter, type JsonObject, type StoredRecord } from "../state/collection.js";
 import { invalidParameter } from "../http/errors.js";
@@ -13,6 +14,18 @@ export const MAX_LIMIT = 250;
 const SORT_KEYS = ["created_at", "-created_at", "name", "-name"] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
+/** What a list does when the request leaves it open: its order, and how its cursors are written. */
+export interface ListConventions {
+  defaultSort: SortKey;
+  cursorFormat: CursorFormat;
+}
+
+/**
+ * `base64url-json`: the cursor object as base64url JSON. `hex-lines`: `c2_` and the hex of the
+ * sort key, the bound (`after`/`before`), the sequence number and the name, one per line.
+ */
+export type CursorFormat = "base64url-json" | "hex-lines";
+
 export interface ListParams {
   limit: number;
   /** The cursor exactly as sent, echoed in `pagination.cursor`. */
@@ -20,6 +33,7 @@ export interface ListParams {
   cursor: Cursor | null;
   q: string | null;
   sort: SortKey;
+  cursorFormat: CursorFormat;
 }
 
 export interface Pagination {
@@ -46,7 +60,7 @@ interface Cursor {
   before?: SortValue;
 }
 
-export function parseListParams(query: URLSearchParams): ListParams {
+export function parseListParams(query: URLSearchParams, conventions: ListConventions): ListParams {
   const limitText = query.get("limit");
   let limit = DEFAULT_LIMIT;
   if (limitText !== null) {
@@ -55,15 +69,15 @@ export function parseListParams(query: URLSearchParams): ListParams {
       throw invalidParameter("limit", `must be an integer from 1 to ${MAX_LIMIT}`);
     }
   }
-  const sortText = query.get("sort") ?? "created_at";
+  const sortText = query.get("sort") ?? conventions.defaultSort;
   if (!(SORT_KEYS as readonly string[]).includes(sortText)) {
     throw invalidParameter("sort", `must be one of ${SORT_KEYS.join(", ")}`);
   }
   const sort = sortText as SortKey;
   const cursorText = query.get("cursor");
-  const cursor = cursorText === null || cursorText === "" ? null : decodeCursor(cursorText, sort);
+  const cursor = cursorText === null || cursorText === "" ? null : decodeCursor(cursorText, sort, conventions.cursorFormat);
   const q = query.get("q");
-  return { limit, cursorText: cursor === null ? null : cursorText, cursor, q: q === "" ? null : q, sort };
+  return { limit, cursorText: cursor === null ? null : cursorText, cursor, q: q === "" ? null : q, sort, cursorFormat: conventions.cursorFormat };
 }
 
 /**
@@ -105,9 +119,9 @@ export function paginate(
 
   const first = page[0];
   const last = page[page.length - 1];
-  const nextCursor = moreAfter && last !== undefined ? encodeCursor({ sort: params.sort, after: view.valueOf(last) }) : null;
+  const nextCursor = moreAfter && last !== undefined ? encodeCursor({ sort: params.sort, after: view.valueOf(last) }, params.cursorFormat) : null;
   const prevCursor =
-    moreBefore && first !== undefined ? encodeCursor({ sort: params.sort, before: view.valueOf(first) }) : null;
+    moreBefore && first !== undefined ? encodeCursor({ sort: params.sort, before: view.valueOf(first) }, params.cursorFormat) : null;
   return {
     data: page.map((record) => record.doc),
     pagination: {
@@ -192,17 +206,32 @@ function compareNamed(left: [string, number], right: [string, number]): number {
   return left[1] - right[1];
 }
 
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+const HEX_CURSOR_PREFIX = "c2_";
+
+function encodeCursor(cursor: Cursor, format: CursorFormat): string {
+  if (format === "base64url-json") return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+  const [bound, value] = cursor.after !== undefined ? ["after", cursor.after] : ["before", cursor.before!];
+  const [seq, name] = Array.isArray(value) ? [value[1], value[0]] : [value, ""];
+  return HEX_CURSOR_PREFIX + Buffer.from([cursor.sort, bound, String(seq), name].join("\n")).toString("hex");
 }
 
-function decodeCursor(text: string, sort: SortKey): Cursor {
-  let cursor: unknown;
+/** The cursor object a text encodes, or `undefined` when it is not one of `format`. */
+function parseCursorText(text: string, format: CursorFormat): unknown {
   try {
-    cursor = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    if (format === "base64url-json") return JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    if (!text.startsWith(HEX_CURSOR_PREFIX) || !/^[0-9a-f]*$/.test(text.slice(HEX_CURSOR_PREFIX.length))) return undefined;
+    const [sort, bound, seqText, ...nameParts] = Buffer.from(text.slice(HEX_CURSOR_PREFIX.length), "hex").toString("utf8").split("\n");
+    if (bound !== "after" && bound !== "before") return undefined;
+    const seq = /^\d+$/.test(seqText ?? "") ? Number(seqText) : Number.NaN;
+    const named = sort === "name" || sort === "-name";
+    return { sort, [bound]: named ? [nameParts.join("\n"), seq] : seq };
   } catch {
-    throw invalidParameter("cursor", "not a cursor returned by this API");
+    return undefined;
   }
+}
+
+function decodeCursor(text: string, sort: SortKey, format: CursorFormat): Cursor {
+  const cursor = parseCursorText(text, format);
   if (!isCursor(cursor)) throw invalidParameter("cursor", "not a cursor returned by this API");
   if (cursor.sort !== sort) throw invalidParameter("cursor", `was issued for sort=${cursor.sort}`);
   return cursor;

@@ -13,6 +13,8 @@ import type { Store } from "../state/store.js";
 import { authenticate, requireScope } from "./auth.js";
 import type { ApiHandler, ApiResult } from "./context.js";
 import type { Idempotency } from "./idempotency.js";
+import type { Presenter } from "./presentation.js";
+import { errorCodeIn, type Profile } from "../profile.js";
 import type { RateLimit } from "./rate-limit.js";
 import { isUuid } from "./validation.js";
 import type { Clock } from "../clock.js";
@@ -23,8 +25,11 @@ export interface PipelineParts {
   router: Router<ApiHandler>;
   faults: FaultTable;
   requestLog: RequestLog;
-  idempotency: Idempotency;
+  /** Absent when the emulator ignores `Idempotency-Key` (every request runs as new). */
+  idempotency: Idempotency | undefined;
   rateLimit: RateLimit | undefined;
+  profile: Profile;
+  presenter: Presenter;
 }
 
 interface Outcome {
@@ -87,7 +92,7 @@ export function createApiPipeline(parts: PipelineParts) {
       }
       if (fault.status !== undefined) {
         entry.fault = "status";
-        finish(errorOutcome(injectedError(fault), requestId));
+        finish(errorOutcome(parts, injectedError(fault), requestId));
         return;
       }
     }
@@ -96,7 +101,7 @@ export function createApiPipeline(parts: PipelineParts) {
     try {
       outcome = await processRequest(parts, request, method, path, query, requestId, idempotencyHeader);
     } catch (error) {
-      outcome = errorOutcome(asHttpError(error, method, path), requestId);
+      outcome = errorOutcome(parts, asHttpError(error, method, path), requestId);
     }
     finish(outcome);
   };
@@ -131,7 +136,7 @@ async function processRequest(
 
   const mutating = MUTATING_METHODS.has(method);
   let idempotencyKey: string | undefined;
-  if (mutating && idempotencyHeader !== undefined) {
+  if (mutating && idempotencyHeader !== undefined && parts.idempotency !== undefined) {
     if (typeof idempotencyHeader !== "string" || !/^[\x21-\x7e]{1,255}$/.test(idempotencyHeader)) {
       throw invalidParameter("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
     }
@@ -139,7 +144,7 @@ async function processRequest(
   }
   const target = query === "" ? path : `${path}?${query}`;
   const idempotent =
-    idempotencyKey === undefined ? undefined : await parts.idempotency.begin(key.id, idempotencyKey, method, target, body);
+    idempotencyKey === undefined || parts.idempotency === undefined ? undefined : await parts.idempotency.begin(key.id, idempotencyKey, method, target, body);
   if (idempotent?.kind === "replay") {
     const { record } = idempotent;
     return { status: record.status, body: record.response, headers: { "idempotent-replayed": "true" }, replayed: true };
@@ -157,9 +162,9 @@ async function processRequest(
         key,
         requestId,
       });
-      outcome = successOutcome(result);
+      outcome = successOutcome(parts.presenter, result);
     } catch (error) {
-      outcome = errorOutcome(asHttpError(error, method, path), requestId);
+      outcome = errorOutcome(parts, asHttpError(error, method, path), requestId);
     }
     idempotent?.record(outcome.status, outcome.body);
     if (mutating && (outcome.status < 400 || idempotent !== undefined)) await parts.store.commit();
@@ -169,14 +174,22 @@ async function processRequest(
   }
 }
 
-function successOutcome(result: ApiResult): Outcome {
+function successOutcome(presenter: Presenter, result: ApiResult): Outcome {
   if (result.status === 204) return { status: 204, body: "", headers: {}, replayed: false };
-  const envelope = result.pagination === undefined ? { data: result.data } : { data: result.data, pagination: result.pagination };
+  const data = presenter.data(result.data, result.kind);
+  const envelope = result.pagination === undefined ? { data } : { data, pagination: result.pagination };
   return { status: result.status, body: JSON.stringify(envelope), headers: {}, replayed: false };
 }
 
-function errorOutcome(error: HttpError, requestId: string): Outcome {
-  return { status: error.status, body: errorEnvelope(error, requestId), headers: error.headers ?? {}, replayed: false };
+function errorOutcome(parts: PipelineParts, error: HttpError, requestId: string): Outcome {
+  const shown = asShownError(parts.profile, parts.presenter, error);
+  return { status: error.status, body: errorEnvelope(shown, requestId), headers: error.headers ?? {}, replayed: false };
+}
+
+/** The error as the profile shows it: its own code for the condition, ids in `details` as in responses. */
+export function asShownError(profile: Profile, presenter: Presenter, error: HttpError): HttpError {
+  const details = error.details === undefined ? undefined : (presenter.ids(error.details) as Record<string, unknown>);
+  return new HttpError(error.status, errorCodeIn(profile, error.code), error.message, details, error.headers);
 }
 
 function asHttpError(error: unknown, method: string, path: string): HttpError {

@@ -3,12 +3,11 @@
  * response; later responses show its last four characters.
  */
 import { randomBytes } from "node:crypto";
-import { webhookSubscription as subscriptionDefinition } from "../../schema/index.js";
 import type { JsonObject, StoredRecord } from "../state/collection.js";
 import { HttpError } from "../http/errors.js";
 import { checkClientId, listKind, requireActiveClient, requireRecord, stringField, writeDoc, type KindSpec } from "./common.js";
 import { accepted, created, noContent, ok, type ApiRequest, type RouteRegistrar, type Services } from "./context.js";
-import { FieldRules, throwIfIssues, type FieldIssues, type WriteMode } from "./validation.js";
+import { throwIfIssues, type FieldIssues, type WriteMode } from "./validation.js";
 import { ALL_EVENTS, EVENT_TYPES } from "../webhooks/events.js";
 import type { WebhookDeliverer } from "../webhooks/deliverer.js";
 
@@ -20,6 +19,7 @@ export const subscriptionKind: KindSpec = {
   searchTexts: (doc) => [doc["url"], doc["description"]],
   serverFields: ["signing_secret", "signing_secret_last4"],
   writeOnly: [],
+  table: "webhookSubscription",
 };
 
 const deliveryKind: KindSpec = {
@@ -32,8 +32,6 @@ const deliveryKind: KindSpec = {
   writeOnly: [],
 };
 
-const rules = FieldRules.ofDefinition(subscriptionDefinition);
-const defaults = rules.defaults();
 
 export function registerSubscriptionRoutes(route: RouteRegistrar, services: Services, deliverer: WebhookDeliverer): void {
   const { store, clock, events } = services;
@@ -41,12 +39,12 @@ export function registerSubscriptionRoutes(route: RouteRegistrar, services: Serv
 
   const write = (mode: WriteMode, existing: StoredRecord | undefined, request: ApiRequest): StoredRecord => {
     const body = request.body;
-    const issues = rules.check(body, mode);
+    const issues = services.rules.webhookSubscription.check(body, mode);
     checkClientId(store, body, existing?.doc, issues);
     checkEventKinds(body, issues);
     throwIfIssues(issues);
     if (existing === undefined) requireActiveClient(store, body["client_id"]);
-    const doc = writeDoc(subscriptionKind, mode, existing?.doc, body, defaults, clock.nowIso());
+    const doc = writeDoc(subscriptionKind, mode, existing?.doc, body, services.rules.webhookSubscription.defaults(), clock.nowIso());
     if (existing !== undefined) {
       existing.doc = doc;
       return existing;
@@ -60,11 +58,11 @@ export function registerSubscriptionRoutes(route: RouteRegistrar, services: Serv
 
   route("POST", "/webhook-subscriptions", "webhook.write", (request) => {
     const record = write("create", undefined, request);
-    return created({ ...record.doc, signing_secret: record.internal["signing_secret"] });
+    return created({ ...record.doc, signing_secret: record.internal["signing_secret"] }, subscriptionKind);
   });
 
   route("PUT", "/webhook-subscriptions/{subscriptionID}", "webhook.write", (request) =>
-    ok(write("replace", subscriptionOf(request), request).doc),
+    ok(write("replace", subscriptionOf(request), request).doc, subscriptionKind),
   );
 
   route("DELETE", "/webhook-subscriptions/{subscriptionID}", "webhook.write", (request) => {
@@ -87,12 +85,12 @@ export function registerSubscriptionRoutes(route: RouteRegistrar, services: Serv
     if (delivery === undefined || delivery.doc["subscription_id"] !== subscription.doc["id"]) {
       throw new HttpError(404, "not_found", `No delivery ${deliveryId} of this subscription`, { id: deliveryId });
     }
-    return accepted(deliverer.redeliver(delivery));
+    return accepted(deliverer.redeliver(delivery), deliveryKind);
   });
 
   route("POST", "/webhook-subscriptions/{subscriptionID}/test", "webhook.write", (request) => {
     const subscription = subscriptionOf(request);
-    return accepted(events.sendTest(String(subscription.doc["id"])));
+    return accepted(events.sendTest(String(subscription.doc["id"])), deliveryKind);
   });
 }
 

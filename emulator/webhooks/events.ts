@@ -47,6 +47,8 @@ export class EventBus {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly deliverer: WebhookDeliverer,
+    /** The event's object as the profile shows objects in responses. */
+    private readonly present: (type: EventType, object: JsonObject) => unknown,
   ) {}
 
   /**
@@ -84,7 +86,7 @@ export class EventBus {
       api_version: API_VERSION,
       created_at: this.clock.nowIso(),
       client_id: clientId,
-      data: { object },
+      data: { object: this.present(type, object) },
     });
     return { id, body };
   }

@@ -34,7 +34,7 @@ describe("pulumi-monitoring-emulator", () => {
   test("--help describes every flag", async () => {
     const { code, output } = await exitOf(runBin(["--help"]));
     expect(code).toBe(0);
-    for (const flag of ["--port", "--data", "--key", "--rate-limit", "--webhook-attempts", "--webhook-backoff-ms", "--webhook-timeout-ms", "--quiet"]) {
+    for (const flag of ["--port", "--data", "--key", "--rate-limit", "--webhook-attempts", "--webhook-backoff-ms", "--webhook-timeout-ms", "--profile", "--no-idempotency", "--quiet"]) {
       expect(output).toContain(flag);
     }
   });
@@ -43,10 +43,27 @@ describe("pulumi-monitoring-emulator", () => {
     [["--port", "eighty"], /--port must be an integer/],
     [["--colour"], /Unknown option/],
     [["--key", "secret"], /must be pls_test_/],
+    [["--profile", "beta"], /Unknown profile beta/],
   ])("refuses %j with exit code 2", async (args, message) => {
     const { code, output } = await exitOf(runBin(["--port", "0", ...args]));
     expect(code).toBe(2);
     expect(output).toMatch(message);
+  });
+
+  test("--profile alt and --no-idempotency choose the alt profile and ignore Idempotency-Key", async () => {
+    const key = "pls_test_altprofile0000000000000000000";
+    const child = runBin(["--port", "0", "--key", key, "--profile", "alt", "--no-idempotency"]);
+    const exited = exitOf(child);
+    const { lines, baseUrl } = await banner(child);
+    expect(lines[0]).toContain("(profile alt)");
+    const api = apiClient(baseUrl, key);
+    const headers = { "idempotency-key": "same" };
+    const first = await api.post("/monitors", { url: "https://cli.example.com" }, { headers });
+    const second = await api.post("/monitors", { url: "https://cli.example.com" }, { headers });
+    expect(first.body.data.regions).toEqual(["us-east", "eu-west"]);
+    expect(second.body.data.id).not.toBe(first.body.data.id);
+    child.kill("SIGTERM");
+    expect((await exited).code).toBe(0);
   });
 
   test("--rate-limit answers 429 with Retry-After beyond the limit", async () => {

@@ -141,6 +141,53 @@ describe("heartbeat fields", () => {
   });
 });
 
+describe("references in PATCH and PUT bodies", () => {
+  test("a monitor's escalation_policy_id is set, changed and cleared with null, under the same checks as create", async () => {
+    const channel = dataOf(await api.post("/notification_channels", { name: "Ref mail", kind: "email", config: { address: "r@example.com" } }), 201);
+    const steps = [{ delay_minutes: 0, notification_channel_ids: [channel.id] }];
+    const first = dataOf(await api.post("/escalation-policies", { name: "First", steps }), 201);
+    const second = dataOf(await api.post("/escalation-policies", { name: "Second", steps }), 201);
+    const monitor = dataOf(await api.post("/monitors", { url: "https://ref.example.com" }), 201);
+
+    expect(dataOf(await api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: first.id.toUpperCase() }), 200).escalation_policy_id).toBe(first.id);
+    expect(dataOf(await api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: second.id }), 200).escalation_policy_id).toBe(second.id);
+    expect((await api.delete(`/escalation-policies/${second.id}`)).status).toBe(409);
+    expect(dataOf(await api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: null }), 200)).not.toHaveProperty("escalation_policy_id");
+    expect((await api.delete(`/escalation-policies/${second.id}`)).status).toBe(204);
+
+    await expectInvalid(`/monitors/${monitor.id}`, { escalation_policy_id: MISSING_ID }, { escalation_policy_id: "no object with this id" }, "PATCH");
+    const client = dataOf(await api.post("/clients", { name: "Ref client" }), 201);
+    const clientChannel = dataOf(await api.post("/notification_channels", { name: "C", kind: "email", config: { address: "c@example.com" }, client_id: client.id }), 201);
+    const clientPolicy = dataOf(
+      await api.post("/escalation-policies", { name: "Client's", client_id: client.id, steps: [{ delay_minutes: 0, notification_channel_ids: [clientChannel.id] }] }),
+      201,
+    );
+    await expectInvalid(`/monitors/${monitor.id}`, { escalation_policy_id: clientPolicy.id }, { escalation_policy_id: "belongs to another client" }, "PATCH");
+  });
+
+  test("a heartbeat's heartbeat_group_id is set, changed and cleared with null; group counts follow", async () => {
+    const first = dataOf(await api.post("/heartbeat-groups", { name: "Ref first" }), 201);
+    const second = dataOf(await api.post("/heartbeat-groups", { name: "Ref second" }), 201);
+    const heartbeat = dataOf(await api.post("/heartbeats", { name: "Ref" }), 201);
+    const countOf = async (group: { id: string }) => dataOf(await api.get(`/heartbeat-groups/${group.id}`), 200).heartbeat_count;
+
+    expect(dataOf(await api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: first.id }), 200).heartbeat_group_id).toBe(first.id);
+    expect([await countOf(first), await countOf(second)]).toEqual([1, 0]);
+    expect(dataOf(await api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: second.id }), 200).heartbeat_group_id).toBe(second.id);
+    expect([await countOf(first), await countOf(second)]).toEqual([0, 1]);
+    expect(dataOf(await api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: null }), 200)).not.toHaveProperty("heartbeat_group_id");
+    expect([await countOf(first), await countOf(second)]).toEqual([0, 0]);
+
+    await expectInvalid(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: MISSING_ID }, { heartbeat_group_id: "no object with this id" }, "PATCH");
+    const client = dataOf(await api.post("/clients", { name: "Ref group client" }), 201);
+    const clientGroup = dataOf(await api.post("/heartbeat-groups", { name: "Client's", client_id: client.id }), 201);
+    await expectInvalid(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: clientGroup.id }, { heartbeat_group_id: "belongs to another client" }, "PATCH");
+    const replaced = dataOf(await api.put(`/heartbeats/${heartbeat.id}`, { name: "Ref", heartbeat_group_id: first.id }), 200);
+    expect(replaced.heartbeat_group_id).toBe(first.id);
+    expect(await countOf(first)).toBe(1);
+  });
+});
+
 describe("other kinds", () => {
   test("required fields are named", async () => {
     await expectInvalid("/notification_channels", {}, { name: "is required", kind: "is required" });

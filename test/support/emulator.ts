@@ -3,7 +3,7 @@
  * quiet, with a fast webhook retry schedule. Other test files import this instead of the
  * emulator's internals.
  *
- *   const emulator = await startTestEmulator();
+ *   const emulator = await startTestEmulator();          // or ({ profile: "alt" }), ({ idempotency: false })
  *   await fetch(`${emulator.baseUrl}/monitors`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
  *   await emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 1 });
  *   expect(await emulator.admin.requestLog()).toHaveLength(0);
