@@ -23,9 +23,6 @@ export const KNOWN_REGIONS = [
   "ap-southeast-2",
   "ap-northeast-1",
 ] as const;
-// Kept for the emulator until it states its own regions.
-export const OFFERED_REGIONS = KNOWN_REGIONS;
-export const DEFAULT_REGIONS = ["us-east-1", "eu-west-1"] as const;
 
 /** Spec 2.4: the monitor types, with `http` the default. */
 export const MONITOR_TYPES = ["http", "ping", "tcp", "dns"] as const;
