@@ -59,7 +59,7 @@ describe("schema/monitoring.schema.json", () => {
     expect(refusals({ heartbeatGroups: { nightly: { description: 5 } } })).toEqual(["/heartbeatGroups/nightly/description type"]);
     const loaderValidate = compileSchema(monitoringFileSchema({ environmentReferences: false }));
     expect(loaderValidate(file)).toBe(false);
-    expect(loaderValidate.errors?.map((error) => error.instancePath)).toContain("/notificationChannels/pager/credentials/integrationKey");
+    expect(loaderValidate.errors?.map((error) => error.instancePath)).toContain("/monitors/api");
   });
 
   it("writes references by name", () => {

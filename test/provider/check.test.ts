@@ -3,7 +3,7 @@
  * values unknown during a preview, and the provider's own properties.
  */
 import { describe, expect, it } from "vitest";
-import { escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
+import { clientTemplate, escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
 import { UNKNOWN, check } from "../../provider/check.js";
 
 const ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b";
@@ -13,7 +13,7 @@ describe("check", () => {
   it("returns the parsed inputs with schema defaults, keeping internal properties", () => {
     const result = check(escalationPolicy, {
       __provider: PROVIDER,
-      __createKeySeed: "proj/dev/oncall",
+      __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:EscalationPolicy::oncall",
       name: "on-call",
       steps: [{ delayMinutes: 5, notificationChannelIds: [ID] }],
     });
@@ -21,7 +21,7 @@ describe("check", () => {
       failures: [],
       inputs: {
         __provider: PROVIDER,
-        __createKeySeed: "proj/dev/oncall",
+        __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:EscalationPolicy::oncall",
         name: "on-call",
         steps: [{ delayMinutes: 5, notificationChannelIds: [ID], urgency: "high" }],
       },
@@ -29,7 +29,7 @@ describe("check", () => {
   });
 
   it("fills only the defaults the provider owns, not those the service applies", () => {
-    expect(check(monitor, { url: "https://x.io" }).inputs).toEqual({ url: "https://x.io", monitorType: "http" });
+    expect(check(monitor, { url: "https://x.io" }).inputs).toEqual({ url: "https://x.io" });
   });
 
   it("returns the inputs unchanged when a rule fails", () => {
@@ -44,9 +44,41 @@ describe("check", () => {
   });
 
   it("reports one failure per field, the first rule it breaks", () => {
-    const { failures } = check(monitor, { url: "https://x.io", regions: ["mars-1", "venus-1", "mars-1"] });
+    const { failures } = check(monitor, { url: "https://x.io", regions: ["", "venus-1", "venus-1"] });
     expect(failures).toHaveLength(1);
     expect(failures[0]?.property).toBe("regions[0]");
+  });
+
+  describe("open domains: the spec lists no regions, so any name passes unless the stack lists the offered ones", () => {
+    it.each([
+      ["no list: any region", {}, ["us-east", "mars-1"], []],
+      ["a list: its regions pass", { region: ["us-east", "eu-west"] }, ["eu-west"], []],
+      ["a list: others fail at preview", { region: ["us-east", "eu-west"] }, ["us-east", "mars-1"], ["regions[1]"]],
+    ] as const)("%s", (_title, closed, regions, failing) => {
+      const { failures } = check(monitor, { url: "https://x.io", regions: [...regions] }, closed);
+      expect(failures.map((failure) => failure.property)).toEqual(failing);
+    });
+
+    it("names the config that closed the domain, at any depth", () => {
+      const { failures } = check(clientTemplate, { name: "t", monitorDefaults: { regions: ["moon-1"] } }, { region: ["us-east"] });
+      expect(failures).toEqual([
+        {
+          property: "monitorDefaults.regions[0]",
+          reason: 'ClientTemplate.monitorDefaults.regions[0]: must be one of the regions in monitoring:offeredRegions (us-east) (got "moon-1")',
+        },
+      ]);
+    });
+
+    it.each([
+      ["a weekday spelled out", { maintenanceWeekdays: ["monday"], maintenanceFrom: "01:00", maintenanceTo: "02:00", maintenanceTimezone: "UTC" }],
+      ["an IP version spelled otherwise", { ipVersion: "IPv6" }],
+    ])("accepts %s", (_title, fields) => {
+      expect(check(monitor, { url: "https://x.io", ...fields }).failures).toEqual([]);
+    });
+
+    it("accepts a channel kind this package does not know, without checking its settings", () => {
+      expect(check(notificationChannel, { name: "d", kind: "discord", credentials: { webhookUrl: "https://discord.example/x" } }).failures).toEqual([]);
+    });
   });
 
   it("reports every failing field at once", () => {
@@ -61,13 +93,13 @@ describe("check", () => {
 
   it.each([
     ["a wrong type", { kind: "pagerduty", name: "pd", credentials: { integrationKey: 12345678901234567890 } }],
-    ["a wrong length", { kind: "pagerduty", name: "pd", credentials: { integrationKey: "s3cr3t-key-12345678901234567890" } }],
+    ["a header of the wrong type", { kind: "webhook", name: "w", config: { url: "https://x.io" }, credentials: { headers: [{ name: "s3cr3t", value: 1234567890 }] } }],
     ["a bad URL", { kind: "slack", name: "s", credentials: { webhookUrl: "http://hooks.example.com/s3cr3t" } }],
   ])("never shows the value of a secret field (%s)", (_title, news) => {
     const { failures } = check(notificationChannel, news);
     expect(failures).toHaveLength(1);
     expect(JSON.stringify(failures)).not.toMatch(/s3cr3t|1234567890/);
-    expect(failures[0]?.reason).toMatch(/^NotificationChannel\.credentials\.\w+: /);
+    expect(failures[0]?.reason).toMatch(/^NotificationChannel\.credentials\.[\w.[\]]+: /);
   });
 
   // The engine prints a failure's property with its value, so secret fields are named only in the reason.

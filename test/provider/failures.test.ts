@@ -3,18 +3,38 @@ import { monitor, notificationChannel, webhookSubscription } from "../../schema/
 import { OperationError, describeResource } from "../../provider/failures.js";
 import { ApiError } from "../../provider/http.js";
 
-const rejected = (details: Record<string, unknown>) =>
-  new ApiError({ status: 422, code: "validation_failed", reason: "Invalid", details, requestId: "req_1", method: "PUT", path: "/x/1", attempts: 1 });
+const rejected = (details: Record<string, unknown>, code = "validation_failed") =>
+  new ApiError({ status: 422, code, reason: "Invalid", details, requestId: "req_1", method: "PUT", path: "/x/1", attempts: 1 });
+const urn = (name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:Monitor::${name}`;
 
 describe("OperationError.fromApiError", () => {
   it.each([
     [{ interval_seconds: "must be at least 10" }, "intervalSeconds: must be at least 10"],
     [{ "regions[1]": "not an offered region: mars-1" }, "regions[1]: not an offered region: mars-1"],
-    [{ "steps[0].notification_channel_ids[2]": "no object with this id" }, "steps[0].notificationChannelIds[2]: no object with this id"],
+    [{ "request_headers[0].name": "must not be empty" }, "requestHeaders[0].name: must not be empty"],
     [{ request_headers: { max: 10 } }, 'requestHeaders: {"max":10}'],
   ])("maps the field %j to input names", (details, expected) => {
-    const error = OperationError.fromApiError(monitor, { __createKeySeed: "p/dev/web" }, "update 1", rejected(details));
-    expect(error.message).toBe(`Monitor "web": update 1 failed: the service rejected ${expected} [PUT /x/1: 422 validation_failed, request_id req_1]`);
+    const error = OperationError.fromApiError(monitor, { __urn: urn("web") }, "update 1", rejected(details));
+    expect(error.message).toBe(
+      `Monitor "web": update 1 failed: the service rejected ${expected} (PUT /x/1 failed with 422 validation_failed: Invalid (${Object.entries(details)
+        .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+        .join(", ")}) [request_id req_1])`,
+    );
+  });
+
+  it.each(["invalid_request", "unprocessable", "bad_things"])("names the inputs whatever the error code (%s)", (code) => {
+    const error = OperationError.fromApiError(monitor, { __urn: urn("web") }, "create", rejected({ interval_seconds: "must be an integer >= 10" }, code));
+    expect(error.message).toMatch(/^Monitor "web": create failed: the service rejected intervalSeconds: must be an integer >= 10 \(.*422 .*request_id req_1\]\)$/);
+  });
+
+  it("names inputs by their declared API names, aliases included", () => {
+    const error = OperationError.fromApiError(webhookSubscription, {}, "read 1", rejected({ secret_last4: "odd" }));
+    expect(error.message).toContain("the service rejected signingSecretLast4: odd");
+  });
+
+  it("keeps the server's message when its details name no input", () => {
+    const forbidden = new ApiError({ status: 403, code: "insufficient_scope", reason: "Missing scope", details: { required_scope: "monitor.delete" }, method: "GET", path: "/monitors/1", attempts: 1 });
+    expect(OperationError.fromApiError(monitor, {}, "read 1", forbidden).message).toBe(`Monitor: read 1 failed: ${forbidden.message}`);
   });
 
   it.each([
@@ -37,8 +57,8 @@ describe("OperationError.fromApiError", () => {
 
 describe("describeResource", () => {
   it.each([
-    [{ __createKeySeed: "proj/dev/web" }, 'Monitor "web"'],
-    [{ __createKeySeed: "proj/dev/team/web" }, 'Monitor "team/web"'],
+    [{ __urn: urn("web") }, 'Monitor "web"'],
+    [{ __urn: "urn:pulumi:dev::proj::my:component$pulumi-nodejs:dynamic/monitoring:Monitor::team/web" }, 'Monitor "team/web"'],
     [{}, "Monitor"],
   ])("%j → %s", (values, expected) => {
     expect(describeResource(monitor, values)).toBe(expected);

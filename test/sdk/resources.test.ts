@@ -51,7 +51,7 @@ const registrationOf = (name: string): Registration => {
 };
 
 describe("SDK classes", () => {
-  it("register the kind's type token, the inputs and the create seed", async () => {
+  it("register the kind's type token, the inputs and the URN that seeds create keys", async () => {
     const monitor = new mon.Monitor("web", { url: "https://example.com", intervalSeconds: 30, notificationChannelIds: [CHANNEL_ID] });
     expect(await output(monitor.id)).toBe("web-id");
     const registration = registrationOf("web");
@@ -60,7 +60,7 @@ describe("SDK classes", () => {
       url: "https://example.com",
       intervalSeconds: 30,
       notificationChannelIds: [CHANNEL_ID],
-      __createKeySeed: "shop/dev/web",
+      __urn: "urn:pulumi:dev::shop::pulumi-nodejs:dynamic/monitoring:Monitor::web",
     });
     expect(String(registration.object["__provider"]).length).toBeLessThan(3000);
   });

@@ -182,11 +182,11 @@ webhookSubscriptions:
     maintenanceTo: "03:00"
     maintenanceTimezone: Mars/Olympus_Mons
 notificationChannels:
-  hook: { kind: webhook, config: { url: http://hooks.example.com/alerts } }
+  hook: { kind: webhook, config: { url: ftp://hooks.example.com/alerts } }
 `,
     messages: [
       "monitoring.yaml:6:26: monitors.api.maintenanceTimezone: must be an IANA time zone such as Europe/Berlin",
-      "monitoring.yaml:8:41: notificationChannels.hook.config.url: must be an https URL",
+      "monitoring.yaml:8:41: notificationChannels.hook.config.url: must be an http(s) URL",
     ],
   },
   {
@@ -200,13 +200,12 @@ monitors:
     notificationChannels: [ops-email, ops-email]
 escalationPolicies:
   on-call:
-    steps: [{ delayMinutes: 2000, notificationChannels: [] }]
+    steps: [{ delayMinutes: -1, notificationChannels: [] }]
 `,
     messages: [
-      "monitoring.yaml:6:26: monitors.api.regions[1]: must be an offered region (us-east-1, us-west-2, ca-central-1, sa-east-1, eu-west-1, eu-central-1, eu-north-1, ap-south-1, ap-southeast-1, ap-southeast-2, ap-northeast-1)",
       "monitoring.yaml:7:27: monitors.api.notificationChannels: must not list the same value twice",
-      "monitoring.yaml:10:29: escalationPolicies.on-call.steps[0].delayMinutes: must be at most 1440",
-      "monitoring.yaml:10:57: escalationPolicies.on-call.steps[0].notificationChannels: must name at least one channel",
+      "monitoring.yaml:10:29: escalationPolicies.on-call.steps[0].delayMinutes: must be at least 0",
+      "monitoring.yaml:10:55: escalationPolicies.on-call.steps[0].notificationChannels: must name at least one channel",
     ],
   },
   {
@@ -219,11 +218,11 @@ escalationPolicies:
   {
     name: "a value read from the environment that breaks a rule, naming the variable but not the value",
     file: `notificationChannels:
-  pager: { kind: pagerduty, credentials: { integrationKey: "\${env:PAGERDUTY_KEY}" } }
+  chat: { kind: slack, credentials: { webhookUrl: "\${env:CHAT_HOOK}" } }
 `,
-    env: { PAGERDUTY_KEY: "too-short" },
+    env: { CHAT_HOOK: "http://hooks.example.com/in-the-clear" },
     messages: [
-      "monitoring.yaml:2:60: notificationChannels.pager.credentials.integrationKey: must be 32 characters (value of ${env:PAGERDUTY_KEY})",
+      "monitoring.yaml:2:51: notificationChannels.chat.credentials.webhookUrl: must be an https URL (value of ${env:CHAT_HOOK})",
     ],
   },
   {
@@ -269,14 +268,14 @@ monitors:
     intervalSeconds: 5
     notificationChannels: [pager]
 heartbeats:
-  backup: { expectedIntervalSeconds: 10, gracePeriodSeconds: -1 }
+  backup: { expectedIntervalSeconds: 0, gracePeriodSeconds: -1 }
 `,
     messages: [
       "monitoring.yaml:2:48: notificationChannels.ops-email.config.address: must be an email address",
       "monitoring.yaml:6:22: monitors.api.intervalSeconds: must be at least 10",
       'monitoring.yaml:7:28: monitors.api.notificationChannels[0]: no entry named "pager" under notificationChannels (declared: ops-email)',
-      "monitoring.yaml:9:38: heartbeats.backup.expectedIntervalSeconds: must be at least 30",
-      "monitoring.yaml:9:62: heartbeats.backup.gracePeriodSeconds: must be at least 0",
+      "monitoring.yaml:9:38: heartbeats.backup.expectedIntervalSeconds: must be at least 1",
+      "monitoring.yaml:9:61: heartbeats.backup.gracePeriodSeconds: must be at least 0",
     ],
   },
 ];
@@ -307,16 +306,16 @@ describe("invalid monitoring files", () => {
   it("never show a secret value, even one written in the file", () => {
     const error = loadError(
       `notificationChannels:
-  pager: { kind: pagerduty, credentials: { integrationKey: too-short-secret } }
+  chat: { kind: slack, credentials: { webhookUrl: not-a-url-secret } }
 monitors:
   api: { url: https://api.example.com, authPassword: 42 }
 `,
       { PAGERDUTY_KEY: PAGERDUTY_KEY },
     );
     expect(error.issues.map(formatIssue)).toEqual([
-      "monitoring.yaml:2:60: notificationChannels.pager.credentials.integrationKey: must be 32 characters",
+      "monitoring.yaml:2:51: notificationChannels.chat.credentials.webhookUrl: must be an https URL",
       "monitoring.yaml:4:54: monitors.api.authPassword: must be a string",
     ]);
-    expect(error.message).not.toContain("too-short-secret");
+    expect(error.message).not.toContain("not-a-url-secret");
   });
 });
