@@ -56,11 +56,30 @@ export function resourceClass<D extends AnyDefinition>(definition: D): ResourceC
         // Secret inputs are wrapped too, so that the inputs recorded in state are encrypted as well.
         if (value !== undefined) props[field] = secretInputs.includes(field) ? pulumi.secret(value) : value;
       }
-      props[internal.urn] = pulumi.createUrn(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${definition.kind}`, opts.parent);
+      props[internal.urn] = urnOf(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${definition.kind}`, opts.parent);
       const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...secretOutputs];
       super(provider, name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, definition.kind);
     }
   }
   Object.defineProperty(MonitoringResource, "name", { value: definition.kind });
   return MonitoringResource as unknown as ResourceClass<D>;
+}
+
+/**
+ * The URN the engine will give a resource, computed at once from its name, type and parents (the
+ * format of pulumi.createUrn, whose Output would make a child's registration wait on its parent's).
+ * The stack resource at the root is not part of URNs.
+ */
+export function urnOf(name: string, type: string, parent: pulumi.Resource | undefined): string {
+  const types = [type];
+  for (let ancestor = parent; ancestor !== undefined; ancestor = parentOf(ancestor)) {
+    const ancestorType = pulumi.resourceType(ancestor);
+    if (ancestorType !== "pulumi:pulumi:Stack") types.unshift(ancestorType);
+  }
+  return `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${types.join("$")}::${name}`;
+}
+
+/** The SDK keeps a resource's parent in this field; it offers no public accessor. */
+function parentOf(resource: pulumi.Resource): pulumi.Resource | undefined {
+  return (resource as unknown as { __parentResource?: pulumi.Resource }).__parentResource;
 }

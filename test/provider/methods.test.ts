@@ -39,9 +39,9 @@ function engineOf(definition: AnyResourceDefinition): ResourceEngine {
   return new ResourceEngine(definition, () => api);
 }
 
-/** The inputs Pulumi hands to create/update: checked (with schema defaults) plus the SDK's seed. */
+/** The inputs Pulumi hands to create/update: checked (with schema defaults) plus the URN the SDK passes. */
 function checked(definition: AnyResourceDefinition, name: string, inputs: Values): Values {
-  const result = check(definition, { ...inputs, __createKeySeed: `proj/dev/${name}` });
+  const result = check(definition, { ...inputs, __urn: `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:${definition.kind}::${name}` });
   expect(result.failures).toEqual([]);
   return result.inputs;
 }
@@ -490,7 +490,7 @@ describe("errors", () => {
       (caught: unknown) => caught as Error,
     );
     expect(error.message).toMatch(
-      /^Monitor "broken": create failed: the service rejected escalationPolicyId: no object with this id \[POST \/monitors: 422 validation_failed, request_id req_[0-9a-f]{24}\]$/,
+      /^Monitor "broken": create failed: the service rejected escalationPolicyId: no object with this id \(POST \/monitors failed with 422 validation_failed: .*\[request_id req_[0-9a-f]{24}\]\)$/,
     );
     expect(error.message).not.toContain("hunter2");
   });
@@ -511,7 +511,7 @@ describe("the provider as the dynamic-provider host runs it", () => {
     const provider = providerFor("HeartbeatGroup");
     const config: Record<string, string> = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey };
     await provider.configure?.({ config: { get: (key) => config[key], require: (key) => config[key] as string } });
-    const { inputs } = (await provider.check?.({}, { name: "from-config", __createKeySeed: "proj/dev/cfg" })) ?? {};
+    const { inputs } = (await provider.check?.({}, { name: "from-config", __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:Monitor::cfg" })) ?? {};
     const { id, outs } = await provider.create(inputs);
     expect((await provider.read?.(id, outs))?.props).toEqual(outs);
     await provider.delete?.(id, outs);

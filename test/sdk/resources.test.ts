@@ -65,6 +65,22 @@ describe("SDK classes", () => {
     expect(String(registration.object["__provider"]).length).toBeLessThan(3000);
   });
 
+  it("pass the URN the engine gives them, parents included, so same-named children of two components never share a create key", async () => {
+    class Shop extends pulumi.ComponentResource {
+      readonly web: mon.Monitor;
+      constructor(type: string, name: string) {
+        super(type, name, {}, {});
+        this.web = new mon.Monitor("web", { url: "https://example.com" }, { parent: this });
+      }
+    }
+    const children = [new Shop("acme:site:Shop", "a").web, new Shop("acme:site:Storefront", "b").web];
+    const engineUrns = await Promise.all(children.map((child) => output(child.urn)));
+    await Promise.all(children.map((child) => output(child.id)));
+    const passed = registrations.filter((registration) => registration.name === "web").map((registration) => registration.object["__urn"]);
+    expect(passed).toEqual(expect.arrayContaining(engineUrns));
+    expect(new Set(engineUrns).size).toBe(2);
+  });
+
   it("have an output for every input and server field", async () => {
     const monitor = new mon.Monitor("outputs", { url: "https://example.com" });
     expect(await output(monitor.status)).toBe("PENDING");
