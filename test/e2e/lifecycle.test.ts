@@ -3,16 +3,18 @@
  * preview, up, an empty preview, an empty refresh, edits, destroy, and nothing left behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deploy, collections, secrets, type Deployment } from "./support.js";
+import { deploy, collections, profiles, secrets, type Deployment } from "./support.js";
 
-describe("every kind and association on the real engine", () => {
+describe.each(profiles)("every kind and association on the real engine ($profile profile)", ({ profile, regions }) => {
   let deployment: Deployment;
 
   beforeAll(async () => {
     deployment = await deploy({
       program: "test/programs/everything",
+      profile,
       config: {
         step: { value: "1" },
+        regions: { value: regions },
         basicAuthPassword: { value: secrets.basicAuthPassword, secret: true },
         headerValue: { value: secrets.headerValue, secret: true },
         chatWebhookUrl: { value: secrets.chatWebhookUrl, secret: true },
@@ -60,17 +62,24 @@ describe("every kind and association on the real engine", () => {
     expect(refresh.summary.result).toBe("succeeded");
   });
 
-  it("applies the edits: updates, a replacement, a detach and a pause", async () => {
+  it("applies the edits: updates, removed inputs, a replacement, a detach and a pause", async () => {
     await deployment.harness.stack.setConfig("step", { value: "2" });
     const up = await deployment.harness.stack.up({ onOutput: (line) => process.stdout.write(line) });
     const changes = up.summary.resourceChanges!;
     expect(changes.replace).toBe(1); // the share link's label cannot change in place
-    // The client's portal title, the website, the webhook's description.
-    expect(changes.update).toBe(3);
+    // The client's portal title, the website, the heartbeat, the webhook's description.
+    expect(changes.update).toBe(4);
 
     const [websiteId] = up.outputs.monitorIds!.value as string[];
     const website = await deployment.api<Record<string, unknown>>(`/monitors/${websiteId}`);
     expect(website).toMatchObject({ name: "Acme website (www)", interval_seconds: 300, status: "PAUSED" });
+    // Removed inputs: a field with a default gets it back, one without is cleared.
+    expect(website.http_method).toBe("GET");
+    expect(website.ssl_expiry_alert_days ?? null).toBeNull();
+    expect((website.regions as string[]).length).toBeGreaterThan(0);
+    const heartbeat = await deployment.api<Record<string, unknown>>(`/heartbeats/${up.outputs.heartbeatId!.value}`);
+    expect(heartbeat.heartbeat_group_id ?? null).toBeNull();
+    expect(heartbeat.grace_period_seconds).not.toBe(1_800);
     const attached = await deployment.api<{ id: string }[]>(`/monitors/${websiteId}/notification_channels`);
     expect(attached.map((channel) => channel.id)).toEqual([(up.outputs.channelIds!.value as string[])[0]]);
     const links = await deployment.api<{ id: string; label: string }[]>(`/clients/${up.outputs.clientId!.value}/share-links`);

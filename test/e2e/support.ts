@@ -22,8 +22,14 @@ export const secrets = {
   chatWebhookUrl: "https://hooks.chat.example/services/T000/B000/sk-9e8d7c6b",
 };
 
-export async function deploy(options: TestStackOptions): Promise<Deployment> {
-  const emulator = await startTestEmulator();
+/** The emulator's profiles: its own choices where the spec is silent, and another server's (emulator/README.md). */
+export const profiles = [
+  { profile: "default", regions: "eu-west-1,us-east-1" },
+  { profile: "alt", regions: "eu-west,us-east" },
+] as const;
+
+export async function deploy(options: TestStackOptions & { profile?: "default" | "alt" }): Promise<Deployment> {
+  const emulator = await startTestEmulator(options.profile === undefined ? {} : { profile: options.profile });
   const harness = await createTestStack({
     ...options,
     config: {

@@ -1,11 +1,12 @@
 /**
  * Every resource kind and every association. Config `step` selects the edit:
  *  1. the initial setup;
- *  2. updates fields, changes a replace-only field (the share link's label), detaches a channel
- *     and pauses a monitor;
+ *  2. updates fields, removes inputs (each is then cleared: sent with its default, or as null),
+ *     changes a replace-only field (the share link's label), detaches a channel and pauses a monitor;
  *  3. archives the client (the service refuses new share links in an archived client, so the
  *     archive comes after the replacement of step 2).
- * Secret values come from config so the tests can look for them in the state.
+ * Secret values come from config so the tests can look for them in the state. The regions come
+ * from config as a plain comma-separated string: servers name their regions differently.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as mon from "pulumi-monitoring";
@@ -14,10 +15,11 @@ const config = new pulumi.Config();
 const step = config.requireNumber("step");
 const edited = step >= 2;
 const archived = step >= 3;
+const regions = config.require("regions").split(",");
 
 const template = new mon.ClientTemplate("standard", {
   name: "Standard package",
-  monitorDefaults: { intervalSeconds: 120, regions: ["eu-west-1", "us-east-1"] },
+  monitorDefaults: { intervalSeconds: 120, regions },
   heartbeatDefaults: { gracePeriodSeconds: 600 },
 });
 
@@ -59,9 +61,8 @@ const website = new mon.Monitor("website", {
   name: edited ? "Acme website (www)" : "Acme website",
   url: "https://acme.example",
   intervalSeconds: edited ? 300 : 60,
-  regions: ["eu-west-1", "us-east-1"],
+  ...(edited ? {} : { regions, sslExpiryAlertDays: 14, httpMethod: "HEAD" as const }),
   expectedStatusCode: 200,
-  sslExpiryAlertDays: 14,
   requestHeaders: [{ name: "X-Monitor-Token", value: config.requireSecret("headerValue") }],
   authUsername: "monitor",
   authPassword: config.requireSecret("basicAuthPassword"),
@@ -88,8 +89,7 @@ const nightly = new mon.HeartbeatGroup("nightly", { name: "Nightly jobs", client
 const backup = new mon.Heartbeat("backup", {
   name: "Nightly backup",
   expectedIntervalSeconds: 86_400,
-  gracePeriodSeconds: 1_800,
-  heartbeatGroupId: nightly.id,
+  ...(edited ? {} : { gracePeriodSeconds: 1_800, heartbeatGroupId: nightly.id }),
   clientId: client.id,
   paused: false,
 });
