@@ -188,8 +188,8 @@ export class ResourceEngine {
   /**
    * Sends the changed body fields (PATCH) or the whole body (PUT), then the association calls. A
    * field the program stopped setting is cleared: it is sent with its default when the definition
-   * declares one, else as null. A PUT keeps the fields the program never set as last read (`olds`),
-   * so a replacement of the whole object changes nothing the preview did not show.
+   * declares one, else as null. A PUT keeps the fields the program never set as the service holds
+   * them, so a replacement of the whole object changes nothing the preview did not show.
    */
   async #applyChanges(id: string, olds: Values, news: Values): Promise<void> {
     const changed = changedFields(this.#definition, olds, news);
@@ -199,7 +199,11 @@ export class ResourceEngine {
       const body = this.#body(changedBody, news, olds);
       await this.#api().request("PATCH", itemPath, { body, idempotencyKey: "auto", expectedStatus: 200 });
     } else if (changedBody.length > 0 && this.#definition.updateMethod === "PUT") {
-      const body = this.#body(objectBodyFields(this.#definition), news, olds);
+      // A PUT replaces the whole object: fields the program leaves to others are sent as the
+      // service holds them now, so a change made by hand since the last refresh survives.
+      const current = await this.#fetch(id, news);
+      const held = current === undefined ? olds : { ...olds, ...this.#project(current) };
+      const body = this.#body(objectBodyFields(this.#definition), news, held);
       await this.#api().request("PUT", itemPath, { body, expectedStatus: 200 });
     }
     await this.#applyAssociations(id, olds, news, declaredInputs(olds));

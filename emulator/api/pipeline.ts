@@ -103,6 +103,13 @@ export function createApiPipeline(parts: PipelineParts) {
     } catch (error) {
       outcome = errorOutcome(parts, asHttpError(error, method, path), requestId);
     }
+    if (fault?.drop_response) {
+      entry.fault = "drop_response";
+      entry.status = outcome.status;
+      parts.requestLog.add(entry);
+      request.socket.destroy();
+      return;
+    }
     finish(outcome);
   };
 }

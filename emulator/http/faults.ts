@@ -18,8 +18,10 @@ export interface FaultSpec {
   retry_after_seconds?: number;
   /** Wait this long before answering (or before the fault's status or drop). */
   latency_ms?: number;
-  /** Close the connection without any response. */
+  /** Close the connection without any response; the request is not processed. */
   drop_connection?: boolean;
+  /** Process the request, then close the connection without sending its response: a lost answer. */
+  drop_response?: boolean;
   /** Only the next N matching requests; unlimited when absent. */
   times?: number;
   /** Each matching request is faulted with this probability (0..1); always when absent. */
@@ -105,15 +107,22 @@ export function validateFaultSpec(value: unknown): { spec?: FaultSpec; problems:
     if (typeof input["drop_connection"] !== "boolean") problems["drop_connection"] = "must be a boolean";
     else if (input["drop_connection"]) spec.drop_connection = true;
   }
+  if (input["drop_response"] !== undefined) {
+    if (typeof input["drop_response"] !== "boolean") problems["drop_response"] = "must be a boolean";
+    else if (input["drop_response"]) spec.drop_response = true;
+  }
   if (input["probability"] !== undefined) {
     const probability = input["probability"];
     if (typeof probability !== "number" || !(probability >= 0 && probability <= 1)) problems["probability"] = "must be a number from 0 to 1";
     else spec.probability = probability;
   }
-  if (spec.status === undefined && spec.latency_ms === undefined && spec.drop_connection === undefined) {
-    problems["status"] ??= "one of status, latency_ms or drop_connection is required";
+  if (spec.status === undefined && spec.latency_ms === undefined && spec.drop_connection === undefined && spec.drop_response === undefined) {
+    problems["status"] ??= "one of status, latency_ms, drop_connection or drop_response is required";
   }
   if (spec.status !== undefined && spec.drop_connection) problems["drop_connection"] = "cannot be combined with status";
+  if ((spec.status !== undefined || spec.drop_connection) && spec.drop_response) {
+    problems["drop_response"] = "cannot be combined with status or drop_connection";
+  }
   return Object.keys(problems).length > 0 ? { problems } : { spec, problems };
 }
 

@@ -16,7 +16,7 @@ export interface RequestLogEntry {
   /** `pls_test_` and four more characters of the key sent, or `null` when none was sent. */
   key_prefix: string | null;
   /** The kind of injected fault that shaped the answer, if any. */
-  fault: "status" | "latency" | "drop_connection" | null;
+  fault: "status" | "latency" | "drop_connection" | "drop_response" | null;
   /** Answered from the idempotency store. */
   replayed: boolean;
   /** ISO-8601 time the request arrived. */

@@ -454,6 +454,115 @@ describe("create never makes a duplicate", () => {
   });
 });
 
+// Issue cases of object identity: each `it` names the failure it proves fixed.
+describe.each(Object.entries(kinds))("%s through five destroy/up cycles", (kind, row) => {
+  const definition = definitionOf(kind);
+  const engine = engineOf(definition);
+
+  it("makes a fresh object each time, with at most two create POSTs per cycle", async () => {
+    const f = await fixtures();
+    const inputs = checked(definition, `${kind}-cycles`, row.create(f));
+    const collection = definition.path.replace("{clientId}", String(inputs["clientId"]));
+    const ids = new Set<string>();
+    for (let cycle = 1; cycle <= 5; cycle++) {
+      await emulator.admin.clearRequestLog();
+      const { id, outs } = await engine.create(inputs);
+      const posts = (await emulator.admin.requestLog()).filter((entry) => entry.method === "POST" && entry.path === collection);
+      expect(posts.length, `create POSTs in cycle ${cycle}`).toBeLessThanOrEqual(2);
+      expect(diff(definition, outs, inputs).changes, `preview after cycle ${cycle}`).toBe(false);
+      ids.add(id);
+      await engine.delete(id, outs);
+    }
+    expect(ids.size).toBe(5);
+  });
+});
+
+describe("object identity", () => {
+  const monitors = engineOf(monitorDefinition);
+  const clients = engineOf(clientDefinition);
+
+  it("a create refused with a 4xx succeeds on the next up once the cause is fixed (no replay of the refusal)", async () => {
+    const { id: clientId, outs: clientOuts } = await clients.create(checked(clientDefinition, "paused-partner", { name: "Paused partner", archived: true }));
+    const inputs = checked(monitorDefinition, "in-archived", { name: "in-archived", url: "https://example.com", clientId });
+    await expect(monitors.create(inputs)).rejects.toThrow(/409/);
+    await clients.update(clientId, clientOuts, checked(clientDefinition, "paused-partner", { name: "Paused partner", archived: false }));
+    const { outs } = await monitors.create(inputs);
+    expect(outs["clientId"]).toBe(clientId);
+  });
+
+  it("a Client destroyed (archived) and deployed again is a fresh, active client", async () => {
+    const inputs = checked(clientDefinition, "redeployed", { name: "Redeployed" });
+    const first = await clients.create(inputs);
+    await clients.delete(first.id, first.outs);
+    const second = await clients.create(inputs);
+    expect(second.id).not.toBe(first.id);
+    expect((await raw.get(`/clients/${second.id}`))["archived"]).toBe(false);
+    const inside = await monitors.create(checked(monitorDefinition, "inside-redeployed", { name: "inside", url: "https://example.com", clientId: second.id }));
+    expect(inside.outs["clientId"]).toBe(second.id);
+  });
+
+  it("a channel detached by hand and then removed from the program is not detached again (no 404)", async () => {
+    const f = await fixtures();
+    const inputs = checked(monitorDefinition, "detached", { name: "detached", url: "https://example.com", notificationChannelIds: [f.channels[0], f.channels[1]] });
+    const { id, outs } = await monitors.create(inputs);
+    await raw.delete(`/monitors/${id}/notification_channels/${f.channels[1]}`);
+    const news = checked(monitorDefinition, "detached", { name: "detached", url: "https://example.com", notificationChannelIds: [f.channels[0]] });
+    const { outs: updated } = await monitors.update(id, outs, news);
+    expect(updated["notificationChannelIds"]).toEqual([f.channels[0]]);
+  });
+
+  it("a DELETE whose answer was lost, retried into a 404, counts as done (object and attachment)", async () => {
+    const f = await fixtures();
+    const inputs = checked(monitorDefinition, "lost-answers", { name: "lost", url: "https://example.com", notificationChannelIds: [f.channels[0]] });
+    const { id, outs } = await monitors.create(inputs);
+    await emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}/notification_channels/*`, drop_response: true, times: 1 });
+    const { outs: detached } = await monitors.update(id, outs, checked(monitorDefinition, "lost-answers", { ...inputs, notificationChannelIds: [] }));
+    expect(detached["notificationChannelIds"]).toEqual([]);
+    await emulator.admin.clearRequestLog();
+    await emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}`, drop_response: true, times: 1 });
+    await monitors.delete(id, detached);
+    const deletes = (await emulator.admin.requestLog()).filter((entry) => entry.method === "DELETE");
+    expect(deletes.map((entry) => [entry.status, entry.fault])).toEqual([[204, "drop_response"], [404, null]]);
+  });
+
+  it("a PUT kind keeps a field changed by hand that the program does not set, through an unrelated edit", async () => {
+    const subscriptions = engineOf(subscriptionDefinition);
+    const inputs = checked(subscriptionDefinition, "kept", { url: "https://hooks.example.com/in", events: ["*"], description: "first" });
+    const { id, outs } = await subscriptions.create(inputs);
+    await changeThroughApi(subscriptionDefinition, id, inputs, { enabled: false });
+    const { outs: updated } = await subscriptions.update(id, outs, { ...inputs, description: "second" });
+    const [held] = (await raw.list("/webhook-subscriptions")).filter((item) => item["id"] === id);
+    expect(held).toMatchObject({ description: "second", enabled: false });
+    expect(updated["enabled"]).toBe(false);
+  });
+
+  it("ids the server returns in another letter case compare equal: no diff, no replacement", () => {
+    const f = { clientId: "3F2B8C1E-5D4A-4E6F-9A7B-1C2D3E4F5A6B" };
+    const inputs = checked(monitorDefinition, "cased", { url: "https://example.com", clientId: f.clientId.toLowerCase() });
+    const outs = { ...inputs, clientId: f.clientId, __declaredInputs: ["url", "clientId"] };
+    expect(diff(monitorDefinition, outs, inputs)).toMatchObject({ changes: false, replaces: [] });
+  });
+});
+
+describe("on a server that ignores Idempotency-Key", () => {
+  it("a create whose answer was lost leaves at most one visible duplicate, never two resources merged into one object", async () => {
+    const careless = await startTestEmulator({ idempotency: false });
+    const carelessApi = new ApiClient({ baseUrl: careless.baseUrl, apiKey: careless.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+    try {
+      const engine = new ResourceEngine(monitorDefinition, () => carelessApi);
+      await careless.admin.injectFault({ method: "POST", path: "/monitors", drop_response: true, times: 1 });
+      const lost = await engine.create(checked(monitorDefinition, "lost", { name: "lost", url: "https://example.com" }));
+      const other = await engine.create(checked(monitorDefinition, "other", { name: "lost", url: "https://example.com" }));
+      const held = await carelessApi.listAll<Values>("/monitors");
+      expect(held).toHaveLength(3); // the lost answer's object, and one object per resource
+      expect(lost.id).not.toBe(other.id);
+    } finally {
+      await carelessApi.close();
+      await careless.stop();
+    }
+  });
+});
+
 describe("adoptId", () => {
   it("takes over an existing object and converges it to the inputs instead of creating one", async () => {
     const f = await fixtures();
