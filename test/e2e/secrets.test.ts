@@ -32,6 +32,7 @@ describe("secrets in state", () => {
   let deployment: Deployment;
   const engineOutput: string[] = [];
   let signingSecret: string;
+  let lookedUpHeaders: unknown;
 
   beforeAll(async () => {
     deployment = await deploy({
@@ -45,6 +46,11 @@ describe("secrets in state", () => {
     });
     await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line), onError: (line) => engineOutput.push(line) });
     await deployment.harness.stack.refresh({ onOutput: (line) => engineOutput.push(line) });
+    // A program that looks the monitor up and exports what it read: its secret fields stay secret.
+    const { outputs } = await deployment.harness.stack.up();
+    await deployment.harness.stack.setConfig("lookupMonitorId", { value: (outputs.ids!.value as Record<string, string>)["web"] as string });
+    const withLookup = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line) });
+    lookedUpHeaders = withLookup.outputs.lookedUp?.value?.requestHeaders;
     // The signing secret exists only in state (the service returns it once): read it decrypted.
     const decrypted = JSON.parse(pulumiStackExport("--show-secrets")).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
     const sentinel = decrypted.find((resource) => resource.type.endsWith(":WebhookSubscription"))!.outputs.signingSecret as { plaintext: string };
@@ -71,6 +77,10 @@ describe("secrets in state", () => {
 
   it("has a signing secret to look for", () => {
     expect(signingSecret).toMatch(/^whsec_/);
+  });
+
+  it("exports a lookup's secret fields, which the program read in plaintext", () => {
+    expect(lookedUpHeaders).toEqual([{ name: "X-Token", value: secrets.headerValue }]);
   });
 
   it("keeps every secret out of the raw state file", async () => {

@@ -138,8 +138,19 @@ describe("examples/agency", () => {
     expect(await service.find(`/clients/${clientId("acme")}`)).toMatchObject({ archived: false });
   });
 
+  it("deploys globex again after its destroy: a fresh, active client with its whole package", async () => {
+    const archived = clientId("globex");
+    const before = (await Promise.all(CLIENT_COLLECTIONS.map((collection) => service.list(collection, { client_id: archived })))).flat();
+    deployed.globex = await stacks.globex.stack.up();
+    expect(clientId("globex")).not.toBe(archived);
+    expect(await service.find(`/clients/${clientId("globex")}`)).toMatchObject({ archived: false });
+    expect((await objectsOf("globex")).length).toBeGreaterThan(0);
+    expect(before).toEqual([]);
+    await stacks.globex.stack.preview({ expectNoChanges: true });
+  });
+
   it("destroys the other clients and the shared template, leaving only archived clients", async () => {
-    await Promise.all([stacks.acme.stack.destroy(), stacks.initech.stack.destroy()]);
+    await Promise.all([stacks.acme.stack.destroy(), stacks.initech.stack.destroy(), stacks.globex.stack.destroy()]);
     await shared.stack.destroy();
     for (const client of CLIENTS) {
       expect(await objectsOf(client)).toEqual([]);

@@ -481,6 +481,18 @@ describe("object identity", () => {
   const monitors = engineOf(monitorDefinition);
   const clients = engineOf(clientDefinition);
 
+  it("two components' same-named children are two objects: the create key follows the URN, parents included", async () => {
+    const body = { name: "web", url: "https://example.com" };
+    const child = (component: string) => ({
+      ...check(monitorDefinition, { ...body, __urn: `urn:pulumi:dev::proj::acme:site:${component}$pulumi-nodejs:dynamic/monitoring:Monitor::web` }).inputs,
+    });
+    const shop = await monitors.create(child("Shop"));
+    const blog = await monitors.create(child("Blog"));
+    expect(shop.id).not.toBe(blog.id);
+    await monitors.delete(shop.id, shop.outs);
+    expect((await monitors.read(blog.id, blog.outs)).id).toBe(blog.id);
+  });
+
   it("a create refused with a 4xx succeeds on the next up once the cause is fixed (no replay of the refusal)", async () => {
     const { id: clientId, outs: clientOuts } = await clients.create(checked(clientDefinition, "paused-partner", { name: "Paused partner", archived: true }));
     const inputs = checked(monitorDefinition, "in-archived", { name: "in-archived", url: "https://example.com", clientId });

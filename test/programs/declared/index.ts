@@ -5,7 +5,8 @@
  *    { "kind": "NotificationChannel", "name": "ops", "args": { ... }, "options": { "import": "<id>" } }]
  *
  * `{ "$ref": "<name>" }` stands for the id of the resource declared under that name (declare it
- * first), and `{ "$secret": "<config key>" }` for a secret config value.
+ * first), and `{ "$secret": "<config key>" }` for a secret config value. Config `lookupMonitorId`
+ * exports what `getMonitor` reads of that monitor, as `lookedUp`.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as mon from "pulumi-monitoring";
@@ -55,3 +56,6 @@ for (const declaration of config.requireObject<Declaration[]>("resources")) {
 }
 
 export const ids = Object.fromEntries(Object.entries(declared).map(([name, resource]) => [name, resource.id]));
+
+const lookupMonitorId = config.get("lookupMonitorId");
+export const lookedUp = lookupMonitorId === undefined ? undefined : mon.getMonitor({ id: lookupMonitorId });
