@@ -30,6 +30,8 @@ export interface ApiErrorInit {
   /** Path relative to the base URL, without the query string. */
   path: string;
   attempts: number;
+  /** Time from the start of the first attempt to the end of the last one. */
+  elapsedMs?: number;
   cause?: unknown;
 }
 
@@ -42,6 +44,7 @@ export class ApiError extends Error {
   readonly method: string;
   readonly path: string;
   readonly attempts: number;
+  readonly elapsedMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
     super(formatMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -52,6 +55,7 @@ export class ApiError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.attempts = init.attempts;
+    this.elapsedMs = init.elapsedMs;
   }
 
   /** `Error#message` is not enumerable, so without this `JSON.stringify` would drop the message. */
@@ -66,17 +70,19 @@ export class ApiError extends Error {
       method: this.method,
       path: this.path,
       attempts: this.attempts,
+      elapsedMs: this.elapsedMs,
     };
   }
 }
 
 /**
  * `POST /monitors failed with 422 validation_failed: Invalid monitor (interval_seconds: must be
- * at least 10) [request_id req_1]`, plus `after N attempts` when the client retried.
+ * at least 10) [request_id req_1]`, plus `after N attempts over T s` when the client retried.
  */
 function formatMessage(init: ApiErrorInit): string {
   const outcome = init.status === 0 ? `failed with ${init.code}` : `failed with ${init.status} ${init.code}`;
-  const retried = init.attempts > 1 ? ` after ${init.attempts} attempts` : "";
+  const over = init.elapsedMs === undefined ? "" : ` over ${formatSeconds(init.elapsedMs)}`;
+  const retried = init.attempts > 1 ? ` after ${init.attempts} attempts${over}` : "";
   const details = formatDetails(init.details);
   const requestId = init.requestId === undefined ? "" : ` [request_id ${init.requestId}]`;
   return `${init.method} ${init.path} ${outcome}${retried}: ${init.reason}${details}${requestId}`;
@@ -88,4 +94,10 @@ function formatDetails(details: Record<string, unknown> | undefined): string {
     ([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`,
   );
   return entries.length === 0 ? "" : ` (${entries.join(", ")})`;
+}
+
+/** `0.4 s`, `9.5 s`, `121 s`: tenths only while they matter. */
+export function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return seconds < 10 ? `${seconds.toFixed(1)} s` : `${Math.round(seconds)} s`;
 }
