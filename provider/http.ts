@@ -251,6 +251,11 @@ export interface RateLimiterOptions {
 
 /** The rate a 429 can lower the limit to, at the least. */
 const MIN_RATE_PER_SECOND = 1;
+/**
+ * How much each success raises the rate, in starts per second: from the floor back to 20 per
+ * second takes some 40 successes, against one 429 to halve it.
+ */
+const RECOVERY_PER_SUCCESS = 0.5;
 /** How long starts pause after a 429 that names no `Retry-After`. */
 const DEFAULT_THROTTLE_PAUSE_MS = 1000;
 /** The window over which the rate actually sent is measured. */
@@ -261,10 +266,10 @@ const RATE_WINDOW_MS = 1000;
  * per provider process, so one for the whole deploy).
  *
  * A 429 means the service wants the caller as a whole to slow down, not only the request that
- * got it, so `throttled` pauses every start until its `Retry-After` has passed, and halves the
- * rate (the first time, the rate sent in the last second); each success raises it again by about one request per second per second (additive
- * increase, multiplicative decrease). A 429 for an attempt started before the last decrease
- * extends the pause but does not halve again: it tells nothing about the rate that is now in
+ * got it, so `throttled` pauses every start until its `Retry-After` has passed and halves the rate
+ * (the first time, the rate sent in the last second); each success then raises it by a small
+ * step (additive increase, multiplicative decrease). A 429 for an attempt started before the last
+ * decrease extends the pause but does not halve again: it tells nothing about the rate now in
  * force. `maxRequestsPerSecond` is the ceiling the rate never exceeds.
  */
 export class RateLimiter {
@@ -325,7 +330,7 @@ export class RateLimiter {
 
   /** An attempt succeeded: the rate grows back towards the ceiling. */
   succeeded(): void {
-    if (this.#rate < this.#ceiling) this.#rate = Math.min(this.#ceiling, this.#rate + 1 / this.#rate);
+    if (this.#rate < this.#ceiling) this.#rate = Math.min(this.#ceiling, this.#rate + RECOVERY_PER_SUCCESS);
   }
 
   #recordStart(start: number): void {

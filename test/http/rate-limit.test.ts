@@ -136,7 +136,7 @@ describe("back-off after a 429, shared by every request", () => {
     expect(limiter.rate).toBe(4);
   });
 
-  it("grows back by one request per second for every `rate` successes, up to maxRequestsPerSecond", () => {
+  it("grows back by half a request per second with each success, up to maxRequestsPerSecond", () => {
     const clock = new ManualClock();
     const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 4 });
     limiter.throttled(0);
@@ -144,8 +144,9 @@ describe("back-off after a 429, shared by every request", () => {
     limiter.succeeded();
     expect(limiter.rate).toBe(2.5);
     limiter.succeeded();
-    expect(limiter.rate).toBeCloseTo(2.9);
-    for (let index = 0; index < 100; index++) limiter.succeeded();
+    limiter.succeeded();
+    expect(limiter.rate).toBe(3.5);
+    for (let index = 0; index < 10; index++) limiter.succeeded();
     expect(limiter.rate).toBe(4);
   });
 
