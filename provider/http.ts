@@ -252,10 +252,12 @@ export interface RateLimiterOptions {
 /** The rate a 429 can lower the limit to, at the least. */
 const MIN_RATE_PER_SECOND = 1;
 /**
- * How much each success raises the rate, in starts per second: from the floor back to 20 per
- * second takes some 40 successes, against one 429 to halve it.
+ * How much each success raises the rate, in starts per second: back from 20 to 40 per second
+ * takes 20 successes, where one 429 halves it. A smaller step would let a service that refuses
+ * a share of requests at random (a bad minute rather than a rate limit) hold the deploy near
+ * the floor.
  */
-const RECOVERY_PER_SUCCESS = 0.5;
+const RECOVERY_PER_SUCCESS = 1;
 /** How long starts pause after a 429 that names no `Retry-After`. */
 const DEFAULT_THROTTLE_PAUSE_MS = 1000;
 /** The window over which the rate actually sent is measured. */

@@ -136,18 +136,17 @@ describe("back-off after a 429, shared by every request", () => {
     expect(limiter.rate).toBe(4);
   });
 
-  it("grows back by half a request per second with each success, up to maxRequestsPerSecond", () => {
+  it("grows back by one request per second with each success, up to maxRequestsPerSecond", () => {
     const clock = new ManualClock();
-    const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 4 });
+    const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 6 });
     limiter.throttled(0);
-    expect(limiter.rate).toBe(2);
+    expect(limiter.rate).toBe(3);
     limiter.succeeded();
-    expect(limiter.rate).toBe(2.5);
-    limiter.succeeded();
-    limiter.succeeded();
-    expect(limiter.rate).toBe(3.5);
-    for (let index = 0; index < 10; index++) limiter.succeeded();
     expect(limiter.rate).toBe(4);
+    limiter.succeeded();
+    expect(limiter.rate).toBe(5);
+    for (let index = 0; index < 10; index++) limiter.succeeded();
+    expect(limiter.rate).toBe(6);
   });
 
   it("never halves below one request per second", async () => {
