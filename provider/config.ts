@@ -3,14 +3,15 @@
  * variables as the fallback for the connection. Resolved when a request is about to be made,
  * never when a module loads, and never stored in the serialized provider.
  *
- * | stack config                        | environment          | meaning                              |
- * |-------------------------------------|----------------------|--------------------------------------|
- * | `monitoring:apiKey` (secret)        | `MONITORING_API_KEY` | bearer key                           |
- * | `monitoring:apiUrl`                 | `MONITORING_API_URL` | service root, ending in `/v1`        |
- * | `monitoring:maxRetries`             |                      | retries per request (default 4)      |
- * | `monitoring:requestTimeoutSeconds`  |                      | limit per attempt (default 30)       |
- * | `monitoring:maxRequestsPerSecond`   |                      | shared by every resource of a deploy |
- * | `monitoring:offeredRegions`         |                      | regions check accepts (default: any) |
+ * | stack config                       | environment          | meaning                                         |
+ * |------------------------------------|----------------------|-------------------------------------------------|
+ * | `monitoring:apiKey` (secret)       | `MONITORING_API_KEY` | bearer key                                      |
+ * | `monitoring:apiUrl`                | `MONITORING_API_URL` | service root, ending in `/v1`                   |
+ * | `monitoring:retryBudgetSeconds`    |                      | how long a request is retried (default 120)     |
+ * | `monitoring:maxRetries`            |                      | retries per request at most (default: no bound) |
+ * | `monitoring:requestTimeoutSeconds` |                      | limit per attempt (default 30)                  |
+ * | `monitoring:maxRequestsPerSecond`  |                      | shared by every resource of a deploy            |
+ * | `monitoring:offeredRegions`        |                      | regions check accepts (default: any)            |
  */
 
 /** Reads one key of the `monitoring` namespace (`apiKey` for `monitoring:apiKey`). */
@@ -19,6 +20,7 @@ export type ConfigSource = (key: string) => string | undefined;
 export interface ProviderSettings {
   apiUrl: string;
   apiKey: string;
+  retryBudgetMs?: number;
   maxRetries?: number;
   requestTimeoutMs?: number;
   maxRequestsPerSecond?: number;
@@ -66,9 +68,11 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     throw new Error(`${CONFIG_NAMESPACE}:apiUrl must be an http(s) URL, got ${JSON.stringify(apiUrl)}`);
   }
   const settings: ProviderSettings = { apiUrl, apiKey };
+  const budgetSeconds = numberSetting(setting, "retryBudgetSeconds", (value) => value > 0, "a positive number of seconds");
   const maxRetries = numberSetting(setting, "maxRetries", (value) => Number.isInteger(value) && value >= 0, "a whole number, 0 or more");
   const timeoutSeconds = numberSetting(setting, "requestTimeoutSeconds", (value) => value > 0, "a positive number of seconds");
   const rate = numberSetting(setting, "maxRequestsPerSecond", (value) => value > 0, "a positive number");
+  if (budgetSeconds !== undefined) settings.retryBudgetMs = budgetSeconds * 1000;
   if (maxRetries !== undefined) settings.maxRetries = maxRetries;
   if (timeoutSeconds !== undefined) settings.requestTimeoutMs = timeoutSeconds * 1000;
   if (rate !== undefined) settings.maxRequestsPerSecond = rate;

@@ -32,6 +32,8 @@ export interface ApiErrorInit {
   attempts: number;
   /** The server answered from its idempotency store: this is the stored answer of an earlier request. */
   replayed?: boolean;
+  /** Time from the start of the first attempt to the end of the last one. */
+  elapsedMs?: number;
   cause?: unknown;
 }
 
@@ -45,6 +47,7 @@ export class ApiError extends Error {
   readonly path: string;
   readonly attempts: number;
   readonly replayed: boolean;
+  readonly elapsedMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
     super(formatMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -56,6 +59,7 @@ export class ApiError extends Error {
     this.path = init.path;
     this.attempts = init.attempts;
     this.replayed = init.replayed ?? false;
+    this.elapsedMs = init.elapsedMs;
   }
 
   /** `Error#message` is not enumerable, so without this `JSON.stringify` would drop the message. */
@@ -70,17 +74,19 @@ export class ApiError extends Error {
       method: this.method,
       path: this.path,
       attempts: this.attempts,
+      elapsedMs: this.elapsedMs,
     };
   }
 }
 
 /**
  * `POST /monitors failed with 422 validation_failed: Invalid monitor (interval_seconds: must be
- * at least 10) [request_id req_1]`, plus `after N attempts` when the client retried.
+ * at least 10) [request_id req_1]`, plus `after N attempts over T s` when the client retried.
  */
 function formatMessage(init: ApiErrorInit): string {
   const outcome = init.status === 0 ? `failed with ${init.code}` : `failed with ${init.status} ${init.code}`;
-  const retried = init.attempts > 1 ? ` after ${init.attempts} attempts` : "";
+  const over = init.elapsedMs === undefined ? "" : ` over ${formatSeconds(init.elapsedMs)}`;
+  const retried = init.attempts > 1 ? ` after ${init.attempts} attempts${over}` : "";
   const details = formatDetails(init.details);
   const requestId = init.requestId === undefined ? "" : ` [request_id ${init.requestId}]`;
   return `${init.method} ${init.path} ${outcome}${retried}: ${init.reason}${details}${requestId}`;
@@ -92,4 +98,10 @@ function formatDetails(details: Record<string, unknown> | undefined): string {
     ([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`,
   );
   return entries.length === 0 ? "" : ` (${entries.join(", ")})`;
+}
+
+/** `0.4 s`, `9.5 s`, `121 s`: tenths only while they matter. */
+export function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return seconds < 10 ? `${seconds.toFixed(1)} s` : `${Math.round(seconds)} s`;
 }

@@ -1,7 +1,8 @@
 /**
  * The provider's only HTTP module: one keep-alive connection pool per client, bearer auth,
- * retries with backoff for failures that are safe to repeat, per-attempt timeouts, a client-side
- * rate limit, one error type and cursor pagination (spec 2.1-2.3, 4.1, 5, 7, 8).
+ * retries with backoff for failures that are safe to repeat (within a time budget per request),
+ * per-attempt timeouts, a client-side rate limit that backs off when the service answers 429,
+ * one error type and cursor pagination (spec 2.1-2.3, 4.1, 5, 7, 8).
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
@@ -49,11 +50,36 @@ export interface RequestEvent {
   errorCode?: "network_error" | "timeout";
 }
 
+/**
+ * Reported before each wait for a retry. Like {@link RequestEvent} it carries no header, body or
+ * query, so it can be logged as is.
+ */
+export interface RetryEvent {
+  method: HttpMethod;
+  /** Path relative to the base URL, without the query string. */
+  path: string;
+  /** HTTP status of the failed attempt, or 0 when no response arrived. */
+  status: number;
+  /** Set when no response arrived. */
+  errorCode?: "network_error" | "timeout";
+  /** The attempt that failed (1-based). */
+  attempt: number;
+  /** Time since the first attempt of the request started. */
+  elapsedMs: number;
+  /** The wait before the next attempt. */
+  delayMs: number;
+}
+
 export interface ApiClientOptions {
   /** Service root; ends in `/v1`. */
   baseUrl: string;
   apiKey: string;
-  /** Retries after the first attempt. Default 4. */
+  /**
+   * Time after the first attempt of a request within which failures are retried; a wait that
+   * would end later is not started. Default 120 s.
+   */
+  retryBudgetMs?: number;
+  /** An upper bound on the retries after the first attempt. Default: none, only the budget. */
   maxRetries?: number;
   /**
    * Limit for one attempt, from sending the request to the end of the response body. Waiting
@@ -61,15 +87,20 @@ export interface ApiClientOptions {
    * never times out unsent. Default 30 s.
    */
   requestTimeoutMs?: number;
-  /** Spacing of attempt starts for this client; 0 or absent means unlimited. */
+  /** Most attempt starts per second for this client; 0 or absent means no fixed limit. */
   maxRequestsPerSecond?: number;
-  /** A limiter shared with other clients of the process; excludes `maxRequestsPerSecond`. */
+  /**
+   * A limiter shared with other clients of the process; excludes `maxRequestsPerSecond`.
+   * Without one, the client has a limiter of its own: a 429 slows every request of the client.
+   */
   rateLimiter?: RateLimiter;
   userAgent?: string;
   onRequest?: (event: RequestEvent) => void;
+  /** Called before each wait for a retry, e.g. to tell the user that a request is struggling. */
+  onRetry?: (event: RetryEvent) => void;
   /** First backoff step before jitter. Default 200 ms. */
   retryBaseDelayMs?: number;
-  /** Largest backoff step before jitter. Default 10 s. */
+  /** Largest backoff step before jitter: no single backoff wait is longer. Default 20 s. */
   retryMaxDelayMs?: number;
   /** Largest wait a server's `Retry-After` can impose. Default 60 s. */
   retryAfterMaxMs?: number;
@@ -96,6 +127,13 @@ export interface RequestOptions {
   expectedStatus?: number | readonly number[];
 }
 
+/** `retrying POST /monitors after 503 (attempt 4, 9 s so far)`: no header, body, query or secret. */
+export function describeRetry(event: RetryEvent): string {
+  const cause = event.errorCode ?? String(event.status);
+  const seconds = Math.round(event.elapsedMs / 1000);
+  return `retrying ${event.method} ${event.path} after ${cause} (attempt ${event.attempt}, ${seconds} s so far)`;
+}
+
 /** A random key for callers that need one per operation and have nothing to derive it from. */
 export function newIdempotencyKey(): string {
   return randomUUID();
@@ -119,10 +157,15 @@ export interface RetryContext {
   method: HttpMethod;
   hasIdempotencyKey: boolean;
   failure: AttemptFailure;
+  /** Time since the first attempt of the request started. */
+  elapsedMs: number;
 }
 
 export interface RetryPolicy {
-  maxRetries: number;
+  /** No wait is started that would end more than this long after the first attempt started. */
+  budgetMs: number;
+  /** An optional upper bound on the number of retries; absent, only the budget limits them. */
+  maxRetries?: number;
   baseDelayMs: number;
   maxDelayMs: number;
   retryAfterMaxMs: number;
@@ -138,32 +181,43 @@ const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504
 /**
  * Every retry rule of the client. `attempt` is the number of attempts already made (1-based).
  * Repeating is safe for idempotent methods, for POST/PATCH with an `Idempotency-Key`, and for any
- * request that never left the machine. Backoff is exponential with full jitter; a `Retry-After`
- * from the server replaces it, capped at `retryAfterMaxMs`.
+ * request that never left the machine. Backoff is exponential with full jitter, each wait capped at
+ * `maxDelayMs`; a `Retry-After` from the server replaces it, capped at `retryAfterMaxMs`. Retries go
+ * on until the time budget is spent (or `maxRetries`, when set, is reached): a wait that would end
+ * past the budget is not started, since the attempt after it could not finish within it either.
  */
 export function retryDecision(attempt: number, context: RetryContext, policy: RetryPolicy): RetryDecision {
-  if (attempt > policy.maxRetries) return { retry: false };
+  if (policy.maxRetries !== undefined && attempt > policy.maxRetries) return { retry: false };
   const { failure } = context;
   const safeToRepeat =
     failure.kind === "connect" || IDEMPOTENT_METHODS.has(context.method) || context.hasIdempotencyKey;
   if (!safeToRepeat) return { retry: false };
 
+  let delayMs: number;
   switch (failure.kind) {
     case "fatal":
       return { retry: false };
     case "status":
       if (!RETRYABLE_STATUSES.has(failure.status)) return { retry: false };
-      if (failure.retryAfterMs !== undefined) {
-        return { retry: true, delayMs: Math.min(failure.retryAfterMs, policy.retryAfterMaxMs) };
-      }
+      delayMs =
+        failure.retryAfterMs === undefined
+          ? jitteredBackoff(attempt, policy)
+          : Math.min(failure.retryAfterMs, policy.retryAfterMaxMs);
       break;
     case "connect":
     case "network":
     case "timeout":
+      delayMs = jitteredBackoff(attempt, policy);
       break;
   }
+  if (context.elapsedMs + delayMs > policy.budgetMs) return { retry: false };
+  return { retry: true, delayMs };
+}
+
+/** Full jitter: a uniform draw below min(maxDelayMs, baseDelayMs * 2^(attempt - 1)). */
+function jitteredBackoff(attempt: number, policy: RetryPolicy): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return { retry: true, delayMs: Math.floor((policy.random ?? Math.random)() * ceiling) };
+  return Math.floor((policy.random ?? Math.random)() * ceiling);
 }
 
 /** `Retry-After` in milliseconds from delay-seconds or an HTTP date; `undefined` when unusable. */
@@ -180,27 +234,116 @@ export function parseRetryAfter(value: string | undefined, nowMs: number = Date.
 // ---------------------------------------------------------------------------------------------
 // Rate limit
 
+/** Time as the rate limiter sees it; tests substitute a clock they advance by hand. */
+export interface Clock {
+  /** Milliseconds on a monotonic scale. */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const systemClock: Clock = { now: () => performance.now(), sleep: (ms) => delay(ms) };
+
+export interface RateLimiterOptions {
+  /** The most attempt starts per second, ever; absent, only the service's 429s set a limit. */
+  maxRequestsPerSecond?: number;
+  clock?: Clock;
+}
+
+/** The rate a 429 can lower the limit to, at the least. */
+const MIN_RATE_PER_SECOND = 1;
 /**
- * Spaces the starts of requests at least `1 / maxRequestsPerSecond` apart, across every client
- * that shares the instance. Each attempt, retries included, takes a slot.
+ * How much each success raises the rate, in starts per second: back from 20 to 40 per second
+ * takes 20 successes, where one 429 halves it. A smaller step would let a service that refuses
+ * a share of requests at random (a bad minute rather than a rate limit) hold the deploy near
+ * the floor.
+ */
+const RECOVERY_PER_SUCCESS = 1;
+/** How long starts pause after a 429 that names no `Retry-After`. */
+const DEFAULT_THROTTLE_PAUSE_MS = 1000;
+/** The window over which the rate actually sent is measured. */
+const RATE_WINDOW_MS = 1000;
+
+/**
+ * Paces the starts of attempts, retries included, for every client that shares the instance (one
+ * per provider process, so one for the whole deploy).
+ *
+ * A 429 means the service wants the caller as a whole to slow down, not only the request that
+ * got it, so `throttled` pauses every start until its `Retry-After` has passed and halves the rate
+ * (the first time, the rate sent in the last second); each success then raises it by a small
+ * step (additive increase, multiplicative decrease). A 429 for an attempt started before the last
+ * decrease extends the pause but does not halve again: it tells nothing about the rate now in
+ * force. `maxRequestsPerSecond` is the ceiling the rate never exceeds.
  */
 export class RateLimiter {
-  readonly #intervalMs: number;
-  #nextSlotMs = 0;
+  readonly #ceiling: number;
+  readonly #clock: Clock;
+  /** Current limit in starts per second; `Infinity` until the first 429 when no ceiling is set. */
+  #rate: number;
+  #nextSlotMs = Number.NEGATIVE_INFINITY;
+  #pausedUntilMs = Number.NEGATIVE_INFINITY;
+  #lastDecreaseMs = Number.NEGATIVE_INFINITY;
+  /** Start times within the last {@link RATE_WINDOW_MS}, oldest first. */
+  readonly #recentStarts: number[] = [];
 
-  constructor(maxRequestsPerSecond: number) {
-    if (!(maxRequestsPerSecond > 0) || !Number.isFinite(maxRequestsPerSecond)) {
+  constructor(options: RateLimiterOptions = {}) {
+    const { maxRequestsPerSecond } = options;
+    if (maxRequestsPerSecond !== undefined && (!(maxRequestsPerSecond > 0) || !Number.isFinite(maxRequestsPerSecond))) {
       throw new RangeError(`maxRequestsPerSecond must be a positive number, got ${maxRequestsPerSecond}`);
     }
-    this.#intervalMs = 1000 / maxRequestsPerSecond;
+    this.#ceiling = maxRequestsPerSecond ?? Number.POSITIVE_INFINITY;
+    this.#rate = this.#ceiling;
+    this.#clock = options.clock ?? systemClock;
   }
 
-  /** Resolves when the caller may start its request. */
-  async acquire(): Promise<void> {
-    const now = performance.now();
-    const slot = Math.max(now, this.#nextSlotMs);
-    this.#nextSlotMs = slot + this.#intervalMs;
-    if (slot > now) await delay(slot - now);
+  /** The limit in force, in starts per second (`Infinity` for none). */
+  get rate(): number {
+    return this.#rate;
+  }
+
+  /**
+   * Resolves, with the start time, when the caller may start its attempt: once no pause is in
+   * force and at least `1 / rate` after the previous start.
+   */
+  async acquire(): Promise<number> {
+    for (;;) {
+      const now = this.#clock.now();
+      const slot = Math.max(now, this.#nextSlotMs, this.#pausedUntilMs);
+      this.#nextSlotMs = slot + 1000 / this.#rate;
+      if (slot > now) await this.#clock.sleep(slot - now);
+      const start = this.#clock.now();
+      // A 429 that arrived during the wait pauses this start too: queue again behind the pause.
+      if (this.#pausedUntilMs <= start) {
+        this.#recordStart(start);
+        return start;
+      }
+    }
+  }
+
+  /** The service answered 429 to an attempt started at `startedAtMs` (a time from `acquire`). */
+  throttled(startedAtMs: number, retryAfterMs: number = DEFAULT_THROTTLE_PAUSE_MS): void {
+    const now = this.#clock.now();
+    this.#pausedUntilMs = Math.max(this.#pausedUntilMs, now + retryAfterMs);
+    if (startedAtMs < this.#lastDecreaseMs) return;
+    this.#lastDecreaseMs = now;
+    // Without a limit yet, what was sent in the last second is the rate the service refused.
+    const refusedRate = Number.isFinite(this.#rate) ? this.#rate : this.#startsWithinWindow(now);
+    this.#rate = Math.max(MIN_RATE_PER_SECOND, refusedRate / 2);
+  }
+
+  /** An attempt succeeded: the rate grows back towards the ceiling. */
+  succeeded(): void {
+    if (this.#rate < this.#ceiling) this.#rate = Math.min(this.#ceiling, this.#rate + RECOVERY_PER_SUCCESS);
+  }
+
+  #recordStart(start: number): void {
+    this.#recentStarts.push(start);
+    this.#startsWithinWindow(start);
+  }
+
+  /** Drops starts older than the window and counts the rest. */
+  #startsWithinWindow(now: number): number {
+    while (this.#recentStarts.length > 0 && (this.#recentStarts[0] as number) <= now - RATE_WINDOW_MS) this.#recentStarts.shift();
+    return this.#recentStarts.length;
   }
 }
 
@@ -232,10 +375,10 @@ class Semaphore {
 // ---------------------------------------------------------------------------------------------
 // Client
 
-const DEFAULT_MAX_RETRIES = 4;
+const DEFAULT_RETRY_BUDGET_MS = 120_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_BASE_DELAY_MS = 200;
-const DEFAULT_MAX_DELAY_MS = 10_000;
+const DEFAULT_MAX_DELAY_MS = 20_000;
 const DEFAULT_RETRY_AFTER_MAX_MS = 60_000;
 const DEFAULT_MAX_CONNECTIONS = 32;
 const PAGE_LIMIT = 250;
@@ -277,11 +420,12 @@ export class ApiClient {
   readonly #pool: Pool;
   /** Keeps requests out of undici's own queue, where time would count against their timeout. */
   readonly #inFlight: Semaphore;
-  readonly #limiter: RateLimiter | undefined;
+  readonly #limiter: RateLimiter;
   readonly #timeoutMs: number;
   readonly #retryPolicy: RetryPolicy;
   readonly #userAgent: string;
   readonly #onRequest: ((event: RequestEvent) => void) | undefined;
+  readonly #onRetry: ((event: RetryEvent) => void) | undefined;
 
   constructor(options: ApiClientOptions) {
     const url = new URL(options.baseUrl);
@@ -292,9 +436,13 @@ export class ApiClient {
     if (options.rateLimiter !== undefined && options.maxRequestsPerSecond) {
       throw new TypeError("pass either rateLimiter or maxRequestsPerSecond, not both");
     }
-    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    const { maxRetries } = options;
+    if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
       throw new RangeError(`maxRetries must be a non-negative integer, got ${maxRetries}`);
+    }
+    const budgetMs = options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
+    if (!(budgetMs >= 0) || !Number.isFinite(budgetMs)) {
+      throw new RangeError(`retryBudgetMs must be a non-negative number, got ${budgetMs}`);
     }
     this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!(this.#timeoutMs > 0)) throw new RangeError(`requestTimeoutMs must be positive, got ${this.#timeoutMs}`);
@@ -312,15 +460,17 @@ export class ApiClient {
     this.#pool = new Pool(url.origin, { connections: maxConnections, headersTimeout: 0, bodyTimeout: 0 });
     this.#limiter =
       options.rateLimiter ??
-      (options.maxRequestsPerSecond ? new RateLimiter(options.maxRequestsPerSecond) : undefined);
+      new RateLimiter(options.maxRequestsPerSecond ? { maxRequestsPerSecond: options.maxRequestsPerSecond } : {});
     this.#retryPolicy = {
-      maxRetries,
+      budgetMs,
+      ...(maxRetries === undefined ? {} : { maxRetries }),
       baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_BASE_DELAY_MS,
       maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_MAX_DELAY_MS,
       retryAfterMaxMs: options.retryAfterMaxMs ?? DEFAULT_RETRY_AFTER_MAX_MS,
     };
     this.#userAgent = options.userAgent ?? `pulumi-monitoring node/${process.version}`;
     this.#onRequest = options.onRequest;
+    this.#onRetry = options.onRetry;
   }
 
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -343,20 +493,24 @@ export class ApiClient {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     };
 
+    let firstStartedMs: number | undefined;
     for (let attempt = 1; ; attempt++) {
-      const { result, durationMs } = await this.#send(call);
+      const { result, startedMs, durationMs } = await this.#send(call);
+      firstStartedMs ??= startedMs;
       this.#report(call, attempt, durationMs, result);
 
       if (result.kind === "response" && result.status >= 200 && result.status < 300) {
         return successResponse<T>(call, attempt, result, options.expectedStatus);
       }
       const failure = attemptFailure(result);
+      const elapsedMs = performance.now() - firstStartedMs;
       const decision = retryDecision(
         attempt,
-        { method, hasIdempotencyKey: idempotencyKey !== undefined, failure },
+        { method, hasIdempotencyKey: idempotencyKey !== undefined, failure, elapsedMs },
         this.#retryPolicy,
       );
-      if (!decision.retry) throw this.#failureError(call, attempt, result);
+      if (!decision.retry) throw this.#failureError(call, attempt, elapsedMs, result);
+      this.#announceRetry(call, attempt, elapsedMs, decision.delayMs, result);
       await delay(decision.delayMs);
     }
   }
@@ -397,14 +551,24 @@ export class ApiClient {
     await this.#pool.close();
   }
 
-  /** One attempt: waits for a free connection and the rate limit, then times the exchange alone. */
-  async #send(call: Call): Promise<{ result: AttemptResult; durationMs: number }> {
+  /**
+   * One attempt: waits for a free connection and the rate limit, then times the exchange alone,
+   * and tells the limiter how the service took it.
+   */
+  async #send(call: Call): Promise<{ result: AttemptResult; startedMs: number; durationMs: number }> {
     await this.#inFlight.acquire();
     try {
-      await this.#limiter?.acquire();
-      const started = performance.now();
+      const slot = await this.#limiter.acquire();
+      const startedMs = performance.now();
       const result = await this.#exchange(call);
-      return { result, durationMs: Math.round(performance.now() - started) };
+      // Any answer but 429 or 5xx shows the service keeps up with the rate, errors included.
+      if (result.kind === "response" && result.status === 429) {
+        const retryAfterMs = parseRetryAfter(header(result.headers, "retry-after"));
+        this.#limiter.throttled(slot, retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, this.#retryPolicy.retryAfterMaxMs));
+      } else if (result.kind === "response" && result.status < 500) {
+        this.#limiter.succeeded();
+      }
+      return { result, startedMs, durationMs: Math.round(performance.now() - startedMs) };
     } finally {
       this.#inFlight.release();
     }
@@ -453,8 +617,26 @@ export class ApiClient {
     }
   }
 
-  #failureError(call: Call, attempts: number, result: AttemptResult): ApiError {
-    const base = { method: call.method, path: call.path, attempts };
+  #announceRetry(call: Call, attempt: number, elapsedMs: number, delayMs: number, result: AttemptResult): void {
+    if (this.#onRetry === undefined) return;
+    const event: RetryEvent = {
+      method: call.method,
+      path: call.path,
+      status: result.kind === "response" ? result.status : 0,
+      attempt,
+      elapsedMs: Math.round(elapsedMs),
+      delayMs,
+    };
+    if (result.kind !== "response") event.errorCode = result.kind === "timeout" ? "timeout" : "network_error";
+    try {
+      this.#onRetry(event);
+    } catch {
+      // An observer must not be able to fail or alter the request it observes.
+    }
+  }
+
+  #failureError(call: Call, attempts: number, elapsedMs: number, result: AttemptResult): ApiError {
+    const base = { method: call.method, path: call.path, attempts, elapsedMs: Math.round(elapsedMs) };
     switch (result.kind) {
       case "timeout":
         return new ApiError({ ...base, status: 0, code: "timeout", reason: `no complete response within ${this.#timeoutMs} ms` });

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiClient, type RequestEvent } from "../../provider/http.js";
+import { ApiClient, describeRetry, type RequestEvent, type RetryEvent } from "../../provider/http.js";
 import { apiError, FaultServer, ok, type Reply } from "./fault-server.js";
 import { API_KEY, clientFor, rejection } from "./support.js";
 
@@ -233,7 +233,9 @@ describe("retries", () => {
     const error = await rejection(client.request("GET", "/monitors"));
     expect(performance.now() - started).toBeLessThan(900);
     expect(error).toMatchObject({ status: 0, code: "timeout", attempts: 3 });
-    expect(error.message).toBe("GET /monitors failed with timeout after 3 attempts: no complete response within 100 ms");
+    expect(error.message).toMatch(
+      /^GET \/monitors failed with timeout after 3 attempts over 0\.[3-8] s: no complete response within 100 ms$/,
+    );
     expect(server.requests).toHaveLength(3);
   });
 
@@ -261,8 +263,98 @@ describe("retries", () => {
     const error = await rejection(connect({ maxRetries: 3 }).request("GET", "/monitors", { query: { limit: 5 } }));
     expect(server.requests).toHaveLength(4);
     expect(error).toMatchObject({ status: 503, code: "unavailable", requestId: "req_0123abcd", attempts: 4 });
-    expect(error.message).toBe(
-      "GET /monitors failed with 503 unavailable after 4 attempts: Service is down [request_id req_0123abcd]",
+    expect(error.message).toMatch(
+      /^GET \/monitors failed with 503 unavailable after 4 attempts over 0\.\d s: Service is down \[request_id req_0123abcd\]$/,
+    );
+  });
+});
+
+describe("retrying within a time budget", () => {
+  it("keeps retrying past any fixed count while the budget lasts, then says how many attempts over how long", async () => {
+    // Waits of 20 ms on average, 40 ms at most: dozens of attempts fit in 1.5 s.
+    server.respondWith(() => apiError(503, "unavailable", "Service is down", { requestId: "req_last" }));
+    const started = performance.now();
+    const error = await rejection(
+      connect({ retryBudgetMs: 1_500, retryBaseDelayMs: 10, retryMaxDelayMs: 40 }).request("GET", "/monitors"),
+    );
+    const elapsedMs = performance.now() - started;
+
+    // Five attempts were the most the client made when it counted them.
+    expect(error.attempts).toBeGreaterThan(5);
+    expect(server.requests).toHaveLength(error.attempts);
+    expect(elapsedMs).toBeGreaterThanOrEqual(1_500 - 40);
+    expect(elapsedMs).toBeLessThan(1_500 + 500);
+    expect(error.elapsedMs).toBeGreaterThanOrEqual(1_500 - 40);
+    expect(error.message).toMatch(
+      new RegExp(`^GET /monitors failed with 503 unavailable after ${error.attempts} attempts over 1\\.[5-9] s: Service is down \\[request_id req_last\\]$`),
+    );
+  });
+
+  it("caps each backoff wait at retryMaxDelayMs", async () => {
+    server.script(...Array.from({ length: 8 }, () => apiError(503, "unavailable", "busy")));
+    const response = await connect({ retryBaseDelayMs: 100, retryMaxDelayMs: 150 }).request("GET", "/monitors");
+    expect(response.attempts).toBe(9);
+    // Uncapped, the waits after attempts 5 to 8 would be drawn below 1.6, 3.2, 6.4 and 12.8 s.
+    for (let index = 1; index < server.requests.length; index++) expect(gapBefore(index)).toBeLessThan(500);
+  });
+
+  it("does not start a Retry-After wait that would end past the budget", async () => {
+    server.script(apiError(429, "rate_limited", "slow down", { requestId: "req_429", headers: { "retry-after": "3" } }));
+    const started = performance.now();
+    const error = await rejection(connect({ retryBudgetMs: 2_000 }).request("GET", "/monitors"));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(error).toMatchObject({ status: 429, code: "rate_limited", attempts: 1 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("honours a Retry-After that fits in the budget", async () => {
+    server.script(apiError(503, "unavailable", "maintenance", { headers: { "retry-after": "1" } }));
+    const response = await connect({ retryBudgetMs: 1_500 }).request("GET", "/monitors");
+    expect(response.attempts).toBe(2);
+    expect(gapBefore(1)).toBeGreaterThanOrEqual(990);
+  });
+
+  it("sends the same idempotency key on every attempt of a long retry sequence", async () => {
+    server.script(
+      apiError(503, "unavailable", "busy"),
+      { dropConnection: true },
+      apiError(429, "rate_limited", "slow down", { headers: { "retry-after": "0" } }),
+      apiError(502, "bad_gateway", "upstream"),
+      { dropConnection: true },
+      apiError(500, "internal_error", "oops"),
+    );
+    const response = await connect().request("POST", "/monitors", { body: { name: "a" }, idempotencyKey: "auto" });
+    expect(response.attempts).toBe(7);
+    const keys = new Set(server.requests.map((request) => request.headers["idempotency-key"]));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toMatch(UUID);
+  });
+
+  it("announces each retry to onRetry with the time spent so far, and nothing secret", async () => {
+    const retries: RetryEvent[] = [];
+    server.script(
+      apiError(503, "unavailable", "busy"),
+      { dropConnection: true },
+      { status: 200, json: { data: {} }, delayMs: 1000 },
+    );
+    const client = connect({ requestTimeoutMs: 150, onRetry: (event) => retries.push(event) });
+    await client.request("PUT", "/monitors/m1", { body: { password: "hunter2" }, query: { q: "secret-search" } });
+
+    expect(retries.map(({ elapsedMs, delayMs, ...rest }) => rest)).toEqual([
+      { method: "PUT", path: "/monitors/m1", status: 503, attempt: 1 },
+      { method: "PUT", path: "/monitors/m1", status: 0, errorCode: "network_error", attempt: 2 },
+      { method: "PUT", path: "/monitors/m1", status: 0, errorCode: "timeout", attempt: 3 },
+    ]);
+    expect(retries[2]?.elapsedMs).toBeGreaterThanOrEqual(150);
+    const rendered = JSON.stringify(retries) + retries.map(describeRetry).join();
+    for (const secret of [API_KEY, "hunter2", "secret-search"]) expect(rendered).not.toContain(secret);
+  });
+
+  it("describes a retry for a person", () => {
+    const event: RetryEvent = { method: "POST", path: "/monitors", status: 503, attempt: 4, elapsedMs: 9_400, delayMs: 800 };
+    expect(describeRetry(event)).toBe("retrying POST /monitors after 503 (attempt 4, 9 s so far)");
+    expect(describeRetry({ ...event, status: 0, errorCode: "network_error", elapsedMs: 12_600 })).toBe(
+      "retrying POST /monitors after network_error (attempt 4, 13 s so far)",
     );
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiClient, RateLimiter } from "../../provider/http.js";
+import { ApiClient, RateLimiter, type RequestEvent } from "../../provider/http.js";
 import { apiError, FaultServer } from "./fault-server.js";
-import { API_KEY, clientFor } from "./support.js";
+import { API_KEY, clientFor, ManualClock } from "./support.js";
 
 let server: FaultServer;
 const clients: ApiClient[] = [];
@@ -51,7 +51,7 @@ describe("client-side rate limit", () => {
   });
 
   it("shares one limiter between clients", async () => {
-    const limiter = new RateLimiter(20);
+    const limiter = new RateLimiter({ maxRequestsPerSecond: 20 });
     const first = connect({ rateLimiter: limiter });
     const second = connect({ rateLimiter: limiter });
     const started = performance.now();
@@ -63,7 +63,7 @@ describe("client-side rate limit", () => {
   });
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])("rejects a limiter of %d requests per second", (rate) => {
-    expect(() => new RateLimiter(rate)).toThrow(RangeError);
+    expect(() => new RateLimiter({ maxRequestsPerSecond: rate })).toThrow(RangeError);
   });
 
   it("rejects a client given both a shared limiter and its own rate", () => {
@@ -72,9 +72,120 @@ describe("client-side rate limit", () => {
         new ApiClient({
           baseUrl: server.baseUrl,
           apiKey: API_KEY,
-          rateLimiter: new RateLimiter(5),
+          rateLimiter: new RateLimiter({ maxRequestsPerSecond: 5 }),
           maxRequestsPerSecond: 5,
         }),
     ).toThrow(TypeError);
+  });
+});
+
+/** Starts `count` acquisitions; the array fills with the start time of each as it is granted. */
+function startAll(limiter: RateLimiter, count: number): number[] {
+  const grantedAt: number[] = [];
+  for (let index = 0; index < count; index++) void limiter.acquire().then((start) => grantedAt.push(start));
+  return grantedAt;
+}
+
+describe("back-off after a 429, shared by every request", () => {
+  it("pauses every start until Retry-After has passed, then halves the rate actually sent", async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock });
+    expect(await Promise.all([0, 1, 2, 3].map(() => limiter.acquire()))).toEqual([0, 0, 0, 0]);
+
+    await clock.advance(10);
+    limiter.throttled(0, 1000);
+    // Four starts in the last second: the limit becomes two per second.
+    expect(limiter.rate).toBe(2);
+    const grantedAt = startAll(limiter, 3);
+    await clock.advance(999);
+    expect(grantedAt).toEqual([]);
+    await clock.advance(2000);
+    expect(grantedAt).toEqual([1010, 1510, 2010]);
+  });
+
+  it("sends a start that was waiting for its slot behind a pause that began meanwhile", async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 10 });
+    const grantedAt = startAll(limiter, 3);
+    await clock.advance(50);
+    expect(grantedAt).toEqual([0]);
+    limiter.throttled(0, 500);
+    await clock.advance(2000);
+    // The start due at 100 goes after the pause, the next one 200 ms later: half of 10 per second.
+    expect(grantedAt).toEqual([0, 550, 750]);
+  });
+
+  it("halves once for the attempts sent at the old rate; later 429s of those only extend the pause", async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 16 });
+    const grantedAt = startAll(limiter, 16);
+    await clock.advance(950);
+    expect(grantedAt).toHaveLength(16);
+    limiter.throttled(900, 1000);
+    expect(limiter.rate).toBe(8);
+    await clock.advance(100);
+    limiter.throttled(937.5, 1000);
+    expect(limiter.rate).toBe(8);
+    const next = startAll(limiter, 2);
+    await clock.advance(999);
+    expect(next).toEqual([]);
+    await clock.advance(1000);
+    expect(next).toEqual([2050, 2175]);
+    // An attempt sent after the decrease is refused as well: the rate halves again.
+    limiter.throttled(2050, 1000);
+    expect(limiter.rate).toBe(4);
+  });
+
+  it("grows back by one request per second with each success, up to maxRequestsPerSecond", () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 6 });
+    limiter.throttled(0);
+    expect(limiter.rate).toBe(3);
+    limiter.succeeded();
+    expect(limiter.rate).toBe(4);
+    limiter.succeeded();
+    expect(limiter.rate).toBe(5);
+    for (let index = 0; index < 10; index++) limiter.succeeded();
+    expect(limiter.rate).toBe(6);
+  });
+
+  it("never halves below one request per second", async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 1.5 });
+    limiter.throttled(await limiter.acquire());
+    expect(limiter.rate).toBe(1);
+    await clock.advance(2000);
+    limiter.throttled(await limiter.acquire());
+    expect(limiter.rate).toBe(1);
+  });
+
+  it("keeps no limit until the first 429 when none is configured", async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock });
+    expect(limiter.rate).toBe(Number.POSITIVE_INFINITY);
+    limiter.succeeded();
+    expect(limiter.rate).toBe(Number.POSITIVE_INFINITY);
+    expect(await Promise.all(Array.from({ length: 50 }, () => limiter.acquire()))).toEqual(Array(50).fill(0));
+  });
+
+  it("holds back the requests of every client of the limiter after one of them got a 429", async () => {
+    server.script(apiError(429, "rate_limited", "slow down", { headers: { "retry-after": "1" } }));
+    const limiter = new RateLimiter();
+    const second = connect({ rateLimiter: limiter });
+    let secondRequest: Promise<unknown> | undefined;
+    const first = connect({
+      rateLimiter: limiter,
+      // The other client asks the moment the 429 is in.
+      onRequest: (event: RequestEvent) => {
+        if (event.status === 429) secondRequest = second.request("GET", "/monitors/other");
+      },
+    });
+    await first.request("GET", "/monitors/throttled");
+    await secondRequest;
+
+    const other = server.requests.find((request) => request.path === "/monitors/other");
+    const throttled = server.requests[0];
+    expect(throttled?.path).toBe("/monitors/throttled");
+    expect((other?.receivedAtMs ?? 0) - (throttled?.receivedAtMs ?? 0)).toBeGreaterThanOrEqual(1000 - TIMER_SLACK_MS);
   });
 });

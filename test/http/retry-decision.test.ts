@@ -8,9 +8,9 @@ import {
 } from "../../provider/http.js";
 
 const policy: RetryPolicy = {
-  maxRetries: 4,
+  budgetMs: 120_000,
   baseDelayMs: 200,
-  maxDelayMs: 10_000,
+  maxDelayMs: 20_000,
   retryAfterMaxMs: 60_000,
   // The top of the jitter range, so the expected delay is the exponential ceiling itself.
   random: () => 0.999_999,
@@ -52,29 +52,52 @@ describe("retryDecision: which failures are repeated", () => {
   ];
 
   it.each(cases)("%s (key: %s) after %j → retry %s", (method, hasIdempotencyKey, failure, expected) => {
-    expect(retryDecision(1, { method, hasIdempotencyKey, failure }, policy).retry).toBe(expected);
+    expect(retryDecision(1, { method, hasIdempotencyKey, failure, elapsedMs: 0 }, policy).retry).toBe(expected);
+  });
+});
+
+describe("retryDecision: how long to keep trying", () => {
+  const context = { method: "GET" as const, hasIdempotencyKey: false, failure: unavailable };
+  // A 1 s wait after the fourth attempt, whose jitter range ends at 1.6 s.
+  const steady: RetryPolicy = { ...policy, random: () => 0.625 };
+
+  it.each<[string, number, number, boolean]>([
+    ["early on", 4, 0, true],
+    ["after many attempts, while time is left", 40, 100_000, true],
+    ["when the wait ends exactly at the budget", 4, 119_000, true],
+    ["when the wait would end past the budget", 4, 119_001, false],
+    ["once the budget is spent", 4, 120_000, false],
+  ])("retries %s → %s", (_, attempt, elapsedMs, expected) => {
+    expect(retryDecision(attempt, { ...context, elapsedMs }, steady).retry).toBe(expected);
   });
 
-  it("stops once maxRetries retries have been made", () => {
-    const context = { method: "GET" as const, hasIdempotencyKey: false, failure: unavailable };
-    expect(retryDecision(4, context, policy).retry).toBe(true);
-    expect(retryDecision(5, context, policy)).toEqual({ retry: false });
-    expect(retryDecision(1, context, { ...policy, maxRetries: 0 })).toEqual({ retry: false });
+  it("counts a Retry-After wait against the budget like a backoff", () => {
+    const failure: AttemptFailure = { kind: "status", status: 429, retryAfterMs: 30_000 };
+    expect(retryDecision(1, { ...context, failure, elapsedMs: 90_000 }, policy)).toEqual({ retry: true, delayMs: 30_000 });
+    expect(retryDecision(1, { ...context, failure, elapsedMs: 90_001 }, policy)).toEqual({ retry: false });
+  });
+
+  it("has no count limit unless maxRetries is set, then stops once that many retries were made", () => {
+    expect(retryDecision(1000, { ...context, elapsedMs: 0 }, steady).retry).toBe(true);
+    expect(retryDecision(4, { ...context, elapsedMs: 0 }, { ...steady, maxRetries: 4 }).retry).toBe(true);
+    expect(retryDecision(5, { ...context, elapsedMs: 0 }, { ...steady, maxRetries: 4 })).toEqual({ retry: false });
+    expect(retryDecision(1, { ...context, elapsedMs: 0 }, { ...steady, maxRetries: 0 })).toEqual({ retry: false });
   });
 });
 
 describe("retryDecision: how long to wait", () => {
-  const context = { method: "GET" as const, hasIdempotencyKey: false };
+  const context = { method: "GET" as const, hasIdempotencyKey: false, elapsedMs: 0 };
 
   it.each([
     [1, 199],
     [2, 399],
     [3, 799],
     [6, 6399],
-    [7, 9999],
-    [20, 9999],
+    [7, 12_799],
+    [8, 19_999],
+    [30, 19_999],
   ])("after attempt %i the ceiling of the jittered backoff is %i ms", (attempt, expected) => {
-    const decision = retryDecision(attempt, { ...context, failure: unavailable }, { ...policy, maxRetries: 30 });
+    const decision = retryDecision(attempt, { ...context, failure: unavailable }, policy);
     expect(decision).toEqual({ retry: true, delayMs: expected });
   });
 

@@ -11,9 +11,9 @@ describe("resolveSettings", () => {
     ["an empty value as unset", { apiKey: " " }, { MONITORING_API_URL: URL_V1, MONITORING_API_KEY: "pls_test_env" }, { apiUrl: URL_V1, apiKey: "pls_test_env" }],
     [
       "tuning",
-      { apiUrl: URL_V1, apiKey: "k", maxRetries: "0", requestTimeoutSeconds: "2.5", maxRequestsPerSecond: "20" },
+      { apiUrl: URL_V1, apiKey: "k", retryBudgetSeconds: "45", maxRetries: "0", requestTimeoutSeconds: "2.5", maxRequestsPerSecond: "20" },
       {},
-      { apiUrl: URL_V1, apiKey: "k", maxRetries: 0, requestTimeoutMs: 2500, maxRequestsPerSecond: 20 },
+      { apiUrl: URL_V1, apiKey: "k", retryBudgetMs: 45_000, maxRetries: 0, requestTimeoutMs: 2500, maxRequestsPerSecond: 20 },
     ],
   ])("reads %s", (_title, config: Record<string, string>, env, expected) => {
     expect(resolveSettings((key) => config[key], env)).toEqual(expected);
@@ -23,6 +23,7 @@ describe("resolveSettings", () => {
     ["no key", { apiUrl: URL_V1 }, /^No API key .*pulumi config set --secret monitoring:apiKey .*MONITORING_API_KEY/],
     ["no URL", { apiKey: "k" }, /^No URL .*monitoring:apiUrl .*MONITORING_API_URL/],
     ["a URL that is not http(s)", { apiKey: "k", apiUrl: "ftp://x/v1" }, /^monitoring:apiUrl must be an http\(s\) URL, got "ftp:\/\/x\/v1"$/],
+    ["a zero retry budget", { apiKey: "k", apiUrl: URL_V1, retryBudgetSeconds: "0" }, /^monitoring:retryBudgetSeconds must be a positive number of seconds, got "0"$/],
     ["negative retries", { apiKey: "k", apiUrl: URL_V1, maxRetries: "-1" }, /^monitoring:maxRetries must be a whole number, 0 or more, got "-1"$/],
     ["a timeout that is not a number", { apiKey: "k", apiUrl: URL_V1, requestTimeoutSeconds: "soon" }, /^monitoring:requestTimeoutSeconds must be a positive number of seconds, got "soon"$/],
     ["a zero rate", { apiKey: "k", apiUrl: URL_V1, maxRequestsPerSecond: "0" }, /^monitoring:maxRequestsPerSecond must be a positive number, got "0"$/],
