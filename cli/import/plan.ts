@@ -83,7 +83,14 @@ export function planImport({ objects, clients }: AccountContents): ImportPlan {
   );
   const clientsById = new Map(clients.map((client) => [client.id.toLowerCase(), client]));
   const names = new NameRegistry();
-  const declarations = sorted.map((object): Declaration => {
+  // Objects outside any client name first, so that a name shared with a client's object stays
+  // plain for them and the client's one gets the client's name (`website`, `website-acme`).
+  const inClient = (object: AccountObject): boolean => object.inputs[CLIENT_FIELD] !== undefined;
+  const namingOrder = [...sorted.filter((object) => !inClient(object)), ...sorted.filter(inClient)];
+  const named = new Map(namingOrder.map((object) => [object, nameOf(object)]));
+  const declarations = sorted.map((object) => named.get(object) as Declaration);
+
+  function nameOf(object: AccountObject): Declaration {
     const clientId = object.inputs[CLIENT_FIELD];
     const client = typeof clientId === "string" ? clientsById.get(clientId.toLowerCase()) : undefined;
     const base = slugOf(displayTextOf(object.inputs) ?? "");
@@ -97,7 +104,7 @@ export function planImport({ objects, clients }: AccountContents): ImportPlan {
       ...(typeof clientId === "string" ? { clientId } : {}),
       inputs: {},
     };
-  });
+  }
 
   const byId = new Map(declarations.map((declaration) => [declaration.id.toLowerCase(), declaration]));
   const placeholders: Placeholder[] = [];

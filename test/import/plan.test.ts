@@ -96,6 +96,21 @@ describe("names", () => {
     expect(names.take("a1", [], "monitor")).toEqual({ name: "a1-2", variable: "a12" });
   });
 
+  it("stay plain for the object outside any client when one inside a client shares it, whatever their ids", () => {
+    const acme = object(client, ids.client, { name: "Acme" });
+    const shared = planImport({
+      objects: [
+        object(monitor, "00000000-0000-4000-8000-0000000000a1", { name: "Shop", url: "https://acme.example.com", clientId: ids.client }),
+        object(monitor, "00000000-0000-4000-8000-0000000000a2", { name: "Shop", url: "https://example.com" }),
+      ],
+      clients: [acme],
+    });
+    expect(shared.declarations.map(({ id, name }) => [id.slice(-2), name])).toEqual([
+      ["a1", "shop-acme"],
+      ["a2", "shop"],
+    ]);
+  });
+
   it("of the account follow kind order, then name, then id", () => {
     expect(plan.declarations.map(({ definition, name }) => `${definition.kind}:${name}`)).toEqual([
       "ClientTemplate:standard",

@@ -12,7 +12,7 @@ import { type ImportResult, importAccount } from "../../cli/import/main.js";
 import type { Placeholder } from "../../cli/import/plan.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 import { type TestStack, createTestStack, repoRoot } from "../support/pulumi.js";
-import { COLLECTION_PATH, type SeededAccount, countObjects, seedAccount } from "./support.js";
+import { COLLECTION_PATH, type SeededAccount, countFileObjects, countObjects, seedAccount } from "./support.js";
 
 const PROJECT = "imported";
 const DEPLOY_TIMEOUT_MS = 1_200_000;
@@ -81,7 +81,7 @@ export function describeImport({ profile, format, count }: ImportScenario): void
       if (format === "ts") {
         expect(declared).toBe(Object.values(before).reduce((sum, value) => sum + value, 0));
       } else {
-        expect(declared).toBeGreaterThanOrEqual(6 * (count / 2));
+        expect(declared).toBe((await countFileObjects(emulator)) + (await countFileObjects(emulator, acme)));
       }
       const placeholders = imports.flatMap(({ result }) => result.plan.placeholders);
       expect(placeholders.length).toBeGreaterThan(0);

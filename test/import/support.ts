@@ -182,31 +182,40 @@ export async function seedAccount(emulator: TestEmulator, count: number): Promis
   return { secrets, clients: [acme.id, globex.id] };
 }
 
+async function listAll(emulator: TestEmulator, path: string, query: Record<string, string> = {}): Promise<Body[]> {
+  const items: Body[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams({ ...query, limit: "250", ...(cursor === null ? {} : { cursor }) });
+    const response = await fetch(`${emulator.baseUrl}${path}?${params}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+    const page = (await response.json()) as { data: Body[]; pagination: { next_cursor: string | null } };
+    items.push(...page.data);
+    cursor = page.pagination.next_cursor;
+  } while (cursor !== null);
+  return items;
+}
+
+/** The collections of the kinds a monitoring file holds. */
+const FILE_COLLECTIONS = ["/monitors", "/heartbeats", "/heartbeat-groups", "/escalation-policies", "/notification_channels", "/webhook-subscriptions"];
+
 /** How many objects of every kind the account holds, clients and share links included. */
 export async function countObjects(emulator: TestEmulator): Promise<Record<string, number>> {
-  const list = async (path: string, query: Record<string, string> = {}): Promise<Body[]> => {
-    const items: Body[] = [];
-    let cursor: string | null = null;
-    do {
-      const params = new URLSearchParams({ ...query, limit: "250", ...(cursor === null ? {} : { cursor }) });
-      const response = await fetch(`${emulator.baseUrl}${path}?${params}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
-      const page = (await response.json()) as { data: Body[]; pagination: { next_cursor: string | null } };
-      items.push(...page.data);
-      cursor = page.pagination.next_cursor;
-    } while (cursor !== null);
-    return items;
-  };
   const counts: Record<string, number> = {};
-  for (const path of ["/monitors", "/heartbeats", "/heartbeat-groups", "/escalation-policies", "/notification_channels", "/webhook-subscriptions"]) {
-    counts[path] = (await list(path, { all_clients: "true" })).length;
-  }
-  const clients = await list("/clients");
+  for (const path of FILE_COLLECTIONS) counts[path] = (await listAll(emulator, path, { all_clients: "true" })).length;
+  const clients = await listAll(emulator, "/clients");
   counts["/clients"] = clients.length;
-  counts["/client-templates"] = (await list("/client-templates")).length;
+  counts["/client-templates"] = (await listAll(emulator, "/client-templates")).length;
   let links = 0;
-  for (const client of clients) links += (await list(`/clients/${String(client.id)}/share-links`)).length;
+  for (const client of clients) links += (await listAll(emulator, `/clients/${String(client.id)}/share-links`)).length;
   counts["share-links"] = links;
   return counts;
+}
+
+/** How many objects of the kinds a monitoring file holds live in one place: outside any client, or in `clientId`. */
+export async function countFileObjects(emulator: TestEmulator, clientId?: string): Promise<number> {
+  let count = 0;
+  for (const path of FILE_COLLECTIONS) count += (await listAll(emulator, path, clientId === undefined ? {} : { client_id: clientId })).length;
+  return count;
 }
 
 /** Creates go to collection paths: `/monitors`, `/clients/{id}/share-links`, ... */
