@@ -92,9 +92,10 @@ export async function importAccount(argv: readonly string[], io: CommandIo = pro
     io.env,
   );
   let requests = 0;
+  const { apiUrl, ...clientSettings } = settings;
   const api = new ApiClient({
-    baseUrl: settings.apiUrl,
-    apiKey: settings.apiKey,
+    baseUrl: apiUrl,
+    ...clientSettings,
     onRequest: (event: RequestEvent) => {
       if (event.attempt === 1) requests++;
     },

@@ -4,13 +4,13 @@
  * (`ResourceEngine.describe`), which also reads associations from their endpoints (a monitor's
  * attached channels: one list call per monitor; a client's portal settings: one GET per client).
  */
+import type { z } from "zod";
 import type { AnyResourceDefinition } from "../../schema/define.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
 import { isRecord } from "../../provider/naming.js";
 import { fromApi } from "../../provider/translate.js";
-import type { z } from "zod";
 import { dependencyOrder, referencedDefinition } from "./references.js";
 
 /**
