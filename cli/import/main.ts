@@ -163,7 +163,7 @@ function parseOptions(argv: readonly string[]): Options {
     throw new UsageError("--format yaml holds the objects of one place (outside any client, or one --client-id): use --format ts for --all-clients");
   }
   const scope: Scope = clientId !== undefined ? { kind: "client", clientId } : parsed["all-clients"] ? { kind: "all" } : { kind: "account" };
-  const named = (parsed.kind ?? []).map(kindByName);
+  const named = [...new Set((parsed.kind ?? []).map(kindByName))];
   if (format === "yaml") {
     const outside = named.filter(({ kind }) => !FILE_KIND_NAMES.includes(kind));
     if (outside.length > 0) {
