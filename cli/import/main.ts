@@ -8,13 +8,13 @@ import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { type AnyResourceDefinition } from "../../schema/define.js";
 import { definitions } from "../../schema/index.js";
-import { sectionName } from "../../schema/json-schema.js";
+import { FILE_KINDS, sectionName } from "../../schema/json-schema.js";
 import { resolveSettings } from "../../provider/config.js";
 import { ApiClient, type RequestEvent } from "../../provider/http.js";
 import { isRecord } from "../../provider/naming.js";
 import { type ImportPlan, Placeholder, Reference, planImport } from "./plan.js";
 import { type Scope, readAccount } from "./read.js";
-import { FILE_KIND_NAMES, renderTypeScript, renderYaml } from "./render.js";
+import { renderTypeScript, renderYaml } from "./render.js";
 import { referencedDefinition } from "./references.js";
 
 export const USAGE = `Usage: pulumi-monitoring import [options]
@@ -51,6 +51,8 @@ export interface CommandIo {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
 }
+
+const fileKinds: readonly string[] = FILE_KINDS;
 
 const processIo: CommandIo = {
   stdout: (text) => process.stdout.write(text),
@@ -165,12 +167,12 @@ function parseOptions(argv: readonly string[]): Options {
   const scope: Scope = clientId !== undefined ? { kind: "client", clientId } : parsed["all-clients"] ? { kind: "all" } : { kind: "account" };
   const named = [...new Set((parsed.kind ?? []).map(kindByName))];
   if (format === "yaml") {
-    const outside = named.filter(({ kind }) => !FILE_KIND_NAMES.includes(kind));
+    const outside = named.filter(({ kind }) => !fileKinds.includes(kind));
     if (outside.length > 0) {
       throw new UsageError(`--format yaml cannot hold ${outside.map(({ kind }) => kind).join(", ")}; use --format ts`);
     }
   }
-  const kinds = named.length > 0 ? named : format === "yaml" ? definitions.filter(({ kind }) => FILE_KIND_NAMES.includes(kind)) : [...definitions];
+  const kinds = named.length > 0 ? named : format === "yaml" ? definitions.filter(({ kind }) => fileKinds.includes(kind)) : [...definitions];
   return {
     help: parsed.help === true,
     format,

@@ -76,9 +76,6 @@ function tsKey(key: string): string {
 // ---------------------------------------------------------------------------------------------
 // Monitoring file
 
-/** The kinds a monitoring file can hold. */
-export const FILE_KIND_NAMES: readonly string[] = fileSections.map(({ definition }) => definition.kind);
-
 /**
  * The monitoring file: sections per kind, references by entry name, `name` left out where it
  * equals the entry key, `clientId` left to the loader (`loadMonitoringYaml(file, { clientId })`).
