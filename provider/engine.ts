@@ -100,8 +100,19 @@ export class ResourceEngine {
   async lookup(id: string): Promise<Values | undefined> {
     return this.#step({}, `read ${id}`, async () => {
       const apiObject = await this.#fetch(id, {});
-      if (apiObject === undefined) return undefined;
-      const outputs = await this.#outputs(id, apiObject, {}, this.#keptOutputs(apiObject, {}), inputFields(this.#definition));
+      return apiObject === undefined ? undefined : this.describe(apiObject);
+    });
+  }
+
+  /**
+   * Every field of an object already read (e.g. an item of a list), associations read from their
+   * endpoints, without provider internals. `context` holds the inputs placed in the path (a share
+   * link's `clientId`), which an object may not carry.
+   */
+  async describe(apiObject: ApiObject, context: Values = {}): Promise<Values> {
+    const id = String(apiObject["id"]);
+    return this.#step(context, `read ${id}`, async () => {
+      const outputs = await this.#outputs(id, apiObject, {}, this.#keptOutputs(apiObject, context), inputFields(this.#definition));
       return Object.fromEntries(Object.entries(outputs).filter(([key]) => !isInternal(key)));
     });
   }
@@ -399,7 +410,7 @@ function doneIfDeleteFoundNothing(method: string): (error: unknown) => void {
 }
 
 /** The value an association returns to when the user stops declaring it. */
-function resetValue(schema: z.ZodType, association: Association): unknown {
+export function resetValue(schema: z.ZodType, association: Association): unknown {
   switch (association.kind) {
     case "toggle":
       return false;

@@ -42,6 +42,12 @@ export interface FieldFacts {
   secret?: true;
   /** The API never returns it; read keeps the value from state so it never shows as drift. */
   writeOnly?: true;
+  /**
+   * For a write-only field: the input whose presence on an object shows that this one is set too
+   * (a password with its user name). Tools that read objects the service holds (the importer)
+   * declare a value for it then.
+   */
+  setWith?: string;
   /** Server output the API returns only once (e.g. at creation); read keeps it from state. */
   returnedOnce?: true;
 }

@@ -71,6 +71,7 @@ const inputs = z.object({
     description: "`http` only: HTTP basic auth password. The service stores it encrypted and never returns it.",
     secret: true,
     writeOnly: true,
+    setWith: "authUsername",
   }),
   sslVerification: field(z.boolean().optional(), { description: "`http` only: fail the check on a broken certificate chain." }),
   sslExpiryAlertDays: field(wholeNumber(1).optional(), { description: "`http` only: warn this many days before the certificate expires." }),
