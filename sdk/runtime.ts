@@ -1,0 +1,36 @@
+/**
+ * What the generated SDK classes (sdk/generated/*.ts) do at runtime, written once: each class's
+ * constructor hands its arguments here and passes the result to `pulumi.dynamic.Resource`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { serializableProvider } from "../provider/dynamic.js";
+import { internal } from "../provider/fields.js";
+import { definitionOf } from "../schema/index.js";
+
+/** The module of the type token, which Pulumi forms as `pulumi-nodejs:dynamic/monitoring:<Kind>`. */
+export const TYPE_MODULE = "monitoring";
+
+/**
+ * The arguments of `pulumi.dynamic.Resource` for a resource of `kind`. Each resource passes the
+ * provider its URN as a hidden `__urn`: unique in the stack whatever the parents, it names the
+ * resource in messages and seeds create's idempotency key.
+ */
+export function resourceArguments(
+  kind: string,
+  name: string,
+  args: object,
+  opts: pulumi.CustomResourceOptions = {},
+): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  const definition = definitionOf(kind);
+  // Pulumi creates an output property only for keys present in the props, so every field is listed.
+  const outputNames = [...Object.keys(definition.inputs.shape), ...Object.keys(definition.outputs.shape)];
+  const secretInputs: readonly string[] = definition.secrets;
+  const props: pulumi.Inputs = Object.fromEntries(outputNames.map((field) => [field, undefined]));
+  for (const [field, value] of Object.entries(args)) {
+    // Secret inputs are wrapped too, so that the inputs recorded in state are encrypted as well.
+    if (value !== undefined) props[field] = secretInputs.includes(field) ? pulumi.secret(value) : value;
+  }
+  props[internal.urn] = pulumi.createUrn(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`, opts.parent);
+  const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...definition.secrets, ...definition.secretOutputs];
+  return [serializableProvider(kind), name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, kind];
+}
