@@ -99,10 +99,14 @@ class KindModule {
     const parts = [
       renderInterface(commonName, [`The arguments every {@link ${kind}} takes, whatever its \`${variants.field}\`.`], common.map((name) => property(name))),
     ];
-    const variantNames: string[] = [];
-    for (const [value, { required, optional }] of Object.entries(variants.fields)) {
+    // The default variant comes last, in the union and in the file: when an object literal without
+    // the selecting field fits no variant, the compiler explains the mismatch against the union's last
+    // type (the one it met last), which is then the variant the literal stands for: an http monitor
+    // missing its url, rather than a dns monitor missing its type.
+    const variantOrder = Object.entries(variants.fields).sort(([a], [b]) => Number(a === variants.default) - Number(b === variants.default));
+    const variantNames = variantOrder.map(([value]) => `${pascal(value)}${kind}Args`);
+    for (const [value, { required, optional }] of variantOrder) {
       const name = `${pascal(value)}${kind}Args`;
-      variantNames.push(name);
       const isDefault = value === variants.default;
       const selector: Property = {
         name: variants.field,
@@ -149,6 +153,8 @@ class KindModule {
     const classDocs = [description, ...(assumption === undefined ? [] : ["", `Assumption: ${assumption}.`])];
     const constructorDocs = [
       `Declares ${withArticle(this.noun)}.`,
+      "",
+      this.definition.description,
       "",
       "@param name The unique name of the resource.",
       `@param args The arguments of the ${this.noun}.`,

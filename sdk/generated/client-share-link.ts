@@ -104,6 +104,8 @@ export class ClientShareLink extends pulumi.dynamic.Resource {
   /**
    * Declares a client share link.
    *
+   * A read-only link to a client's status, for the client's own people. Links cannot be changed: any change creates a new link (new token and URL) and deletes the old one.
+   *
    * @param name The unique name of the resource.
    * @param args The arguments of the client share link.
    * @param opts A bag of options that control this resource's behavior.

@@ -79,6 +79,8 @@ export class ClientTemplate extends pulumi.dynamic.Resource {
   /**
    * Declares a client template.
    *
+   * Defaults for clients created from it: monitors and heartbeats created inside such a client get the template's values for the fields their own inputs leave out.
+   *
    * @param name The unique name of the resource.
    * @param args The arguments of the client template.
    * @param opts A bag of options that control this resource's behavior.

@@ -133,6 +133,8 @@ export class Client extends pulumi.dynamic.Resource {
   /**
    * Declares a client.
    *
+   * A partition for agency mode: monitors, heartbeats, channels and policies created with its `clientId` live inside it. The service cannot delete clients: destroying a Client resource archives it.
+   *
    * @param name The unique name of the resource.
    * @param args The arguments of the client.
    * @param opts A bag of options that control this resource's behavior.

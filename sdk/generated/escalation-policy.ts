@@ -102,6 +102,8 @@ export class EscalationPolicy extends pulumi.dynamic.Resource {
   /**
    * Declares an escalation policy.
    *
+   * An alert plan: who is notified when a monitor fails, in which order and after which delays. Monitors reference it with `escalationPolicyId`.
+   *
    * @param name The unique name of the resource.
    * @param args The arguments of the escalation policy.
    * @param opts A bag of options that control this resource's behavior.

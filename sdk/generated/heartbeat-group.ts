@@ -69,6 +69,8 @@ export class HeartbeatGroup extends pulumi.dynamic.Resource {
   /**
    * Declares a heartbeat group.
    *
+   * A folder for heartbeats. A group that still holds heartbeats cannot be deleted: move or delete them first (Pulumi does this on its own when the heartbeats reference the group's id).
+   *
    * @param name The unique name of the resource.
    * @param args The arguments of the heartbeat group.
    * @param opts A bag of options that control this resource's behavior.

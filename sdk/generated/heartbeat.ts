@@ -159,6 +159,8 @@ export class Heartbeat extends pulumi.dynamic.Resource {
   /**
    * Declares a heartbeat.
    *
+   * A check-in monitor for scheduled jobs: the job calls `pingUrl` on every run, and silence longer than the expected interval plus the grace period opens an incident.
+   *
    * @param name The unique name of the resource.
    * @param args The arguments of the heartbeat.
    * @param opts A bag of options that control this resource's behavior.

@@ -8,7 +8,7 @@ import { resourceArguments } from "../runtime.js";
  *
  * One interface per `monitorType`, each with the fields that type needs.
  */
-export type MonitorArgs = HttpMonitorArgs | PingMonitorArgs | TcpMonitorArgs | DnsMonitorArgs;
+export type MonitorArgs = PingMonitorArgs | TcpMonitorArgs | DnsMonitorArgs | HttpMonitorArgs;
 
 /**
  * The arguments every {@link Monitor} takes, whatever its `monitorType`.
@@ -161,6 +161,105 @@ export interface MonitorCommonArgs {
 }
 
 /**
+ * The arguments of a monitor of type `ping` (`monitorType` `"ping"`).
+ */
+export interface PingMonitorArgs extends MonitorCommonArgs {
+  /**
+   * What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves).
+   *
+   * Default: `"http"` (applied by the service).
+   *
+   * API field: `monitor_type`.
+   *
+   * `"ping"` selects the arguments of {@link PingMonitorArgs}. Given as a plain value (not an Output), as it decides which arguments apply.
+   */
+  monitorType: "ping";
+
+  /**
+   * Target of `http` and `ping` monitors; required for them.
+   *
+   * API field: `url`.
+   */
+  url: pulumi.Input<string>;
+}
+
+/**
+ * The arguments of a monitor of type `tcp` (`monitorType` `"tcp"`).
+ */
+export interface TcpMonitorArgs extends MonitorCommonArgs {
+  /**
+   * What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves).
+   *
+   * Default: `"http"` (applied by the service).
+   *
+   * API field: `monitor_type`.
+   *
+   * `"tcp"` selects the arguments of {@link TcpMonitorArgs}. Given as a plain value (not an Output), as it decides which arguments apply.
+   */
+  monitorType: "tcp";
+
+  /**
+   * `tcp` only: host to connect to; required for tcp monitors.
+   *
+   * API field: `tcp_host`.
+   */
+  tcpHost: pulumi.Input<string>;
+
+  /**
+   * `tcp` only: port to connect to, 1 to 65535; required for tcp monitors.
+   *
+   * API field: `tcp_port`.
+   */
+  tcpPort: pulumi.Input<number>;
+}
+
+/**
+ * The arguments of a monitor of type `dns` (`monitorType` `"dns"`).
+ */
+export interface DnsMonitorArgs extends MonitorCommonArgs {
+  /**
+   * What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves).
+   *
+   * Default: `"http"` (applied by the service).
+   *
+   * API field: `monitor_type`.
+   *
+   * `"dns"` selects the arguments of {@link DnsMonitorArgs}. Given as a plain value (not an Output), as it decides which arguments apply.
+   */
+  monitorType: "dns";
+
+  /**
+   * `dns` only: name to resolve; required for dns monitors.
+   *
+   * API field: `dns_query`.
+   */
+  dnsQuery: pulumi.Input<string>;
+
+  /**
+   * `dns` only: resolver to ask; the service's own when left out.
+   *
+   * API field: `dns_server`.
+   */
+  dnsServer?: pulumi.Input<string>;
+
+  /**
+   * `dns` only: record type to query (`A`, `AAAA`, `CNAME`, `MX`, ...).
+   *
+   * API field: `dns_type`.
+   *
+   * Assumption (not shown by the spec): the record types the service supports are not shown.
+   */
+  dnsType?: pulumi.Input<"A" | "AAAA" | "CNAME" | "MX" | "NS" | "TXT" | "SRV" | "CAA" | "PTR" | "SOA" | (string & {})>;
+
+  /**
+   * `dns` only: the answer the check asserts.
+   *
+   * API field: `dns_expected`.
+   */
+  dnsExpected?: pulumi.Input<string>;
+}
+
+/**
  * The arguments of a monitor of type `http` (`monitorType` `"http"` or left out).
  */
 export interface HttpMonitorArgs extends MonitorCommonArgs {
@@ -291,105 +390,6 @@ export interface HttpMonitorArgs extends MonitorCommonArgs {
    * API field: `proxy_port`.
    */
   proxyPort?: pulumi.Input<number>;
-}
-
-/**
- * The arguments of a monitor of type `ping` (`monitorType` `"ping"`).
- */
-export interface PingMonitorArgs extends MonitorCommonArgs {
-  /**
-   * What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves).
-   *
-   * Default: `"http"` (applied by the service).
-   *
-   * API field: `monitor_type`.
-   *
-   * `"ping"` selects the arguments of {@link PingMonitorArgs}. Given as a plain value (not an Output), as it decides which arguments apply.
-   */
-  monitorType: "ping";
-
-  /**
-   * Target of `http` and `ping` monitors; required for them.
-   *
-   * API field: `url`.
-   */
-  url: pulumi.Input<string>;
-}
-
-/**
- * The arguments of a monitor of type `tcp` (`monitorType` `"tcp"`).
- */
-export interface TcpMonitorArgs extends MonitorCommonArgs {
-  /**
-   * What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves).
-   *
-   * Default: `"http"` (applied by the service).
-   *
-   * API field: `monitor_type`.
-   *
-   * `"tcp"` selects the arguments of {@link TcpMonitorArgs}. Given as a plain value (not an Output), as it decides which arguments apply.
-   */
-  monitorType: "tcp";
-
-  /**
-   * `tcp` only: host to connect to; required for tcp monitors.
-   *
-   * API field: `tcp_host`.
-   */
-  tcpHost: pulumi.Input<string>;
-
-  /**
-   * `tcp` only: port to connect to, 1 to 65535; required for tcp monitors.
-   *
-   * API field: `tcp_port`.
-   */
-  tcpPort: pulumi.Input<number>;
-}
-
-/**
- * The arguments of a monitor of type `dns` (`monitorType` `"dns"`).
- */
-export interface DnsMonitorArgs extends MonitorCommonArgs {
-  /**
-   * What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves).
-   *
-   * Default: `"http"` (applied by the service).
-   *
-   * API field: `monitor_type`.
-   *
-   * `"dns"` selects the arguments of {@link DnsMonitorArgs}. Given as a plain value (not an Output), as it decides which arguments apply.
-   */
-  monitorType: "dns";
-
-  /**
-   * `dns` only: name to resolve; required for dns monitors.
-   *
-   * API field: `dns_query`.
-   */
-  dnsQuery: pulumi.Input<string>;
-
-  /**
-   * `dns` only: resolver to ask; the service's own when left out.
-   *
-   * API field: `dns_server`.
-   */
-  dnsServer?: pulumi.Input<string>;
-
-  /**
-   * `dns` only: record type to query (`A`, `AAAA`, `CNAME`, `MX`, ...).
-   *
-   * API field: `dns_type`.
-   *
-   * Assumption (not shown by the spec): the record types the service supports are not shown.
-   */
-  dnsType?: pulumi.Input<"A" | "AAAA" | "CNAME" | "MX" | "NS" | "TXT" | "SRV" | "CAA" | "PTR" | "SOA" | (string & {})>;
-
-  /**
-   * `dns` only: the answer the check asserts.
-   *
-   * API field: `dns_expected`.
-   */
-  dnsExpected?: pulumi.Input<string>;
 }
 
 /**
@@ -717,6 +717,8 @@ export class Monitor extends pulumi.dynamic.Resource {
 
   /**
    * Declares a monitor.
+   *
+   * An uptime check of a URL, host, port or DNS name, run from several regions on an interval. Incidents go to the attached notification channels and escalation policy.
    *
    * @param name The unique name of the resource.
    * @param args The arguments of the monitor.

@@ -114,6 +114,8 @@ export class NotificationChannel extends pulumi.dynamic.Resource {
   /**
    * Declares a notification channel.
    *
+   * A destination for alerts: an email address, a Slack or Microsoft Teams webhook, a phone number for SMS, a PagerDuty service or an https webhook. Attach it to monitors or name it in escalation policy steps.
+   *
    * @param name The unique name of the resource.
    * @param args The arguments of the notification channel.
    * @param opts A bag of options that control this resource's behavior.

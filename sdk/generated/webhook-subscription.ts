@@ -121,6 +121,8 @@ export class WebhookSubscription extends pulumi.dynamic.Resource {
   /**
    * Declares a webhook subscription.
    *
+   * Signed outbound webhooks (beta): the service POSTs the chosen events to `url`, signed with `signingSecret`. The service reveals the signing secret only when the subscription is created; it is kept in state from then on.
+   *
    * @param name The unique name of the resource.
    * @param args The arguments of the webhook subscription.
    * @param opts A bag of options that control this resource's behavior.
