@@ -179,7 +179,7 @@ describe("the editor (tsserver)", () => {
   it.each(definitions.map((definition) => [definition.kind, definition.description] as const))("documents the class %s on hover", async (kind, description) => {
     const { at } = hover.classes.find((candidate) => candidate.kind === kind) as { at: Position };
     const info = await server.quickinfo(file(), at);
-    expect(info?.displayString).toBe(`class mon.${kind}`);
+    expect(info?.displayString).toBe(`class ${kind}`);
     expect(info?.documentation).toContain(description);
   });
 
