@@ -30,7 +30,10 @@ export function resourceArguments(
     // Secret inputs are wrapped too, so that the inputs recorded in state are encrypted as well.
     if (value !== undefined) props[field] = secretInputs.includes(field) ? pulumi.secret(value) : value;
   }
-  props[internal.urn] = pulumi.createUrn(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`, opts.parent);
+  // As a promise, not the Output createUrn returns: that Output depends on the parent, and depending
+  // on a component means waiting for all its children, this resource among them, which never ends.
+  const urn = pulumi.createUrn(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`, opts.parent);
+  props[internal.urn] = new Promise<string>((resolve) => urn.apply(resolve));
   const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...definition.secrets, ...definition.secretOutputs];
   return [serializableProvider(kind), name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, kind];
 }
