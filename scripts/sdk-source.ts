@@ -89,7 +89,7 @@ class KindModule {
       const schema = shape[name] as Schema;
       return { name, type: `pulumi.Input<${this.typeOf(schema, "input", name)}>`, optional: !required && isOptional(schema, "input"), docs: this.fieldDocs(name, schema) };
     };
-    const intro = `The arguments of a {@link ${kind}}: ${this.definition.description}`;
+    const intro = `The arguments of the {@link ${kind}} resource: ${this.definition.description}`;
     if (variants === undefined) {
       return renderInterface(`${kind}Args`, [intro], Object.keys(shape).map((name) => property(name)));
     }

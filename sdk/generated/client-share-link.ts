@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link ClientShareLink}: A read-only link to a client's status, for the client's own people. Links cannot be changed: any change creates a new link (new token and URL) and deletes the old one.
+ * The arguments of the {@link ClientShareLink} resource: A read-only link to a client's status, for the client's own people. Links cannot be changed: any change creates a new link (new token and URL) and deletes the old one.
  */
 export interface ClientShareLinkArgs {
   /**

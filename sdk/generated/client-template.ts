@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link ClientTemplate}: Defaults for clients created from it: monitors and heartbeats created inside such a client get the template's values for the fields their own inputs leave out.
+ * The arguments of the {@link ClientTemplate} resource: Defaults for clients created from it: monitors and heartbeats created inside such a client get the template's values for the fields their own inputs leave out.
  */
 export interface ClientTemplateArgs {
   /**

@@ -4,7 +4,7 @@ import { type LookupQuery, lookupObject } from "../lookups.js";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link Client}: A partition for agency mode: monitors, heartbeats, channels and policies created with its `clientId` live inside it. The service cannot delete clients: destroying a Client resource archives it.
+ * The arguments of the {@link Client} resource: A partition for agency mode: monitors, heartbeats, channels and policies created with its `clientId` live inside it. The service cannot delete clients: destroying a Client resource archives it.
  */
 export interface ClientArgs {
   /**

@@ -4,7 +4,7 @@ import { type LookupQuery, lookupObject } from "../lookups.js";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link EscalationPolicy}: An alert plan: who is notified when a monitor fails, in which order and after which delays. Monitors reference it with `escalationPolicyId`.
+ * The arguments of the {@link EscalationPolicy} resource: An alert plan: who is notified when a monitor fails, in which order and after which delays. Monitors reference it with `escalationPolicyId`.
  */
 export interface EscalationPolicyArgs {
   /**

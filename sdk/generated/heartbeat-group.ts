@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link HeartbeatGroup}: A folder for heartbeats. A group that still holds heartbeats cannot be deleted: move or delete them first (Pulumi does this on its own when the heartbeats reference the group's id).
+ * The arguments of the {@link HeartbeatGroup} resource: A folder for heartbeats. A group that still holds heartbeats cannot be deleted: move or delete them first (Pulumi does this on its own when the heartbeats reference the group's id).
  */
 export interface HeartbeatGroupArgs {
   /**

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link Heartbeat}: A check-in monitor for scheduled jobs: the job calls `pingUrl` on every run, and silence longer than the expected interval plus the grace period opens an incident.
+ * The arguments of the {@link Heartbeat} resource: A check-in monitor for scheduled jobs: the job calls `pingUrl` on every run, and silence longer than the expected interval plus the grace period opens an incident.
  */
 export interface HeartbeatArgs {
   /**

@@ -4,7 +4,7 @@ import { type LookupQuery, lookupObject } from "../lookups.js";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link Monitor}: An uptime check of a URL, host, port or DNS name, run from several regions on an interval. Incidents go to the attached notification channels and escalation policy.
+ * The arguments of the {@link Monitor} resource: An uptime check of a URL, host, port or DNS name, run from several regions on an interval. Incidents go to the attached notification channels and escalation policy.
  *
  * One interface per `monitorType`, each with the fields that type needs.
  */

@@ -4,7 +4,7 @@ import { type LookupQuery, lookupObject } from "../lookups.js";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link NotificationChannel}: A destination for alerts: an email address, a Slack or Microsoft Teams webhook, a phone number for SMS, a PagerDuty service or an https webhook. Attach it to monitors or name it in escalation policy steps.
+ * The arguments of the {@link NotificationChannel} resource: A destination for alerts: an email address, a Slack or Microsoft Teams webhook, a phone number for SMS, a PagerDuty service or an https webhook. Attach it to monitors or name it in escalation policy steps.
  */
 export interface NotificationChannelArgs {
   /**

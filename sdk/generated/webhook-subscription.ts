@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { resourceArguments } from "../runtime.js";
 
 /**
- * The arguments of a {@link WebhookSubscription}: Signed outbound webhooks (beta): the service POSTs the chosen events to `url`, signed with `signingSecret`. The service reveals the signing secret only when the subscription is created; it is kept in state from then on.
+ * The arguments of the {@link WebhookSubscription} resource: Signed outbound webhooks (beta): the service POSTs the chosen events to `url`, signed with `signingSecret`. The service reveals the signing secret only when the subscription is created; it is kept in state from then on.
  */
 export interface WebhookSubscriptionArgs {
   /**
