@@ -19,6 +19,7 @@
  *   where the provider itself fills the value in (e.g. a nested document's fields).
  */
 import { z } from "zod";
+import type { VariantFields } from "./rules.js";
 
 /** A field of the API, addressed by its camelCase input name. */
 export type FieldName<S extends z.ZodObject> = Extract<keyof z.input<S>, string>;
@@ -132,6 +133,13 @@ export interface Deletion {
   leaves?: { field: string; value: unknown };
 }
 
+/** The variants of a kind: the input that selects one, its value when left out, and each variant's own fields. */
+export interface Variants<F extends string> {
+  field: F;
+  default: string;
+  fields: Record<string, VariantFields<F>>;
+}
+
 /** What a kind's author writes: everything about a field is in its {@link field} facts. */
 export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** SDK class name and the last part of the Pulumi type token (`pulumi-nodejs:dynamic/monitoring:<kind>`). */
@@ -161,6 +169,12 @@ export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.Z
    * own rules.
    */
   refine?(inputs: z.output<S>, issue: (field: string, message: string) => void): void;
+  /**
+   * Fields that apply only to some values of one input (a monitor's type): `refine` enforces the
+   * table with `checkVariantFields`, and the SDK types the inputs as a union over the values, so
+   * that a missing required field of a variant fails to compile.
+   */
+  variants?: Variants<FieldName<S>>;
   /** Input fields driven by their own endpoints instead of the object body. */
   associations: Partial<Record<FieldName<S>, Association>>;
   /** Server fields exposed as outputs, camelCase, each declared with {@link field}. Values come from the API object. */

@@ -22,6 +22,8 @@ import {
 
 export const REFERENCE_DIRECTORY = "docs/reference";
 export const PACKAGE_NAME = "pulumi-monitoring";
+/** Where a project that installed the package finds the JSON Schema of monitoring files (package.json `files` ships it). */
+export const SHIPPED_SCHEMA_PATH = `node_modules/${PACKAGE_NAME}/schema/monitoring.schema.json`;
 
 /** A monitoring file whose entries serve as the examples of the kinds it declares. */
 export interface ExampleFile {
@@ -123,11 +125,12 @@ function renderIndex(): string {
     loadError(INVALID_EXAMPLE),
     "```",
     "",
-    "Editors that use yaml-language-server (e.g. VS Code with the YAML extension) check the file and complete " +
-      "fields as you type when its first line points at the schema:",
+    "Editors that use yaml-language-server (e.g. VS Code with the YAML extension) check the file, complete " +
+      "fields and show their descriptions as you type when its first line points at the schema the package ships. " +
+      "In a project that installed the package, with the file next to `node_modules`:",
     "",
     "```yaml",
-    "# yaml-language-server: $schema=<path to>/schema/monitoring.schema.json",
+    `# yaml-language-server: $schema=${SHIPPED_SCHEMA_PATH}`,
     "```",
     "",
     "A complete file: [examples/yaml/monitoring.yaml](../../examples/yaml/monitoring.yaml).",

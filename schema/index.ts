@@ -1,6 +1,7 @@
 /**
  * Every resource kind, in one registry. Adding a kind means adding its definition file and one
  * entry here; the provider, the SDK classes and the generated schemas pick it up from this list.
+ * Published as `pulumi-monitoring/schema`, apart from the package root, whose types stay free of zod.
  */
 import type { AnyResourceDefinition } from "./define.js";
 import { clientShareLink } from "./resources/client-share-link.js";
@@ -13,8 +14,9 @@ import { monitor } from "./resources/monitor.js";
 import { notificationChannel } from "./resources/notification-channel.js";
 import { webhookSubscription } from "./resources/webhook-subscription.js";
 
-export { defineResource, providerInputs } from "./define.js";
-export type { AnyResourceDefinition, Association, Deletion, FieldName, ResourceDefinition } from "./define.js";
+export { apiNamesOf, defineResource, factsOf, field, providerInputs } from "./define.js";
+export type { AnyResourceDefinition, Association, Deletion, FieldFacts, FieldName, ResourceDefinition, Variants } from "./define.js";
+export { knownValuesOf } from "./rules.js";
 export {
   client,
   clientShareLink,

@@ -13,35 +13,19 @@
  * Secret fields accept `${env:NAME}` for any string inside them: the loader reads the environment
  * variable when the program runs, so secrets stay out of the file.
  */
+import { Ajv, type ValidateFunction } from "ajv";
 import { z } from "zod";
 import { type AnyResourceDefinition, providerInputs } from "./define.js";
+import { FILE_KINDS, lowerFirst, sectionName } from "./file-kinds.js";
 import { definitions } from "./index.js";
 
-/** The kinds a monitoring file declares: those living inside one account or client, in the order of the registry. */
-export const FILE_KINDS = [
-  "Monitor",
-  "Heartbeat",
-  "HeartbeatGroup",
-  "EscalationPolicy",
-  "NotificationChannel",
-  "WebhookSubscription",
-] as const;
-export type FileKind = (typeof FILE_KINDS)[number];
+export { FILE_KINDS, type FileKind, type SectionName, lowerFirst, sectionName } from "./file-kinds.js";
 
 /** Inputs the loader sets for every entry from its options instead of reading them from the file. */
 export const LOADER_SET_FIELDS = ["clientId"] as const;
 
 /** `${env:NAME}`: a secret read from the environment variable NAME when the program runs. */
 export const ENVIRONMENT_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
-
-type Plural<Word extends string> = Word extends `${infer Stem}y` ? `${Stem}ies` : `${Word}s`;
-/** The section of a kind: `Monitor` → `monitors`, `EscalationPolicy` → `escalationPolicies`. */
-export type SectionName<Kind extends string> = Plural<Uncapitalize<Kind>>;
-
-export function sectionName<Kind extends string>(kind: Kind): SectionName<Kind> {
-  const word = lowerFirst(kind);
-  return (word.endsWith("y") ? `${word.slice(0, -1)}ies` : `${word}s`) as SectionName<Kind>;
-}
 
 export interface FileSection {
   name: string;
@@ -110,6 +94,10 @@ export interface MonitoringFileSchemaOptions {
 const JSON_SCHEMA_DRAFT = "http://json-schema.org/draft-07/schema#";
 
 export function monitoringFileSchema(options: MonitoringFileSchemaOptions): JsonSchema {
+  return forEditors(fileSchema(options));
+}
+
+function fileSchema(options: MonitoringFileSchemaOptions): JsonSchema {
   const entries = Object.fromEntries(
     fileSections.map(({ definition }) => [definition.kind, entrySchema(definition, options)] as const),
   );
@@ -132,23 +120,51 @@ export function monitoringFileSchema(options: MonitoringFileSchemaOptions): Json
         },
       ]),
     ),
-    definitions: {
-      ...entries,
-      ...(options.environmentReferences ? { environmentReference: environmentReferenceSchema } : {}),
-    },
+    definitions: entries,
   };
 }
+
+/**
+ * The schema as editors and any draft-07 validator read it: every description also as
+ * `markdownDescription`, which VS Code's YAML extension renders (code spans, links) where it shows
+ * `description` as plain text; and no `uuid` format, which draft-07 does not define (zod's
+ * pattern next to it states the same rule).
+ */
+function forEditors(schema: JsonSchema): JsonSchema {
+  const transform = (node: JsonSchema): JsonSchema => {
+    const { format, ...rest } = node;
+    const result = format === "uuid" ? rest : node;
+    return typeof result.description === "string" ? { ...result, markdownDescription: result.description } : result;
+  };
+  const definitionsOf = schema.definitions as Record<string, JsonSchema>;
+  return mapSchema(
+    { ...schema, definitions: Object.fromEntries(Object.entries(definitionsOf).map(([name, node]) => [name, mapSchema(node, transform)])) },
+    transform,
+  );
+}
+
+/**
+ * Compiles a monitoring file schema with ajv in strict mode, checking the formats zod writes with
+ * zod's own parsers. `markdownDescription` is an annotation for editors.
+ */
+export function compileSchema(schema: JsonSchema): ValidateFunction {
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
+  ajv.addVocabulary(["markdownDescription"]);
+  for (const [format, parser] of Object.entries(FORMATS)) ajv.addFormat(format, (value: string) => parser.safeParse(value).success);
+  return ajv.compile(schema);
+}
+
+/** The draft-07 formats zod writes for the rules of schema/rules.ts. */
+const FORMATS: Record<string, z.ZodType> = {
+  email: z.email(),
+  uri: z.url(),
+  "date-time": z.iso.datetime({ offset: true }),
+};
 
 /** The published schema as committed in schema/monitoring.schema.json. */
 export function renderMonitoringFileSchema(): string {
   return `${JSON.stringify(monitoringFileSchema({ environmentReferences: true }), null, 2)}\n`;
 }
-
-const environmentReferenceSchema: JsonSchema = {
-  description: "`${env:NAME}`: the value of the environment variable NAME, read when the Pulumi program runs.",
-  type: "string",
-  pattern: ENVIRONMENT_REFERENCE.source,
-};
 
 function entrySchema(definition: AnyResourceDefinition, options: MonitoringFileSchemaOptions): JsonSchema {
   const { required: generatedRequired, ...schema } = mapSchema(jsonSchemaOf(entryInputs(definition), "input"), toFileForm);
@@ -243,11 +259,15 @@ function nameReferenceSchema(reference: ReferenceField, idSchema: JsonSchema): J
   );
 }
 
-/** Lets a string inside a secret field be an environment reference instead of the value. */
+/**
+ * Lets a string inside a secret field be an environment reference (`${env:NAME}`) instead of the
+ * value. The branch has no description of its own, so that editors show the field's.
+ */
 function acceptEnvironmentReference(node: JsonSchema): JsonSchema {
   if (node.type !== "string") return node;
   const { description, ...value } = node;
-  return { ...(description === undefined ? {} : { description }), anyOf: [{ $ref: "#/definitions/environmentReference" }, value] };
+  const environmentReference = { type: "string", pattern: ENVIRONMENT_REFERENCE.source };
+  return { ...(description === undefined ? {} : { description }), anyOf: [environmentReference, value] };
 }
 
 function appendDescription(node: JsonSchema, sentence: string): JsonSchema {
@@ -257,10 +277,6 @@ function appendDescription(node: JsonSchema, sentence: string): JsonSchema {
 
 function isSchema(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-export function lowerFirst<Word extends string>(word: Word): Uncapitalize<Word> {
-  return `${word.charAt(0).toLowerCase()}${word.slice(1)}` as Uncapitalize<Word>;
 }
 
 /** `NotificationChannel` → `Notification channel`. */

@@ -1,12 +1,13 @@
 /**
  * The files derived from the resource definitions and committed with them: the JSON Schema of
- * monitoring files and the reference docs. `scripts/generate.ts` writes them; a test fails while
+ * monitoring files, the reference docs and the SDK's typed classes. `scripts/generate.ts` writes them; a test fails while
  * the committed copies differ.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderReferenceDocs, renderScopesTable } from "../schema/docs.js";
 import { renderMonitoringFileSchema } from "../schema/json-schema.js";
+import { renderSdk } from "./sdk-source.js";
 
 export const MONITORING_FILE_SCHEMA = "schema/monitoring.schema.json";
 /** The monitoring file whose entries are the reference docs' examples. */
@@ -27,6 +28,7 @@ export function generatedFiles(root: string): Map<string, string> {
   return new Map([
     [MONITORING_FILE_SCHEMA, renderMonitoringFileSchema()],
     ...renderReferenceDocs(example),
+    ...renderSdk(),
     [README, readmeWithScopes(readFileSync(join(root, README), "utf8"))],
   ]);
 }

@@ -8,15 +8,14 @@
  * rules); the definitions' zod field rules, which phrase the messages and state rules JSON Schema
  * cannot (time zones, URL schemes); the definitions' cross-field rules; and references by name.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { type Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
 import { z } from "zod";
 import { type AnyResourceDefinition } from "../schema/define.js";
 import {
   ENVIRONMENT_REFERENCE,
-  type FileKind,
   type FileSection,
-  type JsonSchema,
+  compileSchema,
   entryInputs,
   fileSections,
   hasDisplayName,
@@ -24,6 +23,7 @@ import {
   referenceByIdField,
   referenceByNameField,
 } from "../schema/json-schema.js";
+import type { FileKind } from "../schema/file-kinds.js";
 import { unknownFieldRule, unwrap } from "../schema/rules.js";
 
 /** A reference by name to another entry of the file, standing in for that object's id. */
@@ -194,21 +194,6 @@ function validateAgainstSchema(data: unknown): ErrorObject[] {
   validateFile ??= compileSchema(monitoringFileSchema({ environmentReferences: false }));
   return validateFile(data) ? [] : (validateFile.errors ?? []);
 }
-
-/** Compiles a monitoring file schema with ajv, checking the formats zod writes with zod's own parsers. */
-export function compileSchema(schema: JsonSchema): ValidateFunction {
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-  for (const [format, parser] of Object.entries(FORMATS)) ajv.addFormat(format, (value: string) => parser.safeParse(value).success);
-  return ajv.compile(schema);
-}
-
-/** The JSON Schema formats zod writes for the rules of schema/rules.ts. */
-const FORMATS: Record<string, z.ZodType> = {
-  uuid: z.uuid(),
-  email: z.email(),
-  uri: z.url(),
-  "date-time": z.iso.datetime({ offset: true }),
-};
 
 /** How a schema error reads when the definition's own rule does not phrase it. */
 function schemaRule(error: ErrorObject): string {

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import type * as pulumi from "@pulumi/pulumi";
-import { type FileKind, type SectionName, fileSections } from "../schema/json-schema.js";
+import type { FileKind, SectionName } from "../schema/file-kinds.js";
+import { fileSections } from "../schema/json-schema.js";
 // The package root defines the classes and re-exports this module. The cycle is harmless: the
 // classes are only read when a file is loaded, after both modules have finished loading.
 import * as sdk from "./index.js";

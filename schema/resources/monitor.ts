@@ -8,6 +8,7 @@ import {
   KNOWN_WEEKDAYS,
   METHODS_WITH_BODY,
   MONITOR_TYPES,
+  type VariantFields,
   checkVariantFields,
   ianaTimeZone,
   idOf,
@@ -134,7 +135,7 @@ type MonitorField = keyof z.output<typeof inputs>;
  * The spec says which type each field serves (2.4) but marks none required: requiring a target
  * for each type is this package's rule.
  */
-const FIELDS_BY_TYPE: Record<(typeof MONITOR_TYPES)[number], { required: MonitorField[]; optional: MonitorField[] }> = {
+const FIELDS_BY_TYPE: Record<(typeof MONITOR_TYPES)[number], VariantFields<MonitorField>> = {
   http: {
     required: ["url"],
     optional: [
@@ -159,6 +160,7 @@ export const monitor = defineResource({
   readBy: "get",
   updateMethod: "PATCH",
   inputs,
+  variants: { field: "monitorType", default: "http", fields: FIELDS_BY_TYPE },
   refine(monitor, issue) {
     const type = monitor.monitorType ?? "http";
     checkVariantFields(FIELDS_BY_TYPE, type, "monitors", (field) => monitor[field] !== undefined, issue);

@@ -16,13 +16,22 @@
  * fails the preview with the path of the bad field rather than halfway through a deployment.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { heartbeat, monitor } from "../../schema/index.js";
-import { email, isoDateTime, nonEmpty, region, setOf, wholeNumber } from "../../schema/rules.js";
-// The package root re-exports this module; the classes are only read when a component is
-// constructed, after both modules have finished loading, so the import cycle is harmless.
-import { Client, ClientShareLink, ClientTemplate, EscalationPolicy, Heartbeat, HeartbeatGroup, Monitor, NotificationChannel } from "../index.js";
-import type { ClientTemplateArgs, MonitorArgs } from "../index.js";
+import {
+  Client,
+  ClientShareLink,
+  ClientTemplate,
+  type ClientTemplateArgs,
+  EscalationPolicy,
+  Heartbeat,
+  HeartbeatGroup,
+  Monitor,
+  type MonitorArgs,
+  NotificationChannel,
+} from "../generated/index.js";
+import { clientMonitoringSpec } from "./client-monitoring-spec.js";
+import { endpointKey, nameSegment } from "./resource-names.js";
+
+export { nameSegment } from "./resource-names.js";
 
 /**
  * Monitor settings of the standard package when the client has no template. With a template, the
@@ -34,105 +43,96 @@ export const STANDARD_MONITOR_SETTINGS = {
   sslExpiryAlertDays: 14,
 } as const satisfies Partial<MonitorArgs>;
 
-/** A Pulumi resource name part from free text: `/api/health` becomes `api-health`, `/` becomes `root`. */
-export function nameSegment(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "root";
+/** What a client gets monitored with. Checked when the component is declared. */
+export interface ClientMonitoringSpec {
+  /** The client's display name. */
+  name: string;
+  /** The client's domain; endpoints are checked at `https://<domain><path>`. */
+  domain: string;
+  /** Key endpoints, one HTTP monitor each (at least one). */
+  endpoints: ClientMonitoringEndpoint[];
+  /** Who is alerted. */
+  contacts: ClientMonitoringContacts;
+  /** Scheduled jobs, one heartbeat each, filed in one heartbeat group. None when left out. */
+  cronJobs?: ClientMonitoringCronJob[];
+  /** The client template: `{ id }` of a shared one, or `{ create: ClientTemplateArgs }` for one of the client's own. */
+  template?: { id: pulumi.Input<string> } | { create: ClientTemplateArgs };
+  /** Seconds between checks of each endpoint, at least 10. */
+  intervalSeconds?: number;
+  /** Regions the endpoints are checked from (at least one, each once). */
+  regions?: string[];
+  /** Days before certificate expiry to warn. */
+  sslExpiryAlertDays?: number;
+  /** With a chat channel: minutes (1 to 1440) an incident stays unacknowledged in chat before email is alerted too. Default: 15. */
+  escalateAfterMinutes?: number;
+  /** A read-only status link for the client's own people. */
+  shareLink?: ClientMonitoringShareLink;
 }
 
-/** How an endpoint is named among the component's monitors and in their resource names. */
-const endpointKey = (endpoint: { name?: string | undefined; path: string }): string => nameSegment(endpoint.name ?? endpoint.path);
+/** A key endpoint of the client, checked by an HTTP monitor. */
+export interface ClientMonitoringEndpoint {
+  /** Path on the client's domain, e.g. `/api/health` (starts with `/`). */
+  path: string;
+  /** Display name of the endpoint's monitor; `<domain><path>` when left out. */
+  name?: string;
+  /** The status the endpoint must answer with. Default: 200. */
+  expectedStatusCode?: number;
+  /** Text the response must contain; the monitor then checks the content too. */
+  keyword?: string;
+}
 
-const endpointSpec = z
-  .object({
-    path: z.string().startsWith("/", { error: "must start with /" }).describe("Path on the client's domain, e.g. `/api/health`."),
-    name: nonEmpty.optional().describe("Display name of the endpoint's monitor; `<domain><path>` when left out."),
-    expectedStatusCode: monitor.inputs.shape.expectedStatusCode.unwrap().default(200).describe("The status the endpoint must answer with."),
-    keyword: nonEmpty.optional().describe("Text the response must contain; the monitor then checks the content too."),
-  })
-  .strict();
+/** Who is alerted about the client's incidents. */
+export interface ClientMonitoringContacts {
+  /** Addresses alerted by email (at least one, each once); the first is the client's contact. */
+  emails: string[];
+  /** A chat channel alerted first, before email. */
+  chat?: ClientMonitoringChat;
+}
 
-const contactsSpec = z
-  .object({
-    emails: setOf(email).min(1, { error: "must name at least one address" }).describe("Addresses alerted by email; the first is the client's contact."),
-    chat: z
-      .object({
-        kind: z.enum(["slack", "msteams"], { error: "must be slack or msteams" }).describe("The chat service."),
-        webhookUrl: z
-          .custom<pulumi.Input<string>>((value) => value !== undefined && value !== null, { error: "is required" })
-          .describe("The incoming-webhook URL. Secret: give it as a secret (e.g. `config.requireSecret(...)`)."),
-        channel: z.string().optional().describe("`slack`: the channel posted to, e.g. `#acme-alerts`."),
-      })
-      .strict()
-      .optional()
-      .describe("A chat channel alerted first, before email."),
-  })
-  .strict();
+/** A Slack or Microsoft Teams channel alerted through its incoming webhook. */
+export interface ClientMonitoringChat {
+  /** The chat service. */
+  kind: "slack" | "msteams";
+  /** The incoming-webhook URL. Secret: give it as a secret (e.g. `config.requireSecret(...)`). */
+  webhookUrl: pulumi.Input<string>;
+  /** `slack`: the channel posted to, e.g. `#acme-alerts`. */
+  channel?: string;
+}
 
-const cronJobSpec = z
-  .object({
-    name: nonEmpty.describe("The job's name, e.g. `nightly-backup`."),
-    intervalSeconds: wholeNumber(30).describe("How often the job runs, in seconds (86400 for a nightly job)."),
-    graceSeconds: heartbeat.inputs.shape.gracePeriodSeconds.describe("Slack before a silent job alerts, in seconds."),
-  })
-  .strict();
+/** A scheduled job of the client, watched by a heartbeat. */
+export interface ClientMonitoringCronJob {
+  /** The job's name, e.g. `nightly-backup`. */
+  name: string;
+  /** How often the job runs, in seconds (at least 30; 86400 for a nightly job). */
+  intervalSeconds: number;
+  /** Slack before a silent job alerts, in seconds. */
+  graceSeconds?: number;
+}
 
-const templateChoice = z.union([
-  z.object({ id: z.custom<pulumi.Input<string>>((value) => value !== undefined && value !== null, { error: "is required" }) }).strict(),
-  z.object({ create: z.custom<ClientTemplateArgs>((value) => typeof value === "object" && value !== null) }).strict(),
-]);
+/** A read-only status link for the client's own people. */
+export interface ClientMonitoringShareLink {
+  /** Name of the link. */
+  label: string;
+  /** When the link stops working (ISO-8601). */
+  expiresAt?: string;
+}
 
-/** What a client gets monitored with. Validated when the component is declared. */
-export const clientMonitoringSpec = z
-  .object({
-    name: nonEmpty.describe("The client's display name."),
-    domain: z
-      .string()
-      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i, { error: "must be a domain name such as acme.example.com" })
-      .describe("The client's domain; endpoints are checked at `https://<domain><path>`."),
-    endpoints: z.array(endpointSpec).min(1, { error: "must list at least one endpoint" }).describe("Key endpoints, one HTTP monitor each."),
-    contacts: contactsSpec,
-    cronJobs: z.array(cronJobSpec).default([]).describe("Scheduled jobs, one heartbeat each, filed in one heartbeat group."),
-    template: templateChoice
-      .optional()
-      .describe("The client template: `{ id }` of a shared one, or `{ create: ClientTemplateArgs }` for one of the client's own."),
-    intervalSeconds: wholeNumber(10).optional().describe("Seconds between checks of each endpoint, at least 10."),
-    regions: setOf(region).min(1, { error: "must name at least one region" }).optional().describe("Regions the endpoints are checked from."),
-    sslExpiryAlertDays: wholeNumber(1).optional().describe("Days before certificate expiry to warn."),
-    escalateAfterMinutes: wholeNumber(1, 1440)
-      .default(15)
-      .describe("With a chat channel: minutes an incident stays unacknowledged in chat before email is alerted too."),
-    shareLink: z
-      .object({ label: nonEmpty.describe("Name of the link."), expiresAt: isoDateTime.optional().describe("When the link stops working.") })
-      .strict()
-      .optional()
-      .describe("A read-only status link for the client's own people."),
-  })
-  .strict()
-  .superRefine((spec, context) => {
-    // Endpoints and jobs become resources named after them, so two may not share a name.
-    const reportDuplicates = (list: "endpoints" | "cronJobs", keys: string[]) => {
-      keys.forEach((key, index) => {
-        if (keys.indexOf(key) !== index) {
-          context.addIssue({ code: "custom", path: [list, index], message: `has the same name as an earlier entry (${key}); give it its own name` });
-        }
-      });
-    };
-    reportDuplicates("endpoints", spec.endpoints.map(endpointKey));
-    reportDuplicates("cronJobs", spec.cronJobs.map((job) => nameSegment(job.name)));
-  });
+/** A problem of a spec: where (`endpoints.1.path`) and what. */
+export interface ClientMonitoringSpecIssue {
+  path: readonly PropertyKey[];
+  message: string;
+}
 
-export type ClientMonitoringSpec = z.input<typeof clientMonitoringSpec>;
-
-/** A spec that does not pass {@link clientMonitoringSpec}, with every problem on its own line. */
+/** A spec that breaks the rules of a {@link ClientMonitoringSpec}, with every problem on its own line. */
 export class ClientMonitoringSpecError extends Error {
-  constructor(name: string, issues: readonly z.core.$ZodIssue[]) {
+  constructor(name: string, issues: readonly ClientMonitoringSpecIssue[]) {
     const lines = issues.map((issue) => `  ${issue.path.length === 0 ? "(spec)" : issue.path.map(String).join(".")}: ${issue.message}`);
     super(`ClientMonitoring ${name}: the spec is invalid:\n${lines.join("\n")}`);
     this.name = "ClientMonitoringSpecError";
   }
 }
 
-
+/** A client and the agency's standard monitoring package inside it, from a {@link ClientMonitoringSpec}. */
 export class ClientMonitoring extends pulumi.ComponentResource {
   readonly client: Client;
   readonly clientId: pulumi.Output<string>;

@@ -7,9 +7,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type JsonSchema, LOADER_SET_FIELDS, fileSections, monitoringFileSchema, referenceByIdField } from "../../schema/json-schema.js";
+import { type JsonSchema, LOADER_SET_FIELDS, compileSchema, fileSections, monitoringFileSchema, referenceByIdField } from "../../schema/json-schema.js";
 import { providerInputs } from "../../schema/index.js";
-import { compileSchema } from "../../sdk/yaml-parse.js";
 import { EXAMPLE_MONITORING_FILE, MONITORING_FILE_SCHEMA } from "../../scripts/generated-files.js";
 
 const root = join(__dirname, "..", "..");
@@ -60,6 +59,25 @@ describe("schema/monitoring.schema.json", () => {
     const loaderValidate = compileSchema(monitoringFileSchema({ environmentReferences: false }));
     expect(loaderValidate(file)).toBe(false);
     expect(loaderValidate.errors?.map((error) => error.instancePath)).toContain("/monitors/api");
+  });
+
+  it("shows every description as markdown too, and a secret's own description where ${env:NAME} is written", () => {
+    const text = JSON.stringify(committed);
+    expect(text).not.toContain('"format":"uuid"');
+    const unmarked: string[] = [];
+    const visit = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, index) => visit(item, `${path}/${index}`));
+      if (typeof node !== "object" || node === null) return;
+      const schema = node as JsonSchema;
+      if (typeof schema.description === "string" && schema.markdownDescription !== schema.description) unmarked.push(path);
+      for (const [key, value] of Object.entries(schema)) visit(value, `${path}/${key}`);
+    };
+    visit(committed, "#");
+    expect(unmarked).toEqual([]);
+    const password = (entrySchema("Monitor").properties as Record<string, JsonSchema>).authPassword as JsonSchema;
+    expect(password.description).toMatch(/^`http` only: HTTP basic auth password/);
+    // The branch a `${env:NAME}` value matches has no description of its own to show instead.
+    expect(password.anyOf).toEqual([{ type: "string", pattern: expect.any(String) }, { type: "string" }]);
   });
 
   it("writes references by name", () => {

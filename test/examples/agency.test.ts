@@ -93,7 +93,9 @@ describe("examples/agency", () => {
   });
 
   it("applies each client's template and spec to its monitors and heartbeats", async () => {
-    const [acmeHome] = await service.list("/monitors", { client_id: clientId("acme"), q: "shop.acme.example.com/" });
+    // Every endpoint's name starts with the domain, and the service lists them in no set order.
+    const acmeMonitors = await service.list("/monitors", { client_id: clientId("acme"), q: "shop.acme.example.com/" });
+    const acmeHome = acmeMonitors.find((monitor) => monitor["url"] === "https://shop.acme.example.com/");
     // From the shared template: regions, SSL alert days, confirmation period. From the spec: the keyword.
     expect(acmeHome).toMatchObject({
       url: "https://shop.acme.example.com/",

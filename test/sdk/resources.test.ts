@@ -116,8 +116,10 @@ describe("SDK classes", () => {
   });
 
   it("are typed from the definitions", () => {
-    expectTypeOf<mon.MonitorArgs["monitorType"]>().toEqualTypeOf<pulumi.Input<"http" | "ping" | "tcp" | "dns"> | undefined>();
-    expectTypeOf<mon.Monitor["status"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<mon.TcpMonitorArgs["monitorType"]>().toEqualTypeOf<"tcp">();
+    expectTypeOf<mon.HttpMonitorArgs["monitorType"]>().toEqualTypeOf<"http" | undefined>();
+    expectTypeOf<mon.Monitor["monitorType"]>().toEqualTypeOf<pulumi.Output<"http" | "ping" | "tcp" | "dns" | undefined>>();
+    expectTypeOf<mon.Monitor["status"]>().toEqualTypeOf<pulumi.Output<"PENDING" | "UP" | "DOWN" | "PAUSED" | (string & {})>>();
     expectTypeOf<mon.Monitor["intervalSeconds"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
     expectTypeOf<mon.Heartbeat["pingUrl"]>().toEqualTypeOf<pulumi.Output<string>>();
     expectTypeOf<mon.ClientShareLinkArgs>().toHaveProperty("clientId");
@@ -129,5 +131,9 @@ describe("SDK classes", () => {
     new mon.Monitor("wrong", { url: "https://example.com", intervalSeconds: "30" });
     // @ts-expect-error and a missing required field
     new mon.NotificationChannel("kindless", { name: "x" });
+    // @ts-expect-error including one its monitor type requires
+    new mon.Monitor("portless", { monitorType: "tcp", tcpHost: "db.example.com" });
+    // @ts-expect-error or a field of another monitor type
+    new mon.Monitor("mixed", { monitorType: "http", url: "https://example.com", tcpPort: 5432 });
   });
 });

@@ -1,0 +1,95 @@
+/**
+ * The packed package as a user installs it today: beside the newest `@pulumi/pulumi` on the npm
+ * registry (the package asks for ^3.259.0, so npm keeps one copy), driven by the CLI this project
+ * builds (3.259.0) through a small program's lifecycle against the emulator. Without the
+ * registry this fails, saying so: the newest SDK is what is under test.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { type ConsumerProject, createConsumerProject, installedVersion, pulumiCopies } from "../support/packed.js";
+import { testPassphrase } from "../support/pulumi.js";
+
+const run = promisify(execFile);
+
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as mon from "pulumi-monitoring";
+
+const config = new pulumi.Config();
+const ops = new mon.NotificationChannel("ops", { name: "ops", kind: "email", config: { address: "ops@example.com" } });
+const web = new mon.Monitor("web", {
+  url: "https://example.com",
+  regions: config.require("regions").split(","),
+  authUsername: "probe",
+  authPassword: config.requireSecret("password"),
+  notificationChannelIds: [ops.id],
+});
+const backup = new mon.Heartbeat("backup", { expectedIntervalSeconds: 86400 });
+
+export const monitorId = web.id;
+export const monitorStatus = web.status;
+export const pingUrl = backup.pingUrl;
+`;
+
+async function newestPulumiVersion(): Promise<string> {
+  try {
+    const { stdout } = await run("npm", ["view", "@pulumi/pulumi", "version"], { encoding: "utf8" });
+    return stdout.trim();
+  } catch (error) {
+    throw new Error(`the npm registry is unreachable, so the newest @pulumi/pulumi is unknown: ${String(error)}`);
+  }
+}
+
+describe("the packed package beside the newest @pulumi/pulumi", () => {
+  let newest: string;
+  let project: ConsumerProject;
+  let emulator: TestEmulator;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    newest = await newestPulumiVersion();
+    project = await createConsumerProject({ pulumiVersion: newest, files: { "index.ts": PROGRAM, "Pulumi.yaml": "name: consumer\nruntime: nodejs\n" } });
+    emulator = await startTestEmulator();
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: "dev", workDir: project.dir },
+      { envVars: { PULUMI_BACKEND_URL: `file://${project.dir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase, PULUMI_SKIP_UPDATE_CHECK: "true" } },
+    );
+    await stack.setAllConfig({
+      "monitoring:apiUrl": { value: emulator.baseUrl },
+      "monitoring:apiKey": { value: emulator.apiKey, secret: true },
+      "consumer:regions": { value: "us-east-1,eu-west-1" },
+      "consumer:password": { value: "pw-packed-e2e", secret: true },
+    });
+  });
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await emulator?.stop();
+    await project?.dispose();
+  });
+
+  it("installs one copy of it, the newest", async () => {
+    expect(await installedVersion(project.dir, "@pulumi/pulumi")).toBe(newest);
+    expect(await pulumiCopies(project.dir)).toEqual(["node_modules/@pulumi/pulumi/package.json"]);
+  });
+
+  it("creates the program's resources on up", async () => {
+    const up = await stack.up();
+    expect(up.summary.resourceChanges?.create).toBe(4); // 3 resources and the stack
+    expect(up.outputs.monitorStatus?.value).toBe("PENDING");
+    expect(up.outputs.pingUrl?.secret).toBe(true);
+  });
+
+  it("previews no change afterwards", async () => {
+    const preview = await stack.preview({ expectNoChanges: true });
+    expect(preview.changeSummary).toEqual({ same: 4 });
+  });
+
+  it("destroys everything", async () => {
+    const destroy = await stack.destroy();
+    expect(destroy.summary.resourceChanges?.delete).toBe(4);
+    const response = await fetch(`${emulator.baseUrl}/monitors`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+    expect(((await response.json()) as { data: unknown[] }).data).toEqual([]);
+  });
+});
