@@ -63,6 +63,9 @@ export const ClientShareLink = resourceClass(clientShareLink);
 export type ClientShareLink = InstanceType<typeof ClientShareLink>;
 export type ClientShareLinkArgs = ResourceArgs<typeof clientShareLink>;
 
+/** Many monitors as one resource, for fleets of hundreds or thousands. */
+export * from "./monitor-set.js";
+
 /** Monitoring files: monitors, heartbeats, alert routing and webhooks declared in YAML. */
 export * from "./yaml.js";
 

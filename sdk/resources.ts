@@ -41,7 +41,6 @@ export interface ResourceClass<D extends AnyDefinition> {
  * the stack whatever the parents, it names the resource in messages and seeds create's idempotency key.
  */
 export function resourceClass<D extends AnyDefinition>(definition: D): ResourceClass<D> {
-  const provider = serializableProvider(definition.kind);
   // Pulumi creates an output property only for keys present in the props, so every field is listed.
   const outputNames = [...Object.keys(definition.inputs.shape), ...Object.keys(definition.outputs.shape)];
   const secretInputs: readonly string[] = definition.secrets;
@@ -58,7 +57,7 @@ export function resourceClass<D extends AnyDefinition>(definition: D): ResourceC
       }
       props[internal.urn] = pulumi.createUrn(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${definition.kind}`, opts.parent);
       const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...secretOutputs];
-      super(provider, name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, definition.kind);
+      super(serializableProvider, name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, definition.kind);
     }
   }
   Object.defineProperty(MonitoringResource, "name", { value: definition.kind });

@@ -27,6 +27,7 @@ const kinds = {
   Client: mon.Client,
   ClientTemplate: mon.ClientTemplate,
   ClientShareLink: mon.ClientShareLink,
+  MonitorSet: mon.MonitorSet,
 };
 
 const config = new pulumi.Config();
@@ -55,3 +56,7 @@ for (const declaration of config.requireObject<Declaration[]>("resources")) {
 }
 
 export const ids = Object.fromEntries(Object.entries(declared).map(([name, resource]) => [name, resource.id]));
+/** The monitor ids of every MonitorSet, by set name then key. */
+export const setIds = Object.fromEntries(
+  Object.entries(declared).flatMap(([name, resource]) => (resource instanceof mon.MonitorSet ? [[name, resource.ids]] : [])),
+);
