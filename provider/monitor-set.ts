@@ -72,7 +72,8 @@ export class PartialFailure extends Error {
     super(`${subject}: ${failures.length} monitor(s) failed (${done}; what was done is recorded, the next up carries on): ${listed.join("; ")}${more}`);
     this.id = id;
     this.properties = properties;
-    this.reasons = failures.map((failure) => `${keyPath(failure.key)}: ${failure.message}`);
+    // The engine shows the reasons instead of the message.
+    this.reasons = [this.message];
   }
 }
 

@@ -14,8 +14,9 @@ const PROVIDER_TEXT_LIMIT = 600;
 describe("the serialized provider", () => {
   it("loads the package's dispatcher when configured, stays under 600 bytes and holds no secret", async () => {
     process.env["MONITORING_API_KEY"] = "pls_test_must_not_be_captured";
-    // As pulumi.dynamic.Resource serializes it.
-    const { text } = await serializeFunction(() => serializableProvider, { allowSecrets: false });
+    // As pulumi.dynamic.Resource serializes it: `() => provider`.
+    const provider = serializableProvider;
+    const { text } = await serializeFunction(() => provider, { allowSecrets: false });
     expect(text).toContain('require("pulumi-monitoring/provider").dispatcher');
     expect(text).not.toMatch(/pls_test_|zod|ApiClient|ResourceEngine|monitoring:apiKey|Monitor/);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(PROVIDER_TEXT_LIMIT);
