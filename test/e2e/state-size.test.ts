@@ -20,6 +20,7 @@ const basic = (index: number) => ({ name: `bench ${index}`, url: `https://exampl
 
 interface StateResource {
   type: string;
+  id: string;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
 }
@@ -32,10 +33,10 @@ describe("state per monitor", () => {
   beforeAll(async () => {
     const declared = [
       { kind: "Monitor", name: "single", args: basic(0) },
-      { kind: "NotificationChannel", name: "ops", args: { name: "Ops", kind: "email", config: { address: "ops@example.com" } } },
       { kind: "MonitorSet", name: "fleet", args: { monitors: Object.fromEntries(Array.from({ length: setSize }, (_, index) => [`m${index}`, basic(index)])) } },
     ];
     deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: JSON.stringify(declared) } } });
+    await deployment.emulator.admin.clearRequestLog();
     await deployment.harness.stack.up();
     resources = (await deployment.harness.stack.exportStack()).deployment.resources as StateResource[];
   });
@@ -58,6 +59,12 @@ describe("state per monitor", () => {
     expect(bytes).toBeLessThanOrEqual(MONITOR_STATE_LIMIT);
     const internalKeys = (values: Record<string, unknown>) => Object.keys(values).filter((key) => key.startsWith("__") && key !== "__provider");
     expect(internalKeys(single.inputs).filter((key) => internalKeys(single.outputs).includes(key))).toEqual([]);
+  });
+
+  it("creates a basic monitor with one request, the create's answer giving its outputs", async () => {
+    const log = await deployment.emulator.admin.requestLog();
+    expect(log.filter((entry) => entry.method === "POST" && entry.path === "/monitors")).toHaveLength(1);
+    expect(log.filter((entry) => entry.path.startsWith(`/monitors/${ofKind("Monitor").id}`))).toEqual([]);
   });
 
   it("keeps a MonitorSet's state per monitor under the limit", () => {
