@@ -1,27 +1,23 @@
 /**
  * The provider object handed to `pulumi.dynamic.Resource`. Pulumi serializes it, with everything
- * its functions reference, into the state of every resource, so it references only the kind name
- * and `require`: each call loads the real implementation (provider/index.ts) from the installed
- * package inside the provider process. No credentials, no schema, no code beyond these lines.
+ * its functions reference, into the inputs and the outputs of every resource, and the dynamic
+ * provider host keeps one deserialized copy per distinct text. So it is one text for every kind,
+ * as short as the serializer allows (about 500 bytes): a single `configure`, which the host calls
+ * once, before anything else, on the deserialized object. It replaces the object's methods with
+ * the package's dispatcher (provider/index.ts `dispatcher`), loaded from the installed package
+ * inside the provider process, which finds each call's kind in its properties. No kind, no
+ * credentials, no schema, no code beyond this one function.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-/**
- * The implementation of a kind, loaded at call time through the package's self-reference
- * (package.json `exports["./provider"]`). Changing how the provider is loaded is this one line.
- */
-const implementation = (kind: string): Required<pulumi.dynamic.ResourceProvider> =>
-  require("pulumi-monitoring/provider").providerFor(kind);
+const loader = {
+  configure(request: pulumi.dynamic.ConfigureRequest) {
+    return Object.assign(this, require("pulumi-monitoring/provider").dispatcher).configure(request);
+  },
+};
 
-/** A provider for `kind` whose serialized form stays a few hundred bytes. */
-export function serializableProvider(kind: string): pulumi.dynamic.ResourceProvider {
-  return {
-    configure: (request) => implementation(kind).configure(request),
-    check: (olds, news) => implementation(kind).check(olds, news),
-    diff: (id, olds, news) => implementation(kind).diff(id, olds, news),
-    create: (inputs) => implementation(kind).create(inputs),
-    read: (id, props) => implementation(kind).read(id, props),
-    update: (id, olds, news) => implementation(kind).update(id, olds, news),
-    delete: (id, props) => implementation(kind).delete(id, props),
-  };
-}
+/**
+ * The provider of every kind. Its `create` and the other methods exist only once `configure` ran,
+ * which the host does before any of them: the type says what the object becomes.
+ */
+export const serializableProvider = loader as typeof loader & pulumi.dynamic.ResourceProvider;

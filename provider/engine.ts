@@ -51,11 +51,19 @@ export class ResourceEngine {
     // A replay means an earlier attempt of this very create succeeded but its outcome was lost
     // (e.g. the deployment was interrupted): that object is taken over, not made a second time.
     if (replayed) return { id, outs: await this.#converge(id, created, inputs) };
+    return { id, outs: await this.completeCreate(id, created, inputs) };
+  }
 
+  /**
+   * Applies the associations the inputs declare to an object just created (here or by a batch
+   * create) and returns its outputs: from the create's answer, read back only when an association
+   * call changed the object.
+   */
+  async completeCreate(id: string, created: ApiObject, inputs: Values): Promise<Values> {
     const kept = this.#keptOutputs(created, inputs);
     try {
-      await this.#step(inputs, "create", () => this.#applyAssociations(id, this.#project(created), inputs, []));
-      return { id, outs: await this.#step(inputs, "create", () => this.#outputs(id, undefined, inputs, kept)) };
+      const changed = await this.#step(inputs, "create", () => this.#applyAssociations(id, this.#project(created), inputs, []));
+      return await this.#step(inputs, "create", () => this.#outputs(id, changed ? undefined : created, inputs, kept));
     } catch (error) {
       // The object exists: hand it to Pulumi to record, so the next run updates it.
       const properties = {
@@ -68,10 +76,13 @@ export class ResourceEngine {
     }
   }
 
-  /** The object's outputs as it is now, or no id when it is gone (Pulumi then drops it from state). */
-  async read(id: string, state: Values): Promise<{ id?: string; props?: Values }> {
+  /**
+   * The object's outputs as it is now, or no id when it is gone (Pulumi then drops it from state).
+   * `listed` is the object as a list read just returned it, when the caller has it (no GET then).
+   */
+  async read(id: string, state: Values, listed?: ApiObject | null): Promise<{ id?: string; props?: Values }> {
     return this.#step(state, `read ${id}`, async () => {
-      const apiObject = await this.#fetch(id, state);
+      const apiObject = listed === undefined ? await this.#fetch(id, state) : (listed ?? undefined);
       if (apiObject === undefined) return {};
       const props = await this.#outputs(id, apiObject, state, this.#keptOutputs(apiObject, state), declaredInputs(state));
       return { id, props };
@@ -235,9 +246,10 @@ export class ResourceEngine {
 
   /**
    * Brings every association the inputs declare, or declared before, from its `current` value to
-   * the desired one; an association no longer declared is reset.
+   * the desired one; an association no longer declared is reset. Whether any call was made.
    */
-  async #applyAssociations(id: string, current: Values, desired: Values, declaredBefore: readonly string[]): Promise<void> {
+  async #applyAssociations(id: string, current: Values, desired: Values, declaredBefore: readonly string[]): Promise<boolean> {
+    let changed = false;
     for (const [field, association] of this.#associations()) {
       const declared = desired[field] !== undefined;
       if (!declared && !declaredBefore.includes(field)) continue;
@@ -245,7 +257,9 @@ export class ResourceEngine {
       const target = declared ? desired[field] : resetValue(schema, association);
       if (canonical(schema, current[field]) === canonical(schema, target)) continue;
       await this.#applyAssociation(id, field, association, target);
+      changed = true;
     }
+    return changed;
   }
 
   async #applyAssociation(id: string, field: string, association: Association, target: unknown): Promise<void> {

@@ -12,6 +12,8 @@ export const internal = {
   declaredInputs: "__declaredInputs",
   /** The resource's URN, set by the SDK: names the resource in messages and seeds the create idempotency key. */
   urn: "__urn",
+  /** The kind, in outputs: read and delete get only outputs and dispatch on it. */
+  kind: "__kind",
 } as const;
 
 export function isInternal(key: string): boolean {

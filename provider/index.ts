@@ -1,7 +1,7 @@
 /**
  * The provider as the Pulumi dynamic-provider host runs it: `pulumi-monitoring/provider`. The
- * serialized provider stored with each resource (provider/dynamic.ts) loads this module at call
- * time and asks it for the kind's implementation.
+ * serialized provider stored with each resource (provider/dynamic.ts) loads this module once per
+ * provider process and takes over {@link dispatcher}, which hands each call to its kind's provider.
  *
  * Module state is per provider process, which serves every resource of a deployment: one API
  * client, hence one connection pool and one rate limiter (`monitoring:maxRequestsPerSecond`, and
@@ -14,8 +14,10 @@ import { check } from "./check.js";
 import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions, resolveSettings } from "./config.js";
 import { diff } from "./diff.js";
 import { ResourceEngine } from "./engine.js";
-import { describeResource } from "./failures.js";
+import { ResourceInitError, describeResource } from "./failures.js";
+import { internal } from "./fields.js";
 import { ApiClient, describeRetry, type RetryEvent } from "./http.js";
+import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
 
 export { ResourceEngine } from "./engine.js";
 export { resolveSettings, type ConfigSource, type ProviderSettings } from "./config.js";
@@ -62,28 +64,105 @@ function announceSlowRetry(event: RetryEvent): void {
 
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
-/** The dynamic provider of one kind. */
+async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
+}
+
+/** Open domains the stack closed (`monitoring:offeredRegions`), for check. */
+function closedDomains() {
+  const regions = offeredRegions(stackConfig);
+  return regions === undefined ? {} : { region: regions };
+}
+
+/**
+ * The dynamic provider of one kind. Resources recorded before the provider text became the same
+ * for every kind still carry a text that calls this with their kind.
+ */
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   const cached = providers.get(kind);
   if (cached !== undefined) return cached;
+  const provider = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), () => apiClientFor(stackConfig), closedDomains) : kindProvider(kind);
+  providers.set(kind, provider);
+  return provider;
+}
+
+const engines = new Map<string, ResourceEngine>();
+
+function engineOf(kind: string): ResourceEngine {
+  let engine = engines.get(kind);
+  if (engine === undefined) {
+    engine = new ResourceEngine(definitionOf(kind), () => apiClientFor(stackConfig));
+    engines.set(kind, engine);
+  }
+  return engine;
+}
+
+function kindProvider(kind: string): pulumi.dynamic.ResourceProvider {
   const definition = definitionOf(kind);
-  const engine = new ResourceEngine(definition, () => apiClientFor(stackConfig));
+  const engine = engineOf(kind);
   const on = <T>(values: Record<string, unknown>, operation: () => Promise<T>): Promise<T> =>
     currentResource.run(describeResource(definition, values), operation);
-  const provider: pulumi.dynamic.ResourceProvider = {
-    async configure(request) {
-      stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
-    },
-    check: async (_olds, news) => {
-      const regions = offeredRegions(stackConfig);
-      return check(definition, news, regions === undefined ? {} : { region: regions });
-    },
+  return {
+    configure,
+    check: async (_olds, news) => check(definition, news, closedDomains()),
     diff: async (_id, olds, news) => diff(definition, olds, news),
     create: (inputs) => on(inputs, () => engine.create(inputs)),
     read: (id, props) => on(props ?? {}, () => engine.read(id, props ?? {})),
     update: (id, olds, news) => on(news, () => engine.update(id, olds, news)),
     delete: (id, props) => on(props, () => engine.delete(id, props)),
   };
-  providers.set(kind, provider);
-  return provider;
 }
+
+/**
+ * The kind a call is for: the type in the URN the SDK passes as an input, or, for calls that
+ * get only outputs (read, delete), the kind recorded with them.
+ */
+function kindOf(properties: Record<string, unknown>): string {
+  const urn = properties[internal.urn];
+  if (typeof urn === "string") {
+    const type = urn.split("::")[2] ?? "";
+    return type.slice(type.lastIndexOf(":") + 1);
+  }
+  const kind = properties[internal.kind];
+  if (typeof kind === "string") return kind;
+  throw new Error("pulumi-monitoring: a resource's properties name no kind (neither __urn nor __kind)");
+}
+
+/** Outputs carry their kind, so read and delete, which get only outputs, find their provider. */
+function withKind<T extends Record<string, unknown> | undefined>(outputs: T, kind: string): T {
+  return (outputs === undefined ? undefined : { ...outputs, [internal.kind]: kind }) as T;
+}
+
+/** An init failure's partial outputs carry their kind like complete ones. */
+function kindOnFailure(kind: string): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof ResourceInitError)) throw error;
+    throw new ResourceInitError(error.id, withKind(error.properties, kind), error.cause);
+  };
+}
+
+/**
+ * The provider object the serialized text turns into (provider/dynamic.ts): one for every kind,
+ * configured once per provider process, each call handed to its kind's provider.
+ */
+export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
+  configure,
+  check: async (olds, news) => providerFor(kindOf(news)).check!(olds, news),
+  diff: async (id, olds, news) => providerFor(kindOf(news)).diff!(id, olds, news),
+  create: async (inputs) => {
+    const kind = kindOf(inputs);
+    const { id, outs } = await providerFor(kind).create(inputs).catch(kindOnFailure(kind));
+    return { id, outs: withKind(outs, kind) };
+  },
+  read: async (id, props) => {
+    const kind = kindOf(props ?? {});
+    const result = await providerFor(kind).read!(id, props);
+    return { ...result, props: withKind(result.props, kind) };
+  },
+  update: async (id, olds, news) => {
+    const kind = kindOf(news);
+    const { outs } = await providerFor(kind).update!(id, olds, news).catch(kindOnFailure(kind));
+    return { outs: withKind(outs, kind) };
+  },
+  delete: async (id, props) => providerFor(kindOf(props)).delete!(id, props),
+};

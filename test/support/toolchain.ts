@@ -22,6 +22,15 @@ function onPath(command: string): boolean {
   return commandOutput("sh", ["-c", `command -v ${command}`]) !== undefined;
 }
 
+/** `v3.260.1` is at least `v3.259.0`; pre-release suffixes are ignored. */
+export function isAtLeast(version: string, minimum: string): boolean {
+  const parts = (text: string) => (/^v?(\d+)\.(\d+)\.(\d+)/.exec(text) ?? []).slice(1).map(Number);
+  const [have, want] = [parts(version), parts(minimum)];
+  if (have.length !== 3) return false;
+  const differing = have.findIndex((part, index) => part !== want[index]);
+  return differing === -1 || (have[differing] as number) > (want[differing] as number);
+}
+
 export function pulumiSdkVersion(): string {
   const manifest = JSON.parse(readFileSync(join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8"));
   return manifest.version as string;
@@ -32,10 +41,11 @@ export default function checkToolchain(): void {
   const nodeMajor = Number(process.versions.node.split(".")[0]);
   if (nodeMajor < 22) missing.push(`Node >= 22 (this is ${process.version})`);
 
+  // scripts/setup.sh uses a machine's own CLI when it is at least the SDK's version.
   const wanted = `v${pulumiSdkVersion()}`;
   const cli = commandOutput("pulumi", ["version"]);
-  if (cli === undefined) missing.push(`the Pulumi CLI ${wanted} (no \`pulumi\` on PATH)`);
-  else if (cli !== wanted) missing.push(`the Pulumi CLI ${wanted} (PATH has ${cli || "a pulumi without a version"})`);
+  if (cli === undefined) missing.push(`the Pulumi CLI ${wanted} or newer (no \`pulumi\` on PATH)`);
+  else if (!isAtLeast(cli, wanted)) missing.push(`the Pulumi CLI ${wanted} or newer (PATH has ${cli || "a pulumi without a version"})`);
   if (!onPath("pulumi-language-nodejs")) missing.push("the nodejs language host (no `pulumi-language-nodejs` on PATH)");
   if (!onPath("pulumi-resource-pulumi-nodejs")) missing.push("the dynamic-provider shim (no `pulumi-resource-pulumi-nodejs` on PATH)");
 

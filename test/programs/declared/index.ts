@@ -28,6 +28,7 @@ const kinds = {
   Client: mon.Client,
   ClientTemplate: mon.ClientTemplate,
   ClientShareLink: mon.ClientShareLink,
+  MonitorSet: mon.MonitorSet,
 };
 
 const config = new pulumi.Config();
@@ -59,3 +60,8 @@ export const ids = Object.fromEntries(Object.entries(declared).map(([name, resou
 
 const lookupMonitorId = config.get("lookupMonitorId");
 export const lookedUp = lookupMonitorId === undefined ? undefined : mon.getMonitor({ id: lookupMonitorId });
+
+/** The monitor ids of every MonitorSet, by set name then key. */
+export const setIds = Object.fromEntries(
+  Object.entries(declared).flatMap(([name, resource]) => (resource instanceof mon.MonitorSet ? [[name, resource.ids]] : [])),
+);

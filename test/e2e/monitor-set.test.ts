@@ -1,0 +1,152 @@
+/**
+ * A MonitorSet through its lifecycle on the real engine: up in one batch call, empty preview and
+ * refresh, an edit that touches only the edited monitor, an added and a removed monitor, drift
+ * made by hand, destroy. Then a partial failure, and the next up that carries on without duplicates.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploy, type Deployment } from "./support.js";
+
+type Monitors = Record<string, Record<string, unknown>>;
+
+const declare = (monitors: Monitors) => JSON.stringify([{ kind: "MonitorSet", name: "fleet", args: { monitors } }]);
+
+const fleet: Monitors = {
+  storefront: { name: "Storefront", url: "https://shop.example.com", regions: ["eu-west-1", "us-east-1"] },
+  checkout: { name: "Checkout", url: "https://shop.example.com/checkout", intervalSeconds: 60 },
+  search: { name: "Search", url: "https://shop.example.com/search", paused: true },
+};
+
+interface ApiMonitor {
+  id: string;
+  name: string;
+  interval_seconds: number;
+  paused: boolean;
+}
+
+describe("a MonitorSet on the real engine", () => {
+  let deployment: Deployment;
+  let ids: Record<string, string>;
+
+  const setIds = async (): Promise<Record<string, string>> => {
+    const { outputs } = await deployment.harness.stack.up();
+    return (outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+  };
+  const requests = async () => (await deployment.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
+
+  beforeAll(async () => {
+    deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: declare(fleet) } } });
+  });
+  afterAll(async () => deployment?.dispose());
+
+  it("creates every monitor with one batch call, plus the declared pause", async () => {
+    const up = await deployment.harness.stack.up();
+    expect(up.summary.resourceChanges?.create).toBe(2); // the set and the stack
+    ids = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+    expect(Object.keys(ids).sort()).toEqual(["checkout", "search", "storefront"]);
+    expect(await requests()).toEqual(["POST /monitors/batch", `POST /monitors/${ids.search}/pause`, `GET /monitors/${ids.search}`]);
+    const monitors = await deployment.listAll<ApiMonitor>("/monitors");
+    expect(monitors.map((monitor) => monitor.name).sort()).toEqual(["Checkout", "Search", "Storefront"]);
+    expect(monitors.find((monitor) => monitor.id === ids.search)?.paused).toBe(true);
+  });
+
+  it("previews no changes with no API call, and refreshes no changes with one list call", async () => {
+    await deployment.emulator.admin.clearRequestLog();
+    await deployment.harness.stack.preview({ expectNoChanges: true });
+    expect(await requests()).toEqual([]);
+    await deployment.harness.stack.refresh({ expectNoChanges: true });
+    expect(await requests()).toEqual(["GET /monitors"]);
+  });
+
+  it("applies an edit of one monitor to that monitor alone", async () => {
+    await deployment.harness.stack.setConfig("resources", { value: declare({ ...fleet, checkout: { ...fleet.checkout, intervalSeconds: 120 } }) });
+    const preview = await deployment.harness.stack.preview({ diff: true });
+    expect(preview.changeSummary.update).toBe(1);
+    expect(preview.stdout).toMatch(/checkout[\s\S]*intervalSeconds\s*:\s*60 => 120/);
+    expect(preview.stdout).not.toMatch(/storefront\s*:\s*\{[\s\S]*=>/);
+    await deployment.emulator.admin.clearRequestLog();
+    await deployment.harness.stack.up();
+    expect(await requests()).toEqual([`PATCH /monitors/${ids.checkout}`, `GET /monitors/${ids.checkout}`]);
+    expect(await deployment.api<ApiMonitor>(`/monitors/${ids.checkout}`)).toMatchObject({ interval_seconds: 120 });
+    await deployment.harness.stack.preview({ expectNoChanges: true });
+  });
+
+  it("creates an added monitor and deletes a removed one", async () => {
+    const { search: _removed, ...kept } = fleet;
+    const next = { ...kept, checkout: { ...fleet.checkout, intervalSeconds: 120 }, status: { name: "Status page", url: "https://status.example.com" } };
+    await deployment.harness.stack.setConfig("resources", { value: declare(next) });
+    await deployment.emulator.admin.clearRequestLog();
+    const now = await setIds();
+    expect(Object.keys(now).sort()).toEqual(["checkout", "status", "storefront"]);
+    expect(now.storefront).toBe(ids.storefront);
+    // A single new monitor needs no batch.
+    expect((await requests()).sort()).toEqual([`DELETE /monitors/${ids.search}`, "POST /monitors"].sort());
+    const monitors = await deployment.listAll<ApiMonitor>("/monitors");
+    expect(monitors.map((monitor) => monitor.name).sort()).toEqual(["Checkout", "Status page", "Storefront"]);
+    ids = now;
+  });
+
+  it("shows drift made by hand on refresh, and the next up restores the declared monitor", async () => {
+    const response = await fetch(`${deployment.emulator.baseUrl}/monitors/${ids.storefront}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${deployment.emulator.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Renamed by hand" }),
+    });
+    expect(response.ok).toBe(true);
+    const refresh = await deployment.harness.stack.refresh();
+    expect(refresh.summary.resourceChanges?.update).toBe(1);
+    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
+    const set = state.find((resource) => resource.type.endsWith(":MonitorSet"))!;
+    expect((set.outputs.monitors as Monitors).storefront).toMatchObject({ name: "Renamed by hand" });
+
+    await deployment.emulator.admin.clearRequestLog();
+    await deployment.harness.stack.up();
+    expect(await requests()).toEqual([`PATCH /monitors/${ids.storefront}`, `GET /monitors/${ids.storefront}`]);
+    expect(await deployment.api<ApiMonitor>(`/monitors/${ids.storefront}`)).toMatchObject({ name: "Storefront" });
+    await deployment.harness.stack.preview({ expectNoChanges: true });
+    await deployment.harness.stack.refresh({ expectNoChanges: true });
+  });
+
+  it("destroys every monitor and leaves nothing behind", async () => {
+    const destroy = await deployment.harness.stack.destroy();
+    expect(destroy.summary.resourceChanges?.delete).toBe(2);
+    expect(await deployment.listAll("/monitors")).toEqual([]);
+  });
+});
+
+describe("a MonitorSet whose creates partly fail", () => {
+  let deployment: Deployment;
+  const monitors: Monitors = Object.fromEntries(
+    Array.from({ length: 12 }, (_, index) => [`site-${index}`, { name: `Site ${index}`, url: `https://site-${index}.example.com` }]),
+  );
+
+  beforeAll(async () => {
+    deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: declare(monitors) } } });
+  });
+  afterAll(async () => deployment?.dispose());
+
+  it("records the monitors created and names the ones that failed", async () => {
+    const { admin } = deployment.emulator;
+    // A service without batch creates, whose single creates refuse twice.
+    await admin.injectFault({ method: "POST", path: "/monitors/batch", status: 404 });
+    await admin.injectFault({ method: "POST", path: "/monitors", status: 403, times: 2 });
+
+    await expect(deployment.harness.stack.up()).rejects.toThrow(/MonitorSet \\?"fleet\\?": 2 monitor\(s\) failed[\s\S]*monitors\[\\?"site-\d+\\?"\]/);
+    expect(await deployment.listAll("/monitors")).toHaveLength(10);
+    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs?: Record<string, unknown> }[];
+    const set = state.find((resource) => resource.type.endsWith(":MonitorSet"))!;
+    expect(Object.keys(set.outputs!.ids as Record<string, string>)).toHaveLength(10);
+  });
+
+  it("creates only what is missing on the next up, with no duplicate", async () => {
+    await deployment.emulator.admin.clearFaults();
+    const up = await deployment.harness.stack.up();
+    expect(up.summary.resourceChanges?.update).toBe(1);
+    const created = await deployment.listAll<ApiMonitor>("/monitors");
+    expect(created).toHaveLength(12);
+    expect(new Set(created.map((monitor) => monitor.name)).size).toBe(12);
+    const ids = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+    expect(new Set(Object.values(ids))).toEqual(new Set(created.map((monitor) => monitor.id)));
+    await deployment.harness.stack.preview({ expectNoChanges: true });
+    await deployment.harness.stack.refresh({ expectNoChanges: true });
+  });
+});
