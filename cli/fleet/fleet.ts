@@ -99,7 +99,9 @@ class FleetRun {
 
   async run(clientNames: readonly string[], everyClient: boolean): Promise<number> {
     const clients: Target[] = clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace }));
-    const shared = this.project.shared && this.options.shared ? await this.#sharedTarget() : undefined;
+    const sharedProject = this.project.shared ? await this.#sharedTarget() : undefined;
+    // --no-shared leaves the shared stack out of the run, not its outputs out of the clients.
+    const shared = this.options.shared ? sharedProject : undefined;
     if (clients.length === 0 && shared === undefined) throw new UsageError("no stack to run: the selection is empty");
     if (!(await this.#confirmed(clients.length, shared))) {
       this.io.stderr.write("Confirmation declined; nothing was changed.\n");
@@ -129,14 +131,16 @@ class FleetRun {
         this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, report.rateLimit?.perStack, sharedConfig), this.#stopStarting.signal));
 
       const phases = (async (): Promise<void> => {
-        if (shared !== undefined && this.verb !== "destroy") {
-          // Alone, the shared stack has the whole budget.
-          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget), this.#stopStarting.signal)));
-          report.stacks.push(...(await runClients(RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(shared) : undefined)));
-        } else {
+        if (this.verb === "destroy") {
           report.stacks.push(...(await runClients()));
           if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, everyClient, budget, execute));
+          return;
         }
+        if (shared !== undefined) {
+          // Alone, the shared stack has the whole budget.
+          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget), this.#stopStarting.signal)));
+        }
+        report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
       })();
       await Promise.race([phases, this.#abandon]);
       if (this.#interrupts > 1) report.stacks = this.#abandoned(order, report.stacks);

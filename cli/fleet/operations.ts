@@ -47,7 +47,7 @@ export function commandErrorMessage(error: unknown): string {
     .split("\n")
     .filter((line) => line.startsWith("error: "))
     .map(errorSummary)
-    .filter((line) => !/^(update|preview|refresh|destroy) failed$/.test(line));
+    .filter((line) => line !== "");
   if (errorLines.length > 0) return errorLines.join("; ");
   const message = error instanceof Error ? error.message : String(error);
   return errorSummary(message.split("\n").find((line) => line.trim() !== "") ?? message);

@@ -28,7 +28,8 @@ Options:
   --parallel N     Stacks run at once (default: the number of cores, at most 8)
   --max-rps N      The API budget in requests per second, split evenly between the stacks running
                    at once (default: monitoring:maxRequestsPerSecond of Pulumi.yaml's config)
-  --no-shared      Do not run the shared stack named in Pulumi.yaml (fleet.shared)
+  --no-shared      Do not run the shared stack named in Pulumi.yaml (fleet.shared); its current
+                   outputs are still passed on to the client stacks
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
   --json           Write the report (list: the matrix) as JSON on stdout instead of a table
   --yes, -y        up/destroy: do not ask for confirmation
