@@ -81,6 +81,8 @@ interface RunningStack {
 class FleetRun {
   readonly #stopStarting = new AbortController();
   readonly #running = new Map<string, RunningStack>();
+  /** Reports of the stacks done so far, for a report made before every phase has ended. */
+  readonly #finished = new Map<string, StackReport>();
   /** Resolves on a second Ctrl-C: stop waiting for the interrupted operations. */
   readonly #abandon: Promise<void>;
   #stopWaiting: () => void = () => {};
@@ -125,8 +127,11 @@ class FleetRun {
     const onInterrupt = (): void => this.#interrupt();
     this.io.signals.on("SIGINT", onInterrupt);
     try {
-      const execute = (target: Target, rate: number | undefined, sharedConfig?: ConfigMap): Promise<StackReport> =>
-        this.#runStack(target, rate, sharedConfig, runConfig.write);
+      const execute = async (target: Target, rate: number | undefined, sharedConfig?: ConfigMap): Promise<StackReport> => {
+        const stackReport = await this.#runStack(target, rate, sharedConfig, runConfig.write);
+        this.#finished.set(target.label, stackReport);
+        return stackReport;
+      };
       const runClients = async (sharedConfig?: ConfigMap): Promise<StackReport[]> =>
         this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, report.rateLimit?.perStack, sharedConfig), this.#stopStarting.signal));
 
@@ -143,7 +148,7 @@ class FleetRun {
         report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
       })();
       await Promise.race([phases, this.#abandon]);
-      if (this.#interrupts > 1) report.stacks = this.#abandoned(order, report.stacks);
+      if (this.#interrupts > 1) report.stacks = this.#abandoned(order);
     } finally {
       this.io.signals.off("SIGINT", onInterrupt);
       this.#display.close();
@@ -267,10 +272,10 @@ class FleetRun {
   }
 
   /** After a second Ctrl-C: what finished, and every other stack as interrupted or not started. */
-  #abandoned(order: readonly Target[], finished: readonly StackReport[]): StackReport[] {
+  #abandoned(order: readonly Target[]): StackReport[] {
     return order.map(
       (target) =>
-        finished.find((report) => report.stack === target.label) ?? {
+        this.#finished.get(target.label) ?? {
           stack: target.label,
           role: target.role,
           result: this.#running.has(target.label) ? "interrupted" : "not started",

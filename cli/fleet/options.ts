@@ -27,7 +27,8 @@ Options:
   --exclude GLOB   Leave out stacks whose name matches (repeatable)
   --parallel N     Stacks run at once (default: the number of cores, at most 8)
   --max-rps N      The API budget in requests per second, split evenly between the stacks running
-                   at once (default: monitoring:maxRequestsPerSecond of Pulumi.yaml's config)
+                   at once, less one per stack in reserve for timing jitter
+                   (default: monitoring:maxRequestsPerSecond of Pulumi.yaml's config)
   --no-shared      Do not run the shared stack named in Pulumi.yaml (fleet.shared); its current
                    outputs are still passed on to the client stacks
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)

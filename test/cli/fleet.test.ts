@@ -46,11 +46,13 @@ describe("the rate budget", () => {
     expect(stacksAtOnce(4, 0)).toBe(1);
   });
 
-  it("gives each running stack an equal share, rounded down so that the sum stays within the budget", () => {
-    expect(shareOfBudget(20, 4)).toBe(5);
-    expect(shareOfBudget(20, 3)).toBe(6.66);
-    expect(shareOfBudget(20, 3) * 3).toBeLessThanOrEqual(20);
-    expect(shareOfBudget(10, 1)).toBe(10);
+  it("gives each running stack an equal share less one request per second in reserve, rounded down", () => {
+    expect(shareOfBudget(20, 4)).toBe(4);
+    expect(shareOfBudget(20, 3)).toBe(5.66);
+    expect((shareOfBudget(20, 3) + 1) * 3).toBeLessThanOrEqual(20);
+    expect(shareOfBudget(10, 1)).toBe(9);
+    expect(shareOfBudget(3, 2)).toBe(0.75);
+    expect(shareOfBudget(0.01, 4)).toBe(0.01);
     expect(() => shareOfBudget(0, 2)).toThrow("positive");
   });
 
