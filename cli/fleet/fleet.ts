@@ -138,12 +138,12 @@ class FleetRun {
       const phases = (async (): Promise<void> => {
         if (this.verb === "destroy") {
           report.stacks.push(...(await runClients()));
-          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, everyClient, budget, execute));
+          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, everyClient, budget && shareOfBudget(budget, 1), execute));
           return;
         }
         if (shared !== undefined) {
           // Alone, the shared stack has the whole budget.
-          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget), this.#stopStarting.signal)));
+          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget && shareOfBudget(budget, 1)), this.#stopStarting.signal)));
         }
         report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
       })();
@@ -206,7 +206,7 @@ class FleetRun {
     shared: Target,
     clients: readonly StackReport[],
     everyClient: boolean,
-    budget: number | undefined,
+    rate: number | undefined,
     execute: (target: Target, rate: number | undefined) => Promise<StackReport>,
   ): Promise<StackReport> {
     const skip = (note: string): StackReport => {
@@ -216,7 +216,7 @@ class FleetRun {
     if (!everyClient) return skip("destroyed only together with every client stack of the project (--stack/--exclude left some out)");
     if (clients.some((client) => client.result !== "succeeded")) return skip("not every client stack was destroyed");
     if (this.#stopStarting.signal.aborted) return skip("interrupted before its turn");
-    return execute(shared, budget);
+    return execute(shared, rate);
   }
 
   async #runStack(target: Target, rate: number | undefined, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>): Promise<StackReport> {
