@@ -6,7 +6,7 @@
  *  - a loop of `pulumi up -s X --yes` over the stacks, and the same loop with `--skip-preview`
  *    (which is what the Automation API's `up` does), then a loop of `pulumi preview -s X`;
  *  - `fleet up` and `fleet preview` with each `--parallel` (default 1, 2 and 4);
- * every up starting from empty stacks (an untimed `fleet destroy` runs in between). Both sides run
+ * every up starting from new stacks in a project of its own. Both sides run
  * with PULUMI_NODEJS_TRANSPILE_ONLY=true, as the README advises for fleets: type-checking the
  * program once per stack run would be measured otherwise.
  *
@@ -42,21 +42,24 @@ async function seconds(action: () => Promise<void>): Promise<number> {
 
 async function main(): Promise<void> {
   const emulator = await startEmulator({ quiet: true });
-  const workDir = join(repoRoot, ".work", `bench-fleet-${process.pid}`);
-  try {
-    await rm(workDir, { recursive: true, force: true });
+  const benchDir = join(repoRoot, ".work", `bench-fleet-${process.pid}`);
+  const project = (await readFile(join(repoRoot, "examples/agency/Pulumi.yaml"), "utf8")).replace(/\n# For `pulumi-monitoring fleet`[\s\S]*$/, "\n");
+  const program = await readFile(join(repoRoot, "examples/agency/index.ts"), "utf8");
+
+  /**
+   * A project of its own per measured run, with clients named after it: a destroyed client is
+   * archived, and creating it again with the same body within a day replays the first creation.
+   * The client program without the fleet section: the shared template is not what is measured.
+   */
+  async function round(label: string) {
+    const workDir = join(benchDir, label);
     await mkdir(join(workDir, "clients"), { recursive: true });
     await mkdir(join(workDir, ".state"));
-    // The client program without the fleet section: the shared template is not what is measured.
-    const project = (await readFile(join(repoRoot, "examples/agency/Pulumi.yaml"), "utf8")).replace(/\n# For `pulumi-monitoring fleet`[\s\S]*$/, "\n");
     await writeFile(join(workDir, "Pulumi.yaml"), project);
-    await writeFile(join(workDir, "index.ts"), await readFile(join(repoRoot, "examples/agency/index.ts"), "utf8"));
-    const stacks = Array.from({ length: stackCount }, (_, index) => `client${String(index + 1).padStart(3, "0")}`);
+    await writeFile(join(workDir, "index.ts"), program);
+    const stacks = Array.from({ length: stackCount }, (_, index) => `${label}-c${String(index + 1).padStart(3, "0")}`);
     for (const stack of stacks) {
-      await writeFile(
-        join(workDir, "clients", `${stack}.yaml`),
-        `name: ${stack}\ndomain: ${stack}.example.com\nendpoints:\n  - path: /\ncontacts:\n  emails: [ops@${stack}.example.com]\n`,
-      );
+      await writeFile(join(workDir, "clients", `${stack}.yaml`), `name: ${stack}\ndomain: ${stack}.example.com\nendpoints:\n  - path: /\ncontacts:\n  emails: [ops@${stack}.example.com]\n`);
     }
     const env = {
       ...process.env,
@@ -71,23 +74,26 @@ async function main(): Promise<void> {
     const pulumiLoop = async (args: string[]): Promise<void> => {
       for (const stack of stacks) await run("pulumi", [...args, "-s", stack, "--non-interactive"], workDir, env);
     };
-    const reset = (): Promise<void> => fleet("destroy", "--yes", "--parallel", String(Math.max(...parallels)));
-
     await fleet("init");
+    return { fleet, pulumiLoop };
+  }
+
+  try {
+    await rm(benchDir, { recursive: true, force: true });
     const rows: Array<[string, number, number | undefined]> = [];
-    const loopUp = await seconds(() => pulumiLoop(["up", "--yes"]));
-    await reset();
-    const loopUpSkipPreview = await seconds(() => pulumiLoop(["up", "--yes", "--skip-preview"]));
-    const loopPreview = await seconds(() => pulumiLoop(["preview"]));
+    const loop = await round("loop");
+    const loopUp = await seconds(() => loop.pulumiLoop(["up", "--yes"]));
+    const loopPreview = await seconds(() => loop.pulumiLoop(["preview"]));
+    const skipping = await round("skip");
+    const loopUpSkipPreview = await seconds(() => skipping.pulumiLoop(["up", "--yes", "--skip-preview"]));
     rows.push(["one by one: pulumi up -s X --yes / pulumi preview -s X", loopUp, loopPreview]);
     rows.push(["one by one: pulumi up -s X --yes --skip-preview", loopUpSkipPreview, undefined]);
     for (const parallel of parallels) {
-      await reset();
+      const { fleet } = await round(`p${parallel}`);
       const up = await seconds(() => fleet("up", "--yes", "--parallel", String(parallel)));
       const preview = await seconds(() => fleet("preview", "--parallel", String(parallel)));
       rows.push([`fleet --parallel ${parallel}`, up, preview]);
     }
-    await reset();
 
     console.log(`fleet benchmark: ${stackCount} client stacks of examples/agency (client, channel, policy, monitor each), in-memory emulator, file backend\n`);
     console.log("| run | up (s) | up vs loop | up vs loop --skip-preview | preview (s) | preview vs loop |");
@@ -98,7 +104,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await emulator.stop();
-    await rm(workDir, { recursive: true, force: true });
+    await rm(benchDir, { recursive: true, force: true });
   }
 }
 
