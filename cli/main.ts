@@ -1,34 +1,43 @@
 #!/usr/bin/env node
 /**
- * `pulumi-monitoring <command>`: the package's command line. Each command lives in its own
- * directory under cli/ and is also installed as a bin of its own (`pulumi-monitoring-import`).
+ * `pulumi-monitoring <command> ...`: the package's command line. Each command lives in its own
+ * module and is registered here with one line.
  */
+import { runFleet } from "./fleet/fleet.js";
 import { runImport } from "./import/main.js";
 
-const COMMANDS: Record<string, { summary: string; run: (argv: readonly string[]) => Promise<number> }> = {
+interface Command {
+  summary: string;
+  run(argv: readonly string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  fleet: { summary: "preview, deploy and check drift across every client stack of a project", run: runFleet },
   import: { summary: "write a Pulumi program that adopts an existing account", run: runImport },
 };
 
-function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`);
-  return `Usage: pulumi-monitoring <command> [options]\n\nCommands:\n${lines.join("\n")}\n\nRun \`pulumi-monitoring <command> --help\` for a command's options.\n`;
-}
+const USAGE = `Usage: pulumi-monitoring <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
+  .join("\n")}
+
+Run \`pulumi-monitoring <command> --help\` for a command's options.`;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(usage());
+    process.stdout.write(`${USAGE}\n`);
     return name === undefined ? 2 : 0;
   }
   const command = COMMANDS[name];
   if (command === undefined) {
-    process.stderr.write(`pulumi-monitoring: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
+    process.stderr.write(`pulumi-monitoring: unknown command ${JSON.stringify(name)}\n\n${USAGE}\n`);
     return 2;
   }
   return command.run(rest);
 }
 
-void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+// Exit explicitly: a command may leave child processes it gave up waiting for.
+void main(process.argv.slice(2)).then((code) => process.exit(code));

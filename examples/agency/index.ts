@@ -9,11 +9,9 @@ import * as mon from "pulumi-monitoring";
 const config = new pulumi.Config();
 // The spec is validated by ClientMonitoring, so a typo in the YAML fails the preview with its path.
 const spec = config.requireObject<mon.ClientMonitoringSpec>("client");
-// The agency's shared template (created once by ./shared); a client may bring its own instead.
-const sharedTemplateId = config.get("templateId");
-if (sharedTemplateId !== undefined && spec.template !== undefined) {
-  throw new Error("Set either agency:templateId (the shared template) or client.template in the stack configuration, not both");
-}
+// The agency's shared template (created once by ./shared; `fleet` passes its id to every client
+// stack). A client that brings its own template (client.template) keeps it.
+const sharedTemplateId = spec.template === undefined ? config.get("templateId") : undefined;
 // A chat webhook URL is a credential: it stays out of the YAML and comes in as a secret.
 const chat = spec.contacts.chat && { ...spec.contacts.chat, webhookUrl: config.requireSecret("chatWebhookUrl") };
 

@@ -1,0 +1,319 @@
+/**
+ * `pulumi-monitoring fleet`: one Pulumi operation over every client stack of a project, at most
+ * `--parallel` at a time, after the shared stack when the project declares one. Built on the
+ * Automation API: each stack's operation is a `Stack` method, followed through its engine events.
+ */
+import { type ConfigMap, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { basename } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { rateForStack, shareOfBudget, stacksAtOnce } from "./budget.js";
+import { createDisplay, type Display, type Output } from "./display.js";
+import { hasChanges, noChanges, StackEvents } from "./events.js";
+import { initClients } from "./init.js";
+import { commandErrorMessage, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
+import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
+import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
+import { EXIT, exitCodeOf, type FleetReport, renderTable, type StackReport, type Verb } from "./report.js";
+import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
+import { runBounded } from "./scheduler.js";
+import { selectStacks } from "./select.js";
+
+export interface FleetIO {
+  stdout: Output;
+  stderr: Output;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where Ctrl-C arrives; the process by default. */
+  signals: Pick<NodeJS.Process, "on" | "off">;
+}
+
+const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
+
+/** Runs the fleet command line `argv` (after `fleet`) and returns the exit status. */
+export async function runFleet(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
+  try {
+    const options = parseFleetArgs(argv, process.cwd());
+    if (options === "help") {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    const project = await readProject(options.cwd);
+    const workspace = await LocalWorkspace.create({ workDir: project.dir });
+    if (options.command === "init") return (await initClients(options, project, workspace, io.stdout)) ? EXIT.ok : EXIT.failed;
+
+    const allClients = await clientStacksOf(project, workspace);
+    const clients = selectStacks(allClients, options.stacks, options.exclude);
+    if (options.command === "list") {
+      io.stdout.write(options.json ? `${JSON.stringify({ include: clients.map((stack) => ({ stack })) })}\n` : clients.map((stack) => `${stack}\n`).join(""));
+      return EXIT.ok;
+    }
+    return await new FleetRun(options, options.command, project, workspace, io).run(clients, clients.length === allClients.length);
+  } catch (error) {
+    io.stderr.write(`pulumi-monitoring fleet: ${(error as Error).message}\n`);
+    if (error instanceof UsageError) {
+      io.stderr.write("Run `pulumi-monitoring fleet --help` for the commands and options.\n");
+      return EXIT.usage;
+    }
+    return EXIT.failed;
+  }
+}
+
+/** The project's stacks in name order, without the shared one when it lives in the same project. */
+async function clientStacksOf(project: FleetProject, workspace: LocalWorkspace): Promise<string[]> {
+  const names = (await workspace.listStacks()).map((stack) => stack.name);
+  const sharedHere = project.shared !== undefined && project.shared.dir === project.dir;
+  return names.filter((name) => !(sharedHere && basename(name) === project.shared?.stack)).sort();
+}
+
+/** A stack to run: where it lives and how it is shown. */
+interface Target {
+  label: string;
+  name: string;
+  role: "shared" | "client";
+  project: FleetProject;
+  workspace: LocalWorkspace;
+}
+
+interface RunningStack {
+  stack: Stack;
+  abort: AbortController;
+}
+
+class FleetRun {
+  readonly #stopStarting = new AbortController();
+  readonly #running = new Map<string, RunningStack>();
+  /** Reports of the stacks done so far, for a report made before every phase has ended. */
+  readonly #finished = new Map<string, StackReport>();
+  /** Resolves on a second Ctrl-C: stop waiting for the interrupted operations. */
+  readonly #abandon: Promise<void>;
+  #stopWaiting: () => void = () => {};
+  #interrupts = 0;
+  #display: Display | undefined;
+
+  constructor(
+    private readonly options: FleetOptions,
+    private readonly verb: Verb,
+    private readonly project: FleetProject,
+    private readonly workspace: LocalWorkspace,
+    private readonly io: FleetIO,
+  ) {
+    this.#abandon = new Promise((resolve) => (this.#stopWaiting = resolve));
+  }
+
+  async run(clientNames: readonly string[], everyClient: boolean): Promise<number> {
+    const clients: Target[] = clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace }));
+    const sharedProject = this.project.shared ? await this.#sharedTarget() : undefined;
+    // --no-shared leaves the shared stack out of the run, not its outputs out of the clients.
+    const shared = this.options.shared ? sharedProject : undefined;
+    if (clients.length === 0 && shared === undefined) throw new UsageError("no stack to run: the selection is empty");
+    if (!(await this.#confirmed(clients.length, shared))) {
+      this.io.stderr.write("Confirmation declined; nothing was changed.\n");
+      return EXIT.failed;
+    }
+
+    const atOnce = stacksAtOnce(this.options.parallel, clients.length);
+    const budget = this.options.maxRps ?? this.project.budget;
+    const report: FleetReport = {
+      verb: this.verb,
+      project: this.project.name,
+      parallel: atOnce,
+      interrupted: false,
+      stacks: [],
+    };
+    if (budget !== undefined) report.rateLimit = { budget, perStack: shareOfBudget(budget, atOnce) };
+
+    const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
+    this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
+    const runConfig = await createRunConfigDir();
+    const onInterrupt = (): void => this.#interrupt();
+    this.io.signals.on("SIGINT", onInterrupt);
+    try {
+      const execute = async (target: Target, rate: number | undefined, sharedConfig?: ConfigMap): Promise<StackReport> => {
+        const stackReport = await this.#runStack(target, rate, sharedConfig, runConfig.write);
+        this.#finished.set(target.label, stackReport);
+        return stackReport;
+      };
+      const runClients = async (sharedConfig?: ConfigMap): Promise<StackReport[]> =>
+        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, report.rateLimit?.perStack, sharedConfig), this.#stopStarting.signal));
+
+      const phases = (async (): Promise<void> => {
+        if (this.verb === "destroy") {
+          report.stacks.push(...(await runClients()));
+          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, everyClient, budget && shareOfBudget(budget, 1), execute));
+          return;
+        }
+        if (shared !== undefined) {
+          // Alone, the shared stack has the whole budget.
+          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget && shareOfBudget(budget, 1)), this.#stopStarting.signal)));
+        }
+        report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
+      })();
+      await Promise.race([phases, this.#abandon]);
+      if (this.#interrupts > 1) report.stacks = this.#abandoned(order);
+    } finally {
+      this.io.signals.off("SIGINT", onInterrupt);
+      this.#display.close();
+      await runConfig.dispose();
+    }
+    report.interrupted = this.#interrupts > 0;
+    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : `\n${renderTable(report)}`);
+    return exitCodeOf(report);
+  }
+
+  async #sharedTarget(): Promise<Target> {
+    const shared = this.project.shared!;
+    const project = await readProject(shared.dir);
+    return { label: `${project.name}/${shared.stack}`, name: shared.stack, role: "shared", project, workspace: await LocalWorkspace.create({ workDir: shared.dir }) };
+  }
+
+  async #confirmed(clientCount: number, shared: Target | undefined): Promise<boolean> {
+    if (!MUTATING.has(this.verb) || this.verb === "refresh" || this.options.yes) return true;
+    const what = `${this.verb} ${clientCount} stack${clientCount === 1 ? "" : "s"} of project ${this.project.name}${shared ? ` and the shared stack ${shared.label}` : ""}`;
+    if (!this.io.stdin.isTTY) throw new UsageError(`${what}: pass --yes to confirm when not running in a terminal`);
+    const prompt = createInterface({ input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(`About to ${what}. Continue? [y/N] `)).trim());
+    } finally {
+      prompt.close();
+    }
+  }
+
+  /**
+   * The shared stack's outputs as client configuration (`fleet.shared.outputs`). They are written
+   * into each client's Pulumi.<stack>.yaml, so that a plain `pulumi up -s <client>` deploys what
+   * the fleet deploys.
+   */
+  async #sharedConfig(shared: Target): Promise<ConfigMap | undefined> {
+    const mapping = this.project.shared?.outputs ?? {};
+    if (Object.keys(mapping).length === 0) return undefined;
+    let outputs;
+    try {
+      outputs = await (await Stack.select(shared.name, shared.workspace)).outputs();
+    } catch {
+      // Not deployed (yet): the clients keep the configuration they have.
+      return undefined;
+    }
+    const config: ConfigMap = {};
+    for (const [output, key] of Object.entries(mapping)) {
+      const value = outputs[output];
+      if (value === undefined) continue;
+      config[key] = { value: typeof value.value === "string" ? value.value : JSON.stringify(value.value), secret: value.secret };
+    }
+    return config;
+  }
+
+  /** Destroyed only after every client stack was, since they use what it holds. */
+  async #destroySharedLast(
+    shared: Target,
+    clients: readonly StackReport[],
+    everyClient: boolean,
+    rate: number | undefined,
+    execute: (target: Target, rate: number | undefined) => Promise<StackReport>,
+  ): Promise<StackReport> {
+    const skip = (note: string): StackReport => {
+      this.#display?.update(shared.label, { state: "not started", note });
+      return { stack: shared.label, role: "shared", result: "not started", counts: noChanges(), durationMs: 0, note };
+    };
+    if (!everyClient) return skip("destroyed only together with every client stack of the project (--stack/--exclude left some out)");
+    if (clients.some((client) => client.result !== "succeeded")) return skip("not every client stack was destroyed");
+    if (this.#stopStarting.signal.aborted) return skip("interrupted before its turn");
+    return execute(shared, rate);
+  }
+
+  async #runStack(target: Target, rate: number | undefined, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>): Promise<StackReport> {
+    const startedAt = Date.now();
+    const events = new StackEvents(this.verb === "drift");
+    const show = (): void => this.#display?.update(target.label, { state: "running", step: events.step, counts: events.counts, startedAt });
+    show();
+    const abort = new AbortController();
+    const base = { stack: target.label, role: target.role };
+    let stack: Stack | undefined;
+    try {
+      stack = await Stack.select(target.name, target.workspace);
+      this.#running.set(target.label, { stack, abort });
+      if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
+      const configFile = rate === undefined ? undefined : await writeConfig(target.label, await this.#withRate(target, rate));
+      await operate(stack, this.verb, { onEvent: (event) => (events.observe(event), show()), signal: abort.signal, ...(configFile ? { configFile } : {}) });
+      const counts = events.summary ?? events.counts;
+      const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : this.verb === "drift" ? (events.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
+      const durationMs = Date.now() - startedAt;
+      this.#display?.update(target.label, { state: "done", result, counts, durationMs });
+      return { ...base, result, counts, durationMs, ...(this.verb === "drift" ? { drift: events.drift } : {}) };
+    } catch (error) {
+      const durationMs = Date.now() - startedAt;
+      const counts = events.summary ?? events.counts;
+      if (this.#interrupts > 0 && stack !== undefined) {
+        if (MUTATING.has(this.verb)) await cancelUpdate(stack);
+        this.#display?.update(target.label, { state: "failed", error: "interrupted", durationMs });
+        return { ...base, result: "interrupted", counts, durationMs };
+      }
+      const message = events.firstError() ?? commandErrorMessage(error);
+      this.#display?.update(target.label, { state: "failed", error: message, durationMs });
+      return { ...base, result: "failed", counts, durationMs, error: message };
+    } finally {
+      this.#running.delete(target.label);
+    }
+  }
+
+  /** The stack's settings with its share of the budget, or its own limit when that is lower. */
+  async #withRate(target: Target, rate: number): Promise<string> {
+    const settings = await readStackSettings(target.project, target.name);
+    const own = Number(configValue(settings, RATE_LIMIT_KEY));
+    return withConfigValues(settings, { [RATE_LIMIT_KEY]: String(rateForStack(rate, Number.isFinite(own) ? own : undefined)) });
+  }
+
+  #settle(targets: readonly Target[], results: Awaited<ReturnType<typeof runBounded<Target, StackReport>>>): StackReport[] {
+    return targets.map((target, index) => {
+      const result = results[index];
+      if (result?.status === "fulfilled") return result.value;
+      const note = result?.status === "rejected" ? String(result.reason) : "interrupted before its turn";
+      this.#display?.update(target.label, { state: "not started", note });
+      return { stack: target.label, role: target.role, result: "not started", counts: noChanges(), durationMs: 0, note };
+    });
+  }
+
+  /** After a second Ctrl-C: what finished, and every other stack as interrupted or not started. */
+  #abandoned(order: readonly Target[]): StackReport[] {
+    return order.map(
+      (target) =>
+        this.#finished.get(target.label) ?? {
+          stack: target.label,
+          role: target.role,
+          result: this.#running.has(target.label) ? "interrupted" : "not started",
+          counts: noChanges(),
+          durationMs: 0,
+        },
+    );
+  }
+
+  #interrupt(): void {
+    this.#interrupts += 1;
+    if (this.#interrupts === 1) {
+      this.io.stderr.write("\nInterrupted: no further stack starts; cancelling the running operations. Press Ctrl-C again to stop waiting for them.\n");
+      this.#stopStarting.abort();
+      // In a terminal, Ctrl-C has already reached the Pulumi CLI processes (they share the
+      // foreground process group) and they are stopping after their current steps; a second
+      // SIGINT would make them terminate abruptly. Elsewhere, the signal reached only this process.
+      if (!this.io.stdin.isTTY) for (const { abort } of this.#running.values()) abort.abort();
+      return;
+    }
+    this.io.stderr.write("\nNo longer waiting: cancelling the updates still running.\n");
+    void Promise.all([...this.#running.values()].map(({ stack }) => (MUTATING.has(this.verb) ? cancelUpdate(stack) : undefined))).finally(() => this.#stopWaiting());
+  }
+}
+
+/** Writes the shared stack's outputs into a client's configuration where it holds other values. */
+async function passOn(stack: Stack, target: Target, sharedConfig: ConfigMap): Promise<void> {
+  const settings = await readStackSettings(target.project, target.name);
+  // A secret cannot be compared with its ciphertext, so it is always written.
+  const stale = Object.entries(sharedConfig).filter(([key, value]) => value.secret || configValue(settings, key) !== value.value);
+  if (stale.length > 0) await stack.setAllConfig(Object.fromEntries(stale));
+}
+
+/** Asks the backend to end the stack's update, releasing its lock; fine when none is running. */
+async function cancelUpdate(stack: Stack): Promise<void> {
+  try {
+    await stack.cancel();
+  } catch {
+    // No update in progress: the CLI stopped cleanly.
+  }
+}

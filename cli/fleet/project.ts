@@ -1,0 +1,119 @@
+/**
+ * The fleet's view of a Pulumi project: its name, where its stacks' configuration files live,
+ * the agency's rate budget, and the optional `fleet:` section of Pulumi.yaml:
+ *
+ *   fleet:
+ *     shared:                      # a stack every client depends on, run before them
+ *       dir: shared                # its project directory, relative to this one
+ *       stack: shared              # its stack
+ *       outputs:                   # its outputs, passed on to every client stack's configuration
+ *         templateId: agency:templateId
+ *     clients:                     # for `fleet init`
+ *       dir: clients               # one spec file per client: clients/<stack>.yaml (default `clients`)
+ *       configKey: agency:client   # the configuration key that receives it (default `<project>:client`)
+ *
+ * The budget is the project-level configuration value `monitoring:maxRequestsPerSecond`
+ * (Pulumi.yaml `config:`), unless `--max-rps` overrides it.
+ */
+import { readFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { parse } from "yaml";
+import { z } from "zod";
+
+export const RATE_LIMIT_KEY = "monitoring:maxRequestsPerSecond";
+
+export interface SharedStack {
+  /** Absolute directory of the shared project. */
+  dir: string;
+  stack: string;
+  /** Output name → configuration key of each client stack. */
+  outputs: Record<string, string>;
+}
+
+export interface FleetProject {
+  dir: string;
+  name: string;
+  /** Where `Pulumi.<stack>.yaml` files live (`stackConfigDir`, else the project directory). */
+  stackConfigDir: string;
+  shared?: SharedStack;
+  clients: { dir: string; configKey: string };
+  /** The project-level `monitoring:maxRequestsPerSecond`. */
+  budget?: number;
+}
+
+const configKey = z.string().regex(/^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/, "must be a configuration key such as agency:templateId");
+const fleetSection = z
+  .object({
+    shared: z
+      .object({
+        dir: z.string().min(1),
+        stack: z.string().min(1),
+        outputs: z.record(z.string(), configKey).default({}),
+      })
+      .strict()
+      .optional(),
+    clients: z.object({ dir: z.string().min(1).optional(), configKey: configKey.optional() }).strict().optional(),
+  })
+  .strict();
+
+const projectFile = z.object({
+  name: z.string().min(1),
+  stackConfigDir: z.string().optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  fleet: fleetSection.optional(),
+});
+
+/** Parses a project's Pulumi.yaml; errors name the file and the field. */
+export function parseProject(dir: string, text: string): FleetProject {
+  const parsed = projectFile.safeParse(parse(text) ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${join(dir, "Pulumi.yaml")}: ${issue?.path.join(".") || "(top level)"}: ${issue?.message}`);
+  }
+  const { name, stackConfigDir, config, fleet } = parsed.data;
+  const project: FleetProject = {
+    dir,
+    name,
+    stackConfigDir: resolve(dir, stackConfigDir ?? "."),
+    clients: { dir: resolve(dir, fleet?.clients?.dir ?? "clients"), configKey: fleet?.clients?.configKey ?? `${name}:client` },
+  };
+  if (fleet?.shared) project.shared = { ...fleet.shared, dir: resolve(dir, fleet.shared.dir) };
+  const budget = projectBudget(config?.[RATE_LIMIT_KEY]);
+  if (budget !== undefined) project.budget = budget;
+  return project;
+}
+
+/** A project-level value is written plainly or as `{ value: ... }` / `{ default: ... }`. */
+function projectBudget(setting: unknown): number | undefined {
+  const raw = typeof setting === "object" && setting !== null ? ((setting as { value?: unknown; default?: unknown }).value ?? (setting as { default?: unknown }).default) : setting;
+  if (raw === undefined) return undefined;
+  const budget = Number(raw);
+  if (!(budget > 0)) throw new Error(`Pulumi.yaml config ${RATE_LIMIT_KEY} must be a positive number, got ${JSON.stringify(raw)}`);
+  return budget;
+}
+
+export async function readProject(dir: string): Promise<FleetProject> {
+  const absolute = resolve(dir);
+  let text: string;
+  try {
+    text = await readFile(join(absolute, "Pulumi.yaml"), "utf8");
+  } catch {
+    throw new Error(`${absolute} holds no Pulumi.yaml: run the fleet in a Pulumi project directory or pass --cwd DIR`);
+  }
+  return parseProject(absolute, text);
+}
+
+/** The settings file of a stack: `Pulumi.acme.yaml` for `acme` and `organization/agency/acme`. */
+export function stackConfigPath(project: FleetProject, stack: string): string {
+  return join(project.stackConfigDir, `Pulumi.${basename(stack)}.yaml`);
+}
+
+/** The stack's settings file as written, or an empty one when the stack has none yet. */
+export async function readStackSettings(project: FleetProject, stack: string): Promise<string> {
+  try {
+    return await readFile(stackConfigPath(project, stack), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw error;
+  }
+}
