@@ -620,8 +620,11 @@ describe("errors", () => {
     const key = await emulator.admin.createKey(["monitor.write"]);
     const limited = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: key.key, maxRetries: 0 });
     const inputs = checked(monitorDefinition, "scoped", { url: "https://x.io" });
-    await expect(new ResourceEngine(monitorDefinition, () => limited).create(inputs)).rejects.toThrow(
-      /^Monitor "scoped": create failed: GET \/monitors\/[0-9a-f-]+ failed with 403 forbidden: .*required_scope: monitor\.delete.*\[request_id req_/,
+    const engine = new ResourceEngine(monitorDefinition, () => limited);
+    // A basic create is one POST (monitor.write); reading the monitor back needs monitor.delete (spec 4.2).
+    const { id, outs } = await engine.create(inputs);
+    await expect(engine.read(id, { ...outs, __urn: inputs["__urn"] })).rejects.toThrow(
+      /^Monitor "scoped": read [0-9a-f-]+ failed: GET \/monitors\/[0-9a-f-]+ failed with 403 forbidden: .*required_scope: monitor\.delete.*\[request_id req_/,
     );
     await limited.close();
   });
