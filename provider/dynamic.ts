@@ -1,13 +1,16 @@
 /**
  * The provider object handed to `pulumi.dynamic.Resource`. Pulumi serializes it, with everything
  * its functions reference, into the inputs and the outputs of every resource, and the dynamic
- * provider host keeps one deserialized copy per distinct text. So it is one text for every kind,
- * as short as the serializer allows (about 500 bytes): a single `configure`, which the host calls
- * once, before anything else, on the deserialized object. It replaces the object's methods with
- * the package's dispatcher (provider/index.ts `dispatcher`), loaded from the installed package
- * inside the provider process, which finds each call's kind in its properties. No kind, no
- * credentials, no schema, no code beyond this one function.
+ * provider host keeps one deserialized copy per distinct text. So it is one short text for every
+ * kind, with no kind, credentials, schema or engine in it:
+ *
+ * - installed (under node_modules), the object is provider/host.ts's export, which the serializer
+ *   writes as `require("pulumi-monitoring/host")`: about 300 bytes;
+ * - in a source checkout the serializer would copy that module by value, whole, so the object is
+ *   instead a loader whose single `configure` (which the host calls once, before anything else)
+ *   takes over the dispatcher from `pulumi-monitoring/provider`: about 600 bytes.
  */
+import { sep } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 
 const loader = {
@@ -16,8 +19,14 @@ const loader = {
   },
 };
 
+let chosen: pulumi.dynamic.ResourceProvider | undefined;
+
 /**
- * The provider of every kind. Its `create` and the other methods exist only once `configure` ran,
- * which the host does before any of them: the type says what the object becomes.
+ * The provider of every kind. (The loader's `create` and the other methods exist only once
+ * `configure` ran, which the host does before any of them: the type says what the object becomes.)
+ * Chosen on first use, so that a program loads the provider's modules only when it declares a resource.
  */
-export const serializableProvider = loader as typeof loader & pulumi.dynamic.ResourceProvider;
+export function serializableProvider(): pulumi.dynamic.ResourceProvider {
+  chosen ??= __filename.includes(`${sep}node_modules${sep}`) ? (require("./host.js") as pulumi.dynamic.ResourceProvider) : (loader as typeof loader & pulumi.dynamic.ResourceProvider);
+  return chosen;
+}

@@ -48,7 +48,7 @@ export class MonitorSet extends pulumi.dynamic.Resource {
     };
     // The recorded monitors hold the secret fields too: the whole map is encrypted when any may.
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...(secret ? ["monitors"] : [])];
-    super(serializableProvider, name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, MONITOR_SET_KIND);
+    super(serializableProvider(), name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, MONITOR_SET_KIND);
   }
 }
 

@@ -32,7 +32,7 @@ export function resourceArguments(
   }
   props[internal.urn] = urnOf(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`, opts.parent);
   const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...definition.secrets, ...definition.secretOutputs];
-  return [serializableProvider, name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, kind];
+  return [serializableProvider(), name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, kind];
 }
 
 /**

@@ -27,6 +27,8 @@ const web = new mon.Monitor("web", {
   notificationChannelIds: [ops.id],
 });
 const backup = new mon.Heartbeat("backup", { expectedIntervalSeconds: 86400 });
+// The inputs of the provider benchmark's monitors (scripts/bench-provider.ts).
+new mon.Monitor("basic", { name: "bench 0", url: "https://example.com/0", intervalSeconds: 60, regions: ["eu-west-1", "us-east-1"] });
 
 export const monitorId = web.id;
 export const monitorStatus = web.status;
@@ -40,6 +42,22 @@ async function newestPulumiVersion(): Promise<string> {
   } catch (error) {
     throw new Error(`the npm registry is unreachable, so the newest @pulumi/pulumi is unknown: ${String(error)}`);
   }
+}
+
+/** The provider text stored twice per resource: the serializer's fixed wrapping of one `require`. */
+const PROVIDER_TEXT_LIMIT = 400;
+/**
+ * What the provider stores per basic monitor: its inputs and outputs, the provider text twice
+ * among them. The engine's own record of every resource (URNs, dependencies, the stack trace of its
+ * declaration) comes on top, the same for any provider.
+ */
+const MONITOR_STATE_LIMIT = 1_500;
+
+interface StateResource {
+  urn: string;
+  type: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
 }
 
 describe("the packed package beside the newest @pulumi/pulumi", () => {
@@ -69,6 +87,9 @@ describe("the packed package beside the newest @pulumi/pulumi", () => {
     await project?.dispose();
   });
 
+  const monitoringResources = async () =>
+    ((await stack.exportStack()).deployment.resources as StateResource[]).filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic/monitoring:"));
+
   it("installs one copy of it, the newest", async () => {
     expect(await installedVersion(project.dir, "@pulumi/pulumi")).toBe(newest);
     expect(await pulumiCopies(project.dir)).toEqual(["node_modules/@pulumi/pulumi/package.json"]);
@@ -76,19 +97,38 @@ describe("the packed package beside the newest @pulumi/pulumi", () => {
 
   it("creates the program's resources on up", async () => {
     const up = await stack.up();
-    expect(up.summary.resourceChanges?.create).toBe(4); // 3 resources and the stack
+    expect(up.summary.resourceChanges?.create).toBe(5); // 4 resources and the stack
     expect(up.outputs.monitorStatus?.value).toBe("PENDING");
     expect(up.outputs.pingUrl?.secret).toBe(true);
   });
 
   it("previews no change afterwards", async () => {
     const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 4 });
+    expect(preview.changeSummary).toEqual({ same: 5 });
+  });
+
+  it("stores one short provider text for every kind: a require of the installed package", async () => {
+    const resources = await monitoringResources();
+    const texts = new Set(resources.flatMap((resource) => [resource.inputs.__provider, resource.outputs.__provider]));
+    expect(texts.size).toBe(1);
+    const text = String([...texts][0]);
+    console.log(`__provider: ${Buffer.byteLength(text)} B`);
+    expect(text).toContain('require("pulumi-monitoring/host")');
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(PROVIDER_TEXT_LIMIT);
+  });
+
+  it("keeps a basic monitor's inputs and outputs under 1.5 KB, with no internal field stored twice", async () => {
+    const basic = (await monitoringResources()).find((resource) => resource.urn.endsWith("::basic"))!;
+    const bytes = Buffer.byteLength(JSON.stringify(basic.inputs)) + Buffer.byteLength(JSON.stringify(basic.outputs));
+    console.log(`basic monitor: inputs and outputs ${bytes} B; whole state entry, engine records included, ${Buffer.byteLength(JSON.stringify(basic))} B`);
+    expect(bytes).toBeLessThanOrEqual(MONITOR_STATE_LIMIT);
+    const internal = (values: Record<string, unknown>) => Object.keys(values).filter((key) => key.startsWith("__") && key !== "__provider");
+    expect(internal(basic.inputs).filter((key) => internal(basic.outputs).includes(key))).toEqual([]);
   });
 
   it("destroys everything", async () => {
     const destroy = await stack.destroy();
-    expect(destroy.summary.resourceChanges?.delete).toBe(4);
+    expect(destroy.summary.resourceChanges?.delete).toBe(5);
     const response = await fetch(`${emulator.baseUrl}/monitors`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
     expect(((await response.json()) as { data: unknown[] }).data).toEqual([]);
   });

@@ -12,10 +12,11 @@ import { serializableProvider } from "../../provider/dynamic.js";
 const PROVIDER_TEXT_LIMIT = 600;
 
 describe("the serialized provider", () => {
-  it("loads the package's dispatcher when configured, stays under 600 bytes and holds no secret", async () => {
+  // Installed under node_modules it is `require("pulumi-monitoring/host")`: test/e2e/package.test.ts.
+  it("is, in a source checkout, a loader of the package's dispatcher, under 600 bytes, with no secret", async () => {
     process.env["MONITORING_API_KEY"] = "pls_test_must_not_be_captured";
     // As pulumi.dynamic.Resource serializes it: `() => provider`.
-    const provider = serializableProvider;
+    const provider = serializableProvider();
     const { text } = await serializeFunction(() => provider, { allowSecrets: false });
     expect(text).toContain('require("pulumi-monitoring/provider").dispatcher');
     expect(text).not.toMatch(/pls_test_|zod|ApiClient|ResourceEngine|monitoring:apiKey|Monitor/);
