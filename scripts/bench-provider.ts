@@ -12,6 +12,8 @@
  * provider, sampled from /proc while each operation runs (a process's last ~0.2 s can be missed);
  * API requests per monitor; state bytes per monitor; and the ratio of wall times to the floor.
  * Then one `MonitorSet` of `--set-max` monitors (default 10,000) is deployed and destroyed once.
+ * The programs are projects in one directory made like `pulumi new typescript`, with the package
+ * installed from `npm pack` (dist must be built): what users get, its serialized provider included.
  *
  * Usage: npm run bench:provider [-- --sizes 300,1000 --runs 3 --set-max 10000]
  */
@@ -21,6 +23,8 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator/index.js";
+import { definitionOf } from "../schema/index.js";
+import { type ConsumerProject, createConsumerProject } from "./consumer-project.js";
 
 const repoRoot = join(__dirname, "..", "..");
 const { values } = parseArgs({
@@ -34,6 +38,10 @@ const sizes = (values.sizes ?? "").split(",").map(Number);
 const runs = Number(values.runs);
 const setMax = Number(values["set-max"]);
 
+/** The property names a `Monitor` declares to the engine (sdk/runtime.ts), given to the floor. */
+const monitor = definitionOf("Monitor");
+const monitorPropertyNames = [...Object.keys(monitor.inputs.shape), ...Object.keys(monitor.outputs.shape)];
+
 /** A basic monitor's inputs, the same in every program. */
 const basicInputs = "{ name: `bench ${i}`, url: `https://example.com/${i}`, intervalSeconds: 60, regions: [\"eu-west-1\", \"us-east-1\"] }";
 
@@ -46,13 +54,12 @@ for (let i = 0; i < count; i++) new mon.Monitor(\`m\${i}\`, ${basicInputs});
 `,
   floor: `
 import * as pulumi from "@pulumi/pulumi";
-import * as mon from "pulumi-monitoring";
 const noop: pulumi.dynamic.ResourceProvider = {
   async create(inputs) { return { id: inputs.name, outs: inputs }; },
   async read(id, props) { return { id, props }; },
   async diff() { return { changes: false }; },
 };
-const names = [...Object.keys(mon.Monitor.definition.inputs.shape), ...Object.keys(mon.Monitor.definition.outputs.shape)];
+const names: string[] = ${JSON.stringify(monitorPropertyNames)};
 const count = new pulumi.Config().requireNumber("count");
 for (let i = 0; i < count; i++) {
   const props: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, undefined]));
@@ -150,8 +157,11 @@ async function measured(action: () => Promise<unknown>): Promise<Omit<Figures, "
 // ---------------------------------------------------------------------------------------------
 // Stacks
 
+/** The project the benchmark's stacks live in, one folder each: made once, in main. */
+let consumer: ConsumerProject;
+
 async function createStack(program: Program, count: number, env: Record<string, string>): Promise<{ stack: Stack; workDir: string }> {
-  const workDir = join(repoRoot, ".work", `bench-${program}-${count}-${process.pid}`);
+  const workDir = join(consumer.dir, `${program}-${count}`);
   await rm(workDir, { recursive: true, force: true });
   await mkdir(join(workDir, ".state"), { recursive: true });
   await writeFile(join(workDir, "Pulumi.yaml"), `name: bench-${program}\nmain: index.ts\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
@@ -167,16 +177,19 @@ async function createStack(program: Program, count: number, env: Record<string, 
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] as number;
 
 async function main(): Promise<void> {
+  const pulumiVersion = (JSON.parse(readFileSync(join(repoRoot, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
+  consumer = await createConsumerProject({ pulumiVersion, files: {} });
   const emulator = await startEmulator({ quiet: true });
   const requestCount = async () => ((await (await fetch(`${emulator.adminUrl}/requests`)).json()) as { data: unknown[] }).data.length;
   const clearRequests = async () => void (await fetch(`${emulator.adminUrl}/requests`, { method: "DELETE" }));
   const config = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey };
 
   /** One program through up, preview, refresh, destroy; figures by operation, and state bytes per monitor. */
-  async function lifecycle(program: Program, count: number): Promise<{ figures: Record<Operation, Figures>; stateBytes: number }> {
+  async function lifecycle(program: Program, count: number): Promise<{ figures: Record<Operation, Figures>; stateBytes: number; propertyBytes: number }> {
     const { stack, workDir } = await createStack(program, count, program === "monitor" || program === "set" ? config : {});
     const figures = {} as Record<Operation, Figures>;
     let stateBytes = 0;
+    let propertyBytes = 0;
     try {
       for (const operation of operations) {
         await clearRequests();
@@ -192,22 +205,23 @@ async function main(): Promise<void> {
         });
         figures[operation] = { ...timed, requests: (await requestCount()) / count };
         if (operation === "up") {
-          const resources = (await stack.exportStack()).deployment.resources as { type: string }[];
+          const resources = (await stack.exportStack()).deployment.resources as { type: string; inputs: object; outputs: object }[];
           const own = resources.filter((resource) => !resource.type.startsWith("pulumi:"));
           stateBytes = Buffer.byteLength(JSON.stringify(own)) / count;
+          propertyBytes = own.reduce((sum, resource) => sum + Buffer.byteLength(JSON.stringify(resource.inputs)) + Buffer.byteLength(JSON.stringify(resource.outputs)), 0) / count;
         }
       }
     } finally {
       await stack.workspace.removeStack("bench").catch(() => undefined);
       await rm(workDir, { recursive: true, force: true });
     }
-    return { figures, stateBytes };
+    return { figures, stateBytes, propertyBytes };
   }
 
   try {
     console.log(`benchmark: sizes ${sizes.join(", ")}, ${runs} interleaved run(s), median shown; emulator in memory; ${process.platform} ${require("node:os").cpus().length} cores`);
     for (const count of sizes) {
-      const results: Record<Program, { figures: Record<Operation, Figures>; stateBytes: number }[]> = { monitor: [], floor: [], noop: [], set: [] };
+      const results: Record<Program, { figures: Record<Operation, Figures>; stateBytes: number; propertyBytes: number }[]> = { monitor: [], floor: [], noop: [], set: [] };
       for (let run = 1; run <= runs; run++) {
         for (const program of Object.keys(programs) as Program[]) {
           results[program].push(await lifecycle(program, count));
@@ -216,7 +230,7 @@ async function main(): Promise<void> {
       }
       const medianOf = (program: Program, operation: Operation, figure: keyof Figures) => median(results[program].map((result) => result.figures[operation][figure]));
       console.log(`\nN = ${count}`);
-      console.log("| program | operation | wall s | x floor | engine CPU s | program CPU s | provider CPU s | requests/monitor | state B/monitor |");
+      console.log("| program | operation | wall s | x floor | engine CPU s | program CPU s | provider CPU s | requests/monitor | state B/monitor: entry (inputs+outputs) |");
       console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
       for (const program of Object.keys(programs) as Program[]) {
         for (const operation of operations) {
@@ -230,7 +244,9 @@ async function main(): Promise<void> {
             medianOf(program, operation, "programCpu").toFixed(1),
             medianOf(program, operation, "providerCpu").toFixed(1),
             program === "monitor" || program === "set" ? medianOf(program, operation, "requests").toFixed(3) : "-",
-            operation === "up" ? String(Math.round(median(results[program].map((result) => result.stateBytes)))) : "",
+            operation === "up"
+              ? `${Math.round(median(results[program].map((result) => result.stateBytes)))} (${Math.round(median(results[program].map((result) => result.propertyBytes)))})`
+              : "",
           ];
           console.log(`| ${cells.join(" | ")} |`);
         }
@@ -258,6 +274,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await emulator.stop();
+    await consumer.dispose();
   }
 }
 

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
-import { type ConsumerProject, createConsumerProject, installedVersion, pulumiCopies } from "../support/packed.js";
+import { type ConsumerProject, createConsumerProject, installedVersion, pulumiCopies } from "../../scripts/consumer-project.js";
 import { testPassphrase } from "../support/pulumi.js";
 
 const run = promisify(execFile);

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { factsOf, providerInputs } from "../../schema/define.js";
 import { type AnyResourceDefinition, definitions } from "../../schema/index.js";
 import { metadataOf } from "../../schema/rules.js";
-import { type ConsumerProject, STOCK_TSCONFIG, createConsumerProject, installedVersion, pulumiCopies } from "../support/packed.js";
+import { type ConsumerProject, STOCK_TSCONFIG, createConsumerProject, installedVersion, pulumiCopies } from "../../scripts/consumer-project.js";
 import { type Position, type Tsserver, startTsserver } from "../support/tsserver.js";
 
 /** A program using every kind, the lookups, the component and the YAML loader, as a user writes it. */

@@ -1,7 +1,8 @@
 /**
  * The package as a user gets it: packed with `npm pack` from the built repository (`npm test`
  * builds first) and installed into a fresh project made like `pulumi new typescript`, in the
- * system's temp directory so that nothing resolves from the repository's node_modules.
+ * system's temp directory so that nothing resolves from the repository's node_modules. Used by the
+ * tests of what users get and by the provider benchmark.
  *
  *   const project = await createConsumerProject({ pulumiVersion: "3.259.0", files: { "index.ts": program } });
  *   await project.run("node", ["node_modules/typescript/bin/tsc", "--noEmit"]);
@@ -9,9 +10,11 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { repoRoot } from "./pulumi.js";
+
+/** This package's root, by self-reference: the same from the sources (tests) and from dist (scripts). */
+const repoRoot = dirname(require.resolve("pulumi-monitoring/package.json"));
 
 const run = promisify(execFile);
 
