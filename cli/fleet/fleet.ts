@@ -3,14 +3,14 @@
  * `--parallel` at a time, after the shared stack when the project declares one. Built on the
  * Automation API: each stack's operation is a `Stack` method, followed through its engine events.
  */
-import { type ConfigMap, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { type ConfigMap, type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { rateForStack, shareOfBudget, stacksAtOnce } from "./budget.js";
 import { createDisplay, type Display, type Output } from "./display.js";
 import { hasChanges, noChanges, StackEvents } from "./events.js";
 import { initClients } from "./init.js";
-import { commandErrorMessage, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
+import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
 import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
 import { EXIT, exitCodeOf, type FleetReport, renderTable, type StackReport, type Verb } from "./report.js";
@@ -37,7 +37,7 @@ export async function runFleet(argv: readonly string[], io: FleetIO = defaultIO(
       return EXIT.ok;
     }
     const project = await readProject(options.cwd);
-    const workspace = await LocalWorkspace.create({ workDir: project.dir });
+    const workspace = await fleetWorkspace(project.dir);
     if (options.command === "init") return (await initClients(options, project, workspace, io.stdout)) ? EXIT.ok : EXIT.failed;
 
     const allClients = await clientStacksOf(project, workspace);
@@ -162,7 +162,7 @@ class FleetRun {
   async #sharedTarget(): Promise<Target> {
     const shared = this.project.shared!;
     const project = await readProject(shared.dir);
-    return { label: `${project.name}/${shared.stack}`, name: shared.stack, role: "shared", project, workspace: await LocalWorkspace.create({ workDir: shared.dir }) };
+    return { label: `${project.name}/${shared.stack}`, name: shared.stack, role: "shared", project, workspace: await fleetWorkspace(shared.dir) };
   }
 
   async #confirmed(clientCount: number, shared: Target | undefined): Promise<boolean> {

@@ -1,5 +1,5 @@
 /** One fleet verb on one stack, through the Automation API. */
-import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { type EngineEvent, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { errorSummary } from "./events.js";
 import type { Verb } from "./report.js";
 
@@ -16,7 +16,28 @@ export const MUTATING: ReadonlySet<Verb> = new Set(["up", "refresh", "destroy"])
 /** Verbs that run the program, hence read the configuration the shared stack's outputs go to. */
 export const RUNS_PROGRAM: ReadonlySet<Verb> = new Set(["preview", "up"]);
 
-export async function operate(stack: Stack, verb: Verb, options: OperationOptions): Promise<void> {
+/**
+ * The Automation API workspace of a fleet project. Each of its commands names its stack
+ * (`--stack`), so `Stack.select` does not run `pulumi stack select` here: run for several stacks at
+ * once it would race over the user's current stack, and leave it changed.
+ */
+export async function fleetWorkspace(workDir: string): Promise<LocalWorkspace> {
+  const workspace = await LocalWorkspace.create({ workDir });
+  workspace.selectStack = async () => undefined;
+  return workspace;
+}
+
+/**
+ * The stack as the fleet runs verbs on it: after `up`, `refresh` and `destroy` the Automation API
+ * reads the stack's outputs twice and its last update (three more CLI runs per stack, each
+ * loading the state and its secrets), for results the fleet takes from the engine's events.
+ */
+function withoutResultReads(stack: Stack): Stack {
+  return Object.assign(Object.create(stack) as Stack, { outputs: async () => ({}), info: async () => undefined });
+}
+
+export async function operate(fleetStack: Stack, verb: Verb, options: OperationOptions): Promise<void> {
+  const stack = withoutResultReads(fleetStack);
   switch (verb) {
     case "preview":
       await stack.preview(options);

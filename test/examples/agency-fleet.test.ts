@@ -93,9 +93,13 @@ describe("fleet over examples/agency", () => {
   });
 
   it("up deploys the shared template, then the twelve clients four at a time, never above the budget", async () => {
+    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
+    await workspace.selectStack("client05");
     await emulator.admin.clearRequestLog();
     const { code, stdout } = await fleet("up", "--parallel", "4", "--yes");
     expect(code, stdout).toBe(0);
+    // Each command names its stack: the one the user had selected stays selected.
+    expect((await workspace.stack())?.name).toBe("client05");
     const rows = stdout.split("\n").filter((line) => / succeeded$/.test(line));
     expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(["agency-shared/shared", ...CLIENTS]);
     // Read before this test's own requests join it.
