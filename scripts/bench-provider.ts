@@ -47,13 +47,13 @@ for (let i = 0; i < count; i++) new mon.Monitor(\`m\${i}\`, ${basicInputs});
 `,
   floor: `
 import * as pulumi from "@pulumi/pulumi";
-import * as mon from "pulumi-monitoring";
+import { monitor } from "pulumi-monitoring/schema";
 const noop: pulumi.dynamic.ResourceProvider = {
   async create(inputs) { return { id: inputs.name, outs: inputs }; },
   async read(id, props) { return { id, props }; },
   async diff() { return { changes: false }; },
 };
-const names = [...Object.keys(mon.Monitor.definition.inputs.shape), ...Object.keys(mon.Monitor.definition.outputs.shape)];
+const names = [...Object.keys(monitor.inputs.shape), ...Object.keys(monitor.outputs.shape)];
 const count = new pulumi.Config().requireNumber("count");
 for (let i = 0; i < count; i++) {
   const props: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, undefined]));
