@@ -199,8 +199,9 @@ export class ResourceEngine {
       );
     }
     return this.#step(inputs, operation, async () => {
-      await this.#applyChanges(id, current, inputs);
-      return this.#outputs(id, undefined, inputs, kept);
+      const changed = await this.#applyChanges(id, current, inputs);
+      // Read back only when a call changed the object: otherwise it is as just read.
+      return this.#outputs(id, changed ? undefined : apiObject, inputs, kept);
     });
   }
 
@@ -211,9 +212,10 @@ export class ResourceEngine {
    * Sends the changed body fields (PATCH) or the whole body (PUT), then the association calls. A
    * field the program stopped setting is cleared: it is sent with its default when the definition
    * declares one, else as null. A PUT keeps the fields the program never set as the service holds
-   * them, so a replacement of the whole object changes nothing the preview did not show.
+   * them, so a replacement of the whole object changes nothing the preview did not show. Whether
+   * any call changed the object.
    */
-  async #applyChanges(id: string, olds: Values, news: Values): Promise<void> {
+  async #applyChanges(id: string, olds: Values, news: Values): Promise<boolean> {
     const changed = changedFields(this.#definition, olds, news);
     const changedBody = updateBodyFields(this.#definition).filter((field) => changed.includes(field));
     const itemPath = fillPath(`${this.#definition.path}/{id}`, { ...news, id });
@@ -228,7 +230,8 @@ export class ResourceEngine {
       const body = this.#body(objectBodyFields(this.#definition), news, held);
       await this.#api().request("PUT", itemPath, { body, expectedStatus: 200 });
     }
-    await this.#applyAssociations(id, olds, news, declaredInputs(olds));
+    const associated = await this.#applyAssociations(id, olds, news, declaredInputs(olds));
+    return changedBody.length > 0 || associated;
   }
 
   /** The API body of `fields`: as the program sets them, cleared when it stopped, else as last read. */

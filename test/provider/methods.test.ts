@@ -414,6 +414,36 @@ describe("create never makes a duplicate", () => {
     ]);
   });
 
+  it("takes over a replayed create that still exists with one read, and writes nothing when it matches the inputs", async () => {
+    const inputs = checked(monitorDefinition, "replayed", { name: "replayed", url: "https://example.com", regions: ["eu-west-1"] });
+    const first = await engine.create(inputs);
+    await emulator.admin.clearRequestLog();
+    // The provider process died before Pulumi recorded the result; the next `up` creates again.
+    const second = await engine.create(inputs);
+    const requests = (await emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status, entry.replayed]);
+    expect(requests).toEqual([
+      ["POST", "/monitors", 201, true],
+      ["GET", `/monitors/${first.id}`, 200, false],
+    ]);
+    expect(second.id).toBe(first.id);
+    expect(diff(monitorDefinition, second.outs, inputs).changes).toBe(false);
+  });
+
+  it("a replayed create whose object was deleted since is read once, found gone, and made afresh", async () => {
+    const inputs = checked(monitorDefinition, "reborn", { name: "reborn", url: "https://example.com" });
+    const first = await engine.create(inputs);
+    await engine.delete(first.id, first.outs);
+    await emulator.admin.clearRequestLog();
+    const second = await engine.create(inputs);
+    const requests = (await emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status, entry.replayed]);
+    expect(requests).toEqual([
+      ["POST", "/monitors", 201, true],
+      ["GET", `/monitors/${first.id}`, 404, false],
+      ["POST", "/monitors", 201, false],
+    ]);
+    expect(second.id).not.toBe(first.id);
+  });
+
   it("retries a create the service failed with the same key, making one object", async () => {
     await emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 2 });
     const inputs = checked(monitorDefinition, "retried", { name: "retried", url: "https://example.com" });
@@ -592,6 +622,16 @@ describe("adoptId", () => {
     expect(id).toBe(existing["id"]);
     expect(await raw.get(`/monitors/${id}`)).toMatchObject({ url: "https://new.example.com", interval_seconds: 600, paused: true });
     expect((await raw.list(`/monitors/${id}/notification_channels`)).map((channel) => channel["id"])).toEqual([f.channels[0]]);
+    expect(diff(monitorDefinition, outs, inputs).changes).toBe(false);
+  });
+
+  it("reads an object that already matches the inputs once, and writes nothing", async () => {
+    const existing = await raw.create("/monitors", { name: "matching", url: "https://example.com", interval_seconds: 600 });
+    const inputs = checked(monitorDefinition, "matching", { adoptId: existing["id"], name: "matching", url: "https://example.com", intervalSeconds: 600 });
+    await emulator.admin.clearRequestLog();
+    const { outs } = await engineOf(monitorDefinition).create(inputs);
+    const requests = (await emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status]);
+    expect(requests).toEqual([["GET", `/monitors/${String(existing["id"])}`, 200]]);
     expect(diff(monitorDefinition, outs, inputs).changes).toBe(false);
   });
 
