@@ -269,10 +269,7 @@ class MonitorSetEngine {
   /** Lists the monitors page by page, then reads the declared associations of each. Monitors deleted by hand drop out. */
   async read(id: string, props: Values): Promise<{ id: string; props: Values }> {
     const before = stateOf(props);
-    const listed = new Map<string, Values>();
-    for await (const item of this.#api().paginate<unknown>(monitor.path, listQuery(before))) {
-      if (isRecord(item) && typeof item["id"] === "string") listed.set(item["id"].toLowerCase(), item);
-    }
+    const listed = await this.#listMonitors(listQuery(Object.values(before.monitors).map((outputs) => outputs["clientId"])));
     const state = stateOf({});
     await forEachLimited(Object.keys(before.ids), async (key) => {
       const monitorId = before.ids[key] as string;
@@ -280,6 +277,15 @@ class MonitorSetEngine {
       if (current.id !== undefined && current.props !== undefined) record(state, key, current.id, current.props);
     });
     return { id, props: { ...props, ...outputsOf(state, props) } };
+  }
+
+  /** The monitors `query` lists, page by page, by lower-case id. */
+  async #listMonitors(query: Query): Promise<Map<string, Values>> {
+    const listed = new Map<string, Values>();
+    for await (const item of this.#api().paginate<unknown>(monitor.path, query)) {
+      if (isRecord(item) && typeof item["id"] === "string") listed.set(item["id"].toLowerCase(), item);
+    }
+    return listed;
   }
 
   async delete(_id: string, props: Values): Promise<void> {
@@ -343,17 +349,26 @@ class MonitorSetEngine {
         }
         continue;
       }
+      // A replay: an earlier attempt of this very batch created these objects and its answer was
+      // lost (a retry after a dropped answer, or an interrupted deployment). Each is taken over if
+      // it still exists, else made afresh. A list read made now tells which exist (a few pages,
+      // not a GET per monitor); an earlier one would miss what the replayed attempt created.
+      const clients = chunk.map((key) => monitorInputs(setInputs, key)["clientId"]);
+      let existing: Map<string, Values> | undefined;
+      try {
+        existing = answer.replayed ? await this.#listMonitors(listQuery(clients)) : undefined;
+      } catch (error) {
+        failures.push(...chunk.map((key) => ({ key, message: `create failed: ${messageOf(error)}` })));
+        continue;
+      }
       await forEachLimited(chunk, async (key) => {
         const created = answer.created[chunk.indexOf(key)] as Values;
+        const id = created["id"] as string;
         const inputs = monitorInputs(setInputs, key);
-        if (answer.replayed) {
-          // An earlier attempt of this very batch created these objects and its answer was lost:
-          // each is taken over if it still exists, else made afresh.
-          const exists = await this.#engine.lookup(created["id"] as string).catch(() => undefined);
-          return createOne(key, exists === undefined ? inputs : { ...inputs, adoptId: created["id"] });
-        }
+        const current = existing === undefined ? created : existing.get(id.toLowerCase());
+        if (current === undefined) return createOne(key, inputs);
         try {
-          record(state, key, created["id"] as string, await this.#engine.completeCreate(created["id"] as string, created, inputs));
+          record(state, key, id, existing === undefined ? await this.#engine.completeCreate(id, created, inputs) : await this.#engine.adopt(id, current, inputs));
         } catch (error) {
           if (error instanceof ResourceInitError) record(state, key, error.id, error.properties);
           failures.push({ key, message: messageOf(error) });
@@ -397,11 +412,11 @@ class MonitorSetEngine {
 }
 
 /**
- * The list query that shows every monitor of the set: its one client's, the ones outside any
- * client, or all clients when the set spans several.
+ * The list query that shows every monitor of the given clients (`undefined`: outside any client):
+ * the one client's, the ones outside any client, or all clients when they are several.
  */
-function listQuery(state: SetState): Query {
-  const clients = new Set(Object.values(state.monitors).map((outputs) => outputs["clientId"]));
+function listQuery(clientIds: readonly unknown[]): Query {
+  const clients = new Set(clientIds);
   if (clients.size > 1) return { all_clients: true };
   const [clientId] = clients;
   return typeof clientId === "string" ? { client_id: clientId } : {};
