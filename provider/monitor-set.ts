@@ -407,7 +407,10 @@ class MonitorSetEngine {
   #partialFailure(inputs: Values, id: string, state: SetState, failures: Failure[], done: string): PartialFailure {
     const urn = inputs[internal.urn];
     const subject = typeof urn === "string" ? `${MONITOR_SET_KIND} "${urn.split("::").slice(3).join("::")}"` : MONITOR_SET_KIND;
-    return new PartialFailure(subject, id, outputsOf(state, inputs), failures, done);
+    // Recorded as the set's outputs: with the provider and kind that complete outputs get from the
+    // dynamic provider host and the dispatcher, so refresh and destroy work on them too.
+    const properties = { ...outputsOf(state, inputs), [internal.provider]: inputs[internal.provider], [internal.kind]: MONITOR_SET_KIND };
+    return new PartialFailure(subject, id, properties, failures, done);
   }
 }
 
