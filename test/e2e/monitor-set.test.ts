@@ -219,4 +219,20 @@ describe("a MonitorSet whose batch answer is lost, then whose updates partly fai
     await deployment.harness.stack.preview({ expectNoChanges: true });
     await deployment.harness.stack.refresh({ expectNoChanges: true });
   });
+
+  it("makes a set destroyed and declared again afresh, its replayed batch found gone with one list read", async () => {
+    await deployment.harness.stack.destroy();
+    expect(await deployment.listAll("/monitors")).toEqual([]);
+    // The same monitors as the first up: the same batch, whose idempotency key the service replays.
+    await deployment.harness.stack.setConfig("resources", { value: declare(monitors) });
+    await deployment.emulator.admin.clearRequestLog();
+    const up = await deployment.harness.stack.up();
+    expect(await requests()).toEqual(["POST /monitors/batch", "GET /monitors", "POST /monitors/batch"]);
+    const created = await deployment.listAll<ApiMonitor>("/monitors");
+    expect(created).toHaveLength(12);
+    const now = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+    expect(new Set(Object.values(now))).toEqual(new Set(created.map((monitor) => monitor.id)));
+    expect(Object.values(now).some((id) => Object.values(ids).includes(id))).toBe(false);
+    await deployment.harness.stack.preview({ expectNoChanges: true });
+  });
 });
