@@ -55,6 +55,14 @@ export class ResourceEngine {
   }
 
   /**
+   * Takes over an object already read (e.g. from a list): makes it match the inputs and returns
+   * its outputs, read back only when a call changed it.
+   */
+  async adopt(id: string, apiObject: ApiObject, inputs: Values): Promise<Values> {
+    return this.#converge(id, apiObject, inputs);
+  }
+
+  /**
    * Applies the associations the inputs declare to an object just created (here or by a batch
    * create) and returns its outputs: from the create's answer, read back only when an association
    * call changed the object.
@@ -218,10 +226,12 @@ export class ResourceEngine {
   async #applyChanges(id: string, olds: Values, news: Values): Promise<boolean> {
     const changed = changedFields(this.#definition, olds, news);
     const changedBody = updateBodyFields(this.#definition).filter((field) => changed.includes(field));
+    let sent = false;
     const itemPath = fillPath(`${this.#definition.path}/{id}`, { ...news, id });
     if (changedBody.length > 0 && this.#definition.updateMethod === "PATCH") {
       const body = this.#body(changedBody, news, olds);
       await this.#api().request("PATCH", itemPath, { body, idempotencyKey: "auto", expectedStatus: 200 });
+      sent = true;
     } else if (changedBody.length > 0 && this.#definition.updateMethod === "PUT") {
       // A PUT replaces the whole object: fields the program leaves to others are sent as the
       // service holds them now, so a change made by hand since the last refresh survives.
@@ -229,9 +239,10 @@ export class ResourceEngine {
       const held = current === undefined ? olds : { ...olds, ...this.#project(current) };
       const body = this.#body(objectBodyFields(this.#definition), news, held);
       await this.#api().request("PUT", itemPath, { body, expectedStatus: 200 });
+      sent = true;
     }
     const associated = await this.#applyAssociations(id, olds, news, declaredInputs(olds));
-    return changedBody.length > 0 || associated;
+    return sent || associated;
   }
 
   /** The API body of `fields`: as the program sets them, cleared when it stopped, else as last read. */

@@ -269,10 +269,7 @@ class MonitorSetEngine {
   /** Lists the monitors page by page, then reads the declared associations of each. Monitors deleted by hand drop out. */
   async read(id: string, props: Values): Promise<{ id: string; props: Values }> {
     const before = stateOf(props);
-    const listed = new Map<string, Values>();
-    for await (const item of this.#api().paginate<unknown>(monitor.path, listQuery(before))) {
-      if (isRecord(item) && typeof item["id"] === "string") listed.set(item["id"].toLowerCase(), item);
-    }
+    const listed = await this.#listMonitors(listQuery(Object.values(before.monitors).map((outputs) => outputs["clientId"])));
     const state = stateOf({});
     await forEachLimited(Object.keys(before.ids), async (key) => {
       const monitorId = before.ids[key] as string;
@@ -280,6 +277,15 @@ class MonitorSetEngine {
       if (current.id !== undefined && current.props !== undefined) record(state, key, current.id, current.props);
     });
     return { id, props: { ...props, ...outputsOf(state, props) } };
+  }
+
+  /** The monitors `query` lists, page by page, by lower-case id. */
+  async #listMonitors(query: Query): Promise<Map<string, Values>> {
+    const listed = new Map<string, Values>();
+    for await (const item of this.#api().paginate<unknown>(monitor.path, query)) {
+      if (isRecord(item) && typeof item["id"] === "string") listed.set(item["id"].toLowerCase(), item);
+    }
+    return listed;
   }
 
   async delete(_id: string, props: Values): Promise<void> {
@@ -310,9 +316,9 @@ class MonitorSetEngine {
    */
   async #createMonitors(setInputs: Values, keys: readonly string[], state: SetState): Promise<Failure[]> {
     const failures: Failure[] = [];
-    const createOne = async (key: string, inputs: Values = monitorInputs(setInputs, key)): Promise<void> => {
+    const createOne = async (key: string): Promise<void> => {
       try {
-        const { id, outs } = await this.#engine.create(inputs);
+        const { id, outs } = await this.#engine.create(monitorInputs(setInputs, key));
         record(state, key, id, outs);
       } catch (error) {
         // Created but not fully set up: recorded, so the next update finishes it.
@@ -325,15 +331,12 @@ class MonitorSetEngine {
     await forEachLimited(adopting, (key) => createOne(key));
 
     let batchRefused = false;
-    for (let start = 0; start < batched.length; start += BATCH_SIZE) {
-      const chunk = batched.slice(start, start + BATCH_SIZE);
-      if (batchRefused || chunk.length === 1) {
-        await forEachLimited(chunk, (key) => createOne(key));
-        continue;
-      }
+    /** One batch create of `chunk`, under a fresh idempotency key or the one derived from the chunk. */
+    const createBatch = async (chunk: readonly string[], freshKey: boolean): Promise<void> => {
+      if (batchRefused || chunk.length === 1) return forEachLimited(chunk, (key) => createOne(key));
       let answer: { created: Values[]; replayed: boolean };
       try {
-        answer = await this.#postBatch(setInputs, chunk);
+        answer = await this.#postBatch(setInputs, chunk, freshKey);
       } catch (error) {
         if (error instanceof ApiError && BATCH_REFUSED.includes(error.status)) {
           batchRefused = true;
@@ -341,34 +344,51 @@ class MonitorSetEngine {
         } else {
           failures.push(...chunk.map((key) => ({ key, message: `create failed: ${messageOf(error)}` })));
         }
-        continue;
+        return;
       }
-      await forEachLimited(chunk, async (key) => {
-        const created = answer.created[chunk.indexOf(key)] as Values;
-        const inputs = monitorInputs(setInputs, key);
-        if (answer.replayed) {
-          // An earlier attempt of this very batch created these objects and its answer was lost:
-          // each is taken over if it still exists, else made afresh.
-          const exists = await this.#engine.lookup(created["id"] as string).catch(() => undefined);
-          return createOne(key, exists === undefined ? inputs : { ...inputs, adoptId: created["id"] });
-        }
+      const idOf = (key: string) => (answer.created[chunk.indexOf(key)] as Values)["id"] as string;
+      // A replay: an earlier attempt of this very batch created these objects. Either its answer
+      // was lost (a retry, an interrupted deployment) and they exist, or they were deleted since
+      // (an earlier destroy of the same set). A list read made now tells which (a few pages, not
+      // a GET per monitor); an earlier one would miss what the replayed attempt created.
+      let existing: Map<string, Values> | undefined;
+      if (answer.replayed) {
         try {
-          record(state, key, created["id"] as string, await this.#engine.completeCreate(created["id"] as string, created, inputs));
+          existing = await this.#listMonitors(listQuery(chunk.map((key) => monitorInputs(setInputs, key)["clientId"])));
         } catch (error) {
-          if (error instanceof ResourceInitError) record(state, key, error.id, error.properties);
-          failures.push({ key, message: messageOf(error) });
+          failures.push(...chunk.map((key) => ({ key, message: `create failed: ${messageOf(error)}` })));
+          return;
         }
-      });
-    }
+      }
+      const gone = existing === undefined ? [] : chunk.filter((key) => !existing.has(idOf(key).toLowerCase()));
+      await forEachLimited(
+        chunk.filter((key) => !gone.includes(key)),
+        async (key) => {
+          const id = idOf(key);
+          const inputs = monitorInputs(setInputs, key);
+          try {
+            const current = existing?.get(id.toLowerCase());
+            const created = answer.created[chunk.indexOf(key)] as Values;
+            record(state, key, id, current === undefined ? await this.#engine.completeCreate(id, created, inputs) : await this.#engine.adopt(id, current, inputs));
+          } catch (error) {
+            if (error instanceof ResourceInitError) record(state, key, error.id, error.properties);
+            failures.push({ key, message: messageOf(error) });
+          }
+        },
+      );
+      // The deleted ones are made afresh together, once: a replay under a fresh key is of this very call.
+      if (gone.length > 0) await (freshKey ? forEachLimited(gone, (key) => createOne(key)) : createBatch(gone, true));
+    };
+    for (let start = 0; start < batched.length; start += BATCH_SIZE) await createBatch(batched.slice(start, start + BATCH_SIZE), false);
     return failures;
   }
 
   /**
    * One batch create, with an idempotency key derived from the set's URN, the keys and the bodies
-   * (only their hash leaves): a batch whose answer was lost is replayed, not made twice. A replayed
-   * refusal is followed by one fresh attempt under a new key, as for single creates.
+   * (only their hash leaves), or a fresh one: a batch whose answer was lost is replayed, not made
+   * twice. A replayed refusal is followed by one fresh attempt under a new key, as for single creates.
    */
-  async #postBatch(setInputs: Values, keys: readonly string[]): Promise<{ created: Values[]; replayed: boolean }> {
+  async #postBatch(setInputs: Values, keys: readonly string[], freshKey: boolean): Promise<{ created: Values[]; replayed: boolean }> {
     const shape = monitor.inputs.shape as Record<string, z.ZodType>;
     const bodies = keys.map((key) => apiBody(shape, monitorInputs(setInputs, key), objectBodyFields(monitor)));
     const urn = setInputs[internal.urn];
@@ -382,7 +402,7 @@ class MonitorSetEngine {
       return { created: created as Values[], replayed: response.replayed };
     };
     try {
-      return await post(key);
+      return await post(freshKey ? newIdempotencyKey() : key);
     } catch (error) {
       if (!(error instanceof ApiError && error.replayed)) throw error;
       return post(newIdempotencyKey());
@@ -392,16 +412,19 @@ class MonitorSetEngine {
   #partialFailure(inputs: Values, id: string, state: SetState, failures: Failure[], done: string): PartialFailure {
     const urn = inputs[internal.urn];
     const subject = typeof urn === "string" ? `${MONITOR_SET_KIND} "${urn.split("::").slice(3).join("::")}"` : MONITOR_SET_KIND;
-    return new PartialFailure(subject, id, outputsOf(state, inputs), failures, done);
+    // Recorded as the set's outputs: with the provider and kind that complete outputs get from the
+    // dynamic provider host and the dispatcher, so refresh and destroy work on them too.
+    const properties = { ...outputsOf(state, inputs), [internal.provider]: inputs[internal.provider], [internal.kind]: MONITOR_SET_KIND };
+    return new PartialFailure(subject, id, properties, failures, done);
   }
 }
 
 /**
- * The list query that shows every monitor of the set: its one client's, the ones outside any
- * client, or all clients when the set spans several.
+ * The list query that shows every monitor of the given clients (`undefined`: outside any client):
+ * the one client's, the ones outside any client, or all clients when they are several.
  */
-function listQuery(state: SetState): Query {
-  const clients = new Set(Object.values(state.monitors).map((outputs) => outputs["clientId"]));
+function listQuery(clientIds: readonly unknown[]): Query {
+  const clients = new Set(clientIds);
   if (clients.size > 1) return { all_clients: true };
   const [clientId] = clients;
   return typeof clientId === "string" ? { client_id: clientId } : {};

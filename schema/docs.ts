@@ -11,6 +11,7 @@ import {
   ENVIRONMENT_REFERENCE,
   type JsonSchema,
   LOADER_SET_FIELDS,
+  MONITOR_SETS_SECTION,
   fileSections,
   hasDisplayName,
   humanKind,
@@ -98,6 +99,11 @@ function renderIndex(): string {
     "The file has one section per kind, each mapping entry names to that kind's inputs:",
     "",
     ...sections,
+    `- ${code(MONITOR_SETS_SECTION)}: monitor sets, each one \`MonitorSet\` resource (many monitors as one Pulumi resource, ` +
+      "for stacks of hundreds or thousands of monitors; see the package README): " +
+      `${code("<set name>: { monitors: { <key>: <monitor entry> } }")}, each monitor written as an entry of ${code("monitors")}, ` +
+      `with the same rules, references by name and default ${code("name")} (its key). ` +
+      `The result maps set names to the resources under ${code(MONITOR_SETS_SECTION)}.`,
     "",
     "An entry's name (its key) identifies it in references and is its Pulumi resource name (after `namePrefix`); " +
       "for kinds with a display name it is also the default `name`. Inputs are those of the kind's page, " +

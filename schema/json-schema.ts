@@ -48,6 +48,12 @@ export interface ReferenceField {
   many: boolean;
 }
 
+/**
+ * The section of monitor sets (`MonitorSet`: many monitors as one resource): set names to
+ * `{ monitors: { <key>: <monitor entry> } }`, each monitor written as an entry of `monitors`.
+ */
+export const MONITOR_SETS_SECTION = "monitorSets";
+
 const referenceFields: readonly ReferenceField[] = FILE_KINDS.flatMap((kind) => [
   { idField: `${lowerFirst(kind)}Id`, nameField: lowerFirst(kind), section: sectionName(kind), many: false },
   { idField: `${lowerFirst(kind)}Ids`, nameField: sectionName(kind), section: sectionName(kind), many: true },
@@ -110,8 +116,8 @@ function fileSchema(options: MonitoringFileSchemaOptions): JsonSchema {
       "references and in the Pulumi resource name. Entries reference each other by name. See docs/reference/README.md.",
     type: "object",
     additionalProperties: false,
-    properties: Object.fromEntries(
-      fileSections.map(({ name, definition }) => [
+    properties: Object.fromEntries([
+      ...fileSections.map(({ name, definition }) => [
         name,
         {
           description: `${definition.description} Maps entry names to ${lowerFirst(humanKind(definition.kind))} inputs.`,
@@ -119,8 +125,35 @@ function fileSchema(options: MonitoringFileSchemaOptions): JsonSchema {
           additionalProperties: { $ref: `#/definitions/${definition.kind}` },
         },
       ]),
-    ),
-    definitions: entries,
+      [
+        MONITOR_SETS_SECTION,
+        {
+          description: "Monitor sets, for stacks of hundreds or thousands of monitors. Maps set names to sets.",
+          type: "object",
+          additionalProperties: { $ref: "#/definitions/MonitorSet" },
+        },
+      ],
+    ]),
+    definitions: { ...entries, MonitorSet: monitorSetSchema() },
+  };
+}
+
+/** One monitor set of the file: its monitors written as entries of `monitors`. */
+function monitorSetSchema(): JsonSchema {
+  return {
+    title: "MonitorSet",
+    description: "Many monitors as one Pulumi resource: created in batches, refreshed by list, one step and one state entry for the engine.",
+    type: "object",
+    additionalProperties: false,
+    required: ["monitors"],
+    properties: {
+      monitors: {
+        description: "The monitors of the set by key, each written as an entry of `monitors`. The key names a monitor in the set for good.",
+        type: "object",
+        minProperties: 1,
+        additionalProperties: { $ref: "#/definitions/Monitor" },
+      },
+    },
   };
 }
 

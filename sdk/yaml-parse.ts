@@ -15,6 +15,7 @@ import { type AnyResourceDefinition } from "../schema/define.js";
 import {
   ENVIRONMENT_REFERENCE,
   type FileSection,
+  MONITOR_SETS_SECTION,
   compileSchema,
   entryInputs,
   fileSections,
@@ -34,15 +35,16 @@ export class EntryReference {
   ) {}
 }
 
-/** One entry of the file, ready to become a resource. */
+/** One entry of the file (or one monitor set), ready to become a resource. */
 export interface Declaration {
-  kind: FileKind;
+  kind: FileKind | "MonitorSet";
   section: string;
   /** The entry's key: how other entries reference it, and the base of its Pulumi resource name. */
   name: string;
   /**
    * The kind's camelCase inputs as the file sets them, `name` defaulted to the key and secrets read
    * from the environment; fields holding ids hold EntryReferences until the loader creates their targets.
+   * A monitor set's are `{ monitors: { <key>: <a monitor's inputs> } }`.
    */
   inputs: Record<string, unknown>;
 }
@@ -103,12 +105,15 @@ export function parseMonitoringYaml(text: string, fileName: string, options: Par
   for (const error of validateAgainstSchema(data)) issues.schemaError(error, data);
 
   const declarations: Declaration[] = [];
+  const sets = new Map<string, Record<string, Record<string, unknown>>>();
   const standInId = standInIds();
-  for (const { section, key, entry } of entriesOf(data)) {
+  for (const { section, key, entry, path, set } of entriesOf(data)) {
     const declaration = declare(section, key, entry);
-    checkFieldRules(declaration, section.definition, standInId, issues);
-    declarations.push(declaration);
+    checkFieldRules(path, declaration.inputs, section.definition, standInId, issues);
+    if (set === undefined) declarations.push(declaration);
+    else sets.set(set, { ...sets.get(set), [key]: declaration.inputs });
   }
+  for (const [name, monitors] of sets) declarations.push({ kind: "MonitorSet", section: MONITOR_SETS_SECTION, name, inputs: { monitors } });
   checkReferences(declarations, issues);
 
   issues.throwIfAny();
@@ -116,21 +121,30 @@ export function parseMonitoringYaml(text: string, fileName: string, options: Par
 }
 
 interface Entry {
+  /** The section whose kind the entry is: `monitors` for the monitors of a set too. */
   section: FileSection;
   key: string;
   entry: Record<string, unknown>;
+  /** Where the entry is in the file: `[section, key]`, or `[monitorSets, set, monitors, key]`. */
+  path: Path;
+  /** The monitor set the entry belongs to, if any. */
+  set?: string;
 }
 
-/** The entries whose section and value are mappings; the schema reports the others. */
+/** The entries whose section and value are mappings, monitors of sets included; the schema reports the others. */
 function entriesOf(data: unknown): Entry[] {
   if (!isRecord(data)) return [];
-  return fileSections.flatMap((section) => {
-    const entries = data[section.name];
-    if (!isRecord(entries)) return [];
-    return Object.entries(entries)
-      .filter((pair): pair is [string, Record<string, unknown>] => isRecord(pair[1]))
-      .map(([key, entry]) => ({ section, key, entry }));
-  });
+  const mappings = (value: unknown) => (isRecord(value) ? Object.entries(value).filter((pair): pair is [string, Record<string, unknown>] => isRecord(pair[1])) : []);
+  const entries: Entry[] = fileSections.flatMap((section) =>
+    mappings(data[section.name]).map(([key, entry]) => ({ section, key, entry, path: [section.name, key] })),
+  );
+  const monitors = fileSections.find((section) => section.definition.kind === "Monitor") as FileSection;
+  for (const [set, declared] of mappings(data[MONITOR_SETS_SECTION])) {
+    for (const [key, entry] of mappings(declared["monitors"])) {
+      entries.push({ section: monitors, key, entry, path: [MONITOR_SETS_SECTION, set, "monitors", key], set });
+    }
+  }
+  return entries;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,10 +189,10 @@ function readEnvironmentReferences(
     return resolved;
   };
 
-  for (const { section, key, entry } of entriesOf(data)) {
+  for (const { section, entry, path } of entriesOf(data)) {
     const secrets: readonly string[] = section.definition.secrets;
     for (const [field, value] of Object.entries(entry)) {
-      entry[field] = visit(value, [section.name, key, field], section, secrets.includes(field));
+      entry[field] = visit(value, [...path, field], section, secrets.includes(field));
     }
   }
   return result;
@@ -216,6 +230,8 @@ function schemaRule(error: ErrorObject): string {
       return limit === 1 ? "must not be empty" : `must be at least ${limit} characters long`;
     case "maxLength":
       return `must be at most ${limit} characters long`;
+    case "minProperties":
+      return `must have at least ${limit} ${limit === 1 ? "entry" : "entries"}`;
     case "minItems":
       return `must have at least ${limit} ${limit === 1 ? "item" : "items"}`;
     case "maxItems":
@@ -292,13 +308,13 @@ function unwrapAll(schema: z.ZodType): z.ZodType {
  * one, no repeats) concern them here, and a distinct stand-in per name keeps "no repeats" true to the names.
  */
 function checkFieldRules(
-  declaration: Declaration,
+  entryPath: Path,
+  declaredInputs: Record<string, unknown>,
   definition: AnyResourceDefinition,
   standInId: (reference: EntryReference) => string,
   issues: IssueCollector,
 ): void {
-  const entryPath: Path = [declaration.section, declaration.name];
-  const inputs = replaceReferences(declaration.inputs, standInId) as Record<string, unknown>;
+  const inputs = replaceReferences(declaredInputs, standInId) as Record<string, unknown>;
   const passed: Record<string, unknown> = {};
   for (const [field, schema] of Object.entries(entryInputs(definition).shape as Record<string, z.ZodType>)) {
     const result = schema.safeParse(inputs[field], { error: genericRule });
@@ -311,7 +327,7 @@ function checkFieldRules(
       if (issue.code !== "unrecognized_keys") issues.fieldRule([...entryPath, ...toFilePath([field, ...issue.path])], issue.message);
     }
   }
-  definition.refine?.(passed, (field, message) => issues.crossField([...entryPath, ...toFilePath(field.split("."))], message));
+  definition.refine?.(passed, (field, message) => issues.crossField(entryPath, [...entryPath, ...toFilePath(field.split("."))], message));
 }
 
 /** Messages for the zod checks that do not phrase their own, worded like the schema's. */
@@ -400,6 +416,8 @@ type Source = "syntax" | "environment" | "schema-structure" | "schema-value" | "
 
 interface PendingIssue {
   path: Path;
+  /** The entry a cross-field issue is about. */
+  entry?: Path;
   subject: Subject;
   rule: string;
   source: Source;
@@ -455,8 +473,8 @@ class IssueCollector {
     this.issues.push({ path, subject: "value", rule, source: "field-rule" });
   }
 
-  crossField(path: Path, rule: string): void {
-    this.issues.push({ path, subject: "field", rule, source: "cross-field" });
+  crossField(entry: Path, path: Path, rule: string): void {
+    this.issues.push({ path, entry, subject: "field", rule, source: "cross-field" });
   }
 
   reference(path: Path, rule: string): void {
@@ -497,9 +515,9 @@ class IssueCollector {
       if (!overlaps) add(issue);
     }
     const fieldIssues = [...found.values()];
-    const entryHasIssue = (path: Path) => fieldIssues.some((other) => isPrefix(path.slice(0, 2), other.path));
+    const entryHasIssue = (entry: Path) => fieldIssues.some((other) => isPrefix(entry, other.path));
     // Cross-field rules would misread an entry whose own fields are wrong (a bad monitorType reads as http).
-    bySource("cross-field").filter((issue) => !entryHasIssue(issue.path)).forEach(add);
+    bySource("cross-field").filter((issue) => !entryHasIssue(issue.entry ?? issue.path)).forEach(add);
     bySource("reference").forEach(add);
 
     return [...found.values()].map((issue) => this.locate(issue)).sort((a, b) => a.line - b.line || a.column - b.column);

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import type * as pulumi from "@pulumi/pulumi";
 import type { FileKind, SectionName } from "../schema/file-kinds.js";
-import { fileSections } from "../schema/json-schema.js";
+import { MONITOR_SETS_SECTION, fileSections } from "../schema/json-schema.js";
 // The package root defines the classes and re-exports this module. The cycle is harmless: the
 // classes are only read when a file is loaded, after both modules have finished loading.
 import * as sdk from "./index.js";
@@ -30,9 +30,12 @@ export interface LoadMonitoringYamlOptions {
 /** The created resources: for every section of the file, its entries' resources by entry name. */
 export type DeclaredResources = {
   [Kind in FileKind as SectionName<Kind>]: Record<string, InstanceType<(typeof sdk)[Kind]>>;
+} & {
+  /** The monitor sets, one `MonitorSet` resource per set name. */
+  monitorSets: Record<string, sdk.MonitorSet>;
 };
 
-type DeclaredResource = InstanceType<(typeof sdk)[FileKind]>;
+type DeclaredResource = InstanceType<(typeof sdk)[FileKind | "MonitorSet"]>;
 
 /**
  * Validates the monitoring file at `path` and declares its entries as resources. Throws a
@@ -61,7 +64,8 @@ export function loadMonitoringYaml(path: string, options: LoadMonitoringYamlOpti
     return resource;
   };
 
-  const declared = Object.fromEntries(fileSections.map(({ name }) => [name, {}])) as Record<string, Record<string, DeclaredResource>>;
+  const sections = [...fileSections.map(({ name }) => name), MONITOR_SETS_SECTION];
+  const declared = Object.fromEntries(sections.map((name) => [name, {}])) as Record<string, Record<string, DeclaredResource>>;
   for (const declaration of declarations) {
     (declared[declaration.section] as Record<string, DeclaredResource>)[declaration.name] = create(declaration);
   }

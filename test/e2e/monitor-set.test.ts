@@ -150,3 +150,89 @@ describe("a MonitorSet whose creates partly fail", () => {
     await deployment.harness.stack.refresh({ expectNoChanges: true });
   });
 });
+
+describe("a MonitorSet whose batch answer is lost, then whose updates partly fail", () => {
+  let deployment: Deployment;
+  const monitors: Monitors = Object.fromEntries(
+    Array.from({ length: 12 }, (_, index) => [`site-${index}`, { name: `Site ${index}`, url: `https://site-${index}.example.com`, intervalSeconds: 60 }]),
+  );
+  const slower: Monitors = Object.fromEntries(Object.entries(monitors).map(([key, inputs]) => [key, { ...inputs, intervalSeconds: 120 }]));
+  let ids: Record<string, string>;
+
+  const recordedMonitors = async (): Promise<Monitors> => {
+    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs?: Record<string, unknown> }[];
+    return state.find((resource) => resource.type.endsWith(":MonitorSet"))!.outputs!.monitors as Monitors;
+  };
+  const requests = async () => (await deployment.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
+
+  beforeAll(async () => {
+    deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: declare(monitors) } } });
+  });
+  afterAll(async () => deployment?.dispose());
+
+  it("takes over the monitors of a batch whose answer was lost with one list read, not one read per monitor", async () => {
+    await deployment.emulator.admin.injectFault({ method: "POST", path: "/monitors/batch", drop_response: true, times: 1 });
+    const up = await deployment.harness.stack.up();
+    ids = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+    // The lost answer, its replay under the same idempotency key, and the list read that finds the monitors.
+    expect(await requests()).toEqual(["POST /monitors/batch", "POST /monitors/batch", "GET /monitors"]);
+    const created = await deployment.listAll<ApiMonitor>("/monitors");
+    expect(created).toHaveLength(12);
+    expect(new Set(Object.values(ids))).toEqual(new Set(created.map((monitor) => monitor.id)));
+    await deployment.harness.stack.preview({ expectNoChanges: true });
+  });
+
+  it("records the monitors updated and names the ones that failed", async () => {
+    const { admin } = deployment.emulator;
+    await deployment.harness.stack.setConfig("resources", { value: declare(slower) });
+    await admin.injectFault({ method: "PATCH", path: "/monitors/*", status: 403, times: 3 });
+
+    await expect(deployment.harness.stack.up()).rejects.toThrow(
+      /MonitorSet \\?"fleet\\?": 3 monitor\(s\) failed \(0 to create, 12 to update, 0 to delete[\s\S]*monitors\[\\?"site-\d+\\?"\]: [^;]*update/,
+    );
+    const onServer = await deployment.listAll<ApiMonitor>("/monitors");
+    const updated = new Set(onServer.filter((monitor) => monitor.interval_seconds === 120).map((monitor) => monitor.id));
+    expect(updated.size).toBe(9);
+    const recorded = await recordedMonitors();
+    for (const [key, id] of Object.entries(ids)) {
+      expect(recorded[key]?.intervalSeconds, key).toBe(updated.has(id) ? 120 : 60);
+    }
+    // What state records is what the service holds: a refresh reads the same outputs (it clears
+    // only the engine's record of the failure).
+    const outputs = async () => (await deployment.harness.stack.exportStack()).deployment.resources.map((resource: { outputs?: unknown }) => resource.outputs);
+    const recordedOutputs = await outputs();
+    await deployment.harness.stack.refresh();
+    expect(await outputs()).toEqual(recordedOutputs);
+  });
+
+  it("updates only the monitors that failed on the next up, with nothing lost and no duplicate", async () => {
+    await deployment.emulator.admin.clearFaults();
+    await deployment.emulator.admin.clearRequestLog();
+    const up = await deployment.harness.stack.up();
+    expect(up.summary.resourceChanges?.update).toBe(1);
+    const patched = (await requests()).filter((request) => request.startsWith("PATCH"));
+    expect(patched).toHaveLength(3);
+    const onServer = await deployment.listAll<ApiMonitor>("/monitors");
+    expect(onServer).toHaveLength(12);
+    expect(onServer.every((monitor) => monitor.interval_seconds === 120)).toBe(true);
+    expect(up.outputs.setIds!.value).toEqual({ fleet: ids });
+    await deployment.harness.stack.preview({ expectNoChanges: true });
+    await deployment.harness.stack.refresh({ expectNoChanges: true });
+  });
+
+  it("makes a set destroyed and declared again afresh, its replayed batch found gone with one list read", async () => {
+    await deployment.harness.stack.destroy();
+    expect(await deployment.listAll("/monitors")).toEqual([]);
+    // The same monitors as the first up: the same batch, whose idempotency key the service replays.
+    await deployment.harness.stack.setConfig("resources", { value: declare(monitors) });
+    await deployment.emulator.admin.clearRequestLog();
+    const up = await deployment.harness.stack.up();
+    expect(await requests()).toEqual(["POST /monitors/batch", "GET /monitors", "POST /monitors/batch"]);
+    const created = await deployment.listAll<ApiMonitor>("/monitors");
+    expect(created).toHaveLength(12);
+    const now = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+    expect(new Set(Object.values(now))).toEqual(new Set(created.map((monitor) => monitor.id)));
+    expect(Object.values(now).some((id) => Object.values(ids).includes(id))).toBe(false);
+    await deployment.harness.stack.preview({ expectNoChanges: true });
+  });
+});

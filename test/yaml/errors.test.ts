@@ -128,6 +128,29 @@ escalationPolicies:
     messages: ["monitoring.yaml:3:18: monitors.database.monitorType: must be one of http, ping, tcp, dns"],
   },
   {
+    name: "the monitors of a set by the rules of a monitor, each at its place in the set",
+    file: `notificationChannels:
+  ops-email: { kind: email, config: { address: ops@example.com } }
+monitorSets:
+  fleet:
+    monitors:
+      shop: { url: https://shop.example.com, intervalSeconds: 5 }
+      db: { monitorType: tcp, tcpHost: db.example.com, notificationChannels: [pager] }
+  empty:
+    monitors: {}
+  loose:
+    monitor: { url: https://example.com }
+`,
+    messages: [
+      "monitoring.yaml:6:63: monitorSets.fleet.monitors.shop.intervalSeconds: must be at least 10",
+      "monitoring.yaml:7:7: monitorSets.fleet.monitors.db.tcpPort: is required for tcp monitors",
+      'monitoring.yaml:7:79: monitorSets.fleet.monitors.db.notificationChannels[0]: no entry named "pager" under notificationChannels (declared: ops-email)',
+      "monitoring.yaml:9:15: monitorSets.empty.monitors: must have at least 1 entry",
+      "monitoring.yaml:10:3: monitorSets.loose.monitors: is required",
+      "monitoring.yaml:11:5: monitorSets.loose.monitor: unknown field (did you mean monitors?)",
+    ],
+  },
+  {
     name: "values of the wrong type",
     file: `monitors:
   api:

@@ -80,6 +80,34 @@ describe("loadMonitoringYaml", () => {
     expect(await output(declared.webhookSubscriptions["incident-feed"]!.clientId)).toBe(CLIENT_ID);
   });
 
+  it("declares a monitor set as one MonitorSet, its monitors named after their keys and wired by name", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "monitoring-yaml-"));
+    const path = join(directory, "monitoring.yaml");
+    writeFileSync(
+      path,
+      `notificationChannels:
+  ops-email: { kind: email, config: { address: ops@example.com } }
+monitorSets:
+  fleet:
+    monitors:
+      storefront: { url: https://shop.example.com, notificationChannels: [ops-email] }
+      checkout: { name: Checkout, url: https://shop.example.com/checkout, intervalSeconds: 30 }
+`,
+    );
+    const { constructed, resourceOptions } = counting();
+    const declared = loadMonitoringYaml(path, { namePrefix: "acme-", clientId: CLIENT_ID, resourceOptions });
+    expect(constructed()).toBe(2);
+    expect(declared.monitors).toEqual({});
+    const set = declared.monitorSets["fleet"]!;
+    expect(set).toBeInstanceOf(mon.MonitorSet);
+    expect(await output(set.urn)).toMatch(/MonitorSet::acme-fleet$/);
+    expect(await output(set.clientId)).toBe(CLIENT_ID);
+    expect(await output(set.monitors)).toEqual({
+      storefront: { name: "storefront", url: "https://shop.example.com", notificationChannelIds: ["acme-ops-email-id"] },
+      checkout: { name: "Checkout", url: "https://shop.example.com/checkout", intervalSeconds: 30 },
+    });
+  });
+
   it("declares nothing when the file is invalid, and names the file in every message", () => {
     const directory = mkdtempSync(join(tmpdir(), "monitoring-yaml-"));
     const path = join(directory, "monitoring.yaml");
