@@ -97,6 +97,8 @@ describe("fleet over examples/agency", () => {
     await workspace.selectStack("client05");
     await emulator.admin.clearRequestLog();
     const { code, stdout } = await fleet("up", "--parallel", "4", "--yes");
+    // The end-of-run table, for the test log.
+    console.log(stdout);
     expect(code, stdout).toBe(0);
     // Each command names its stack: the one the user had selected stays selected.
     expect((await workspace.stack())?.name).toBe("client05");
