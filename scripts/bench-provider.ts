@@ -24,7 +24,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator/index.js";
-import { definitionOf } from "../schema/index.js";
+import { propertyNamesOf } from "../sdk/runtime.js";
 import { type ConsumerProject, createConsumerProject } from "./consumer-project.js";
 
 const repoRoot = join(__dirname, "..", "..");
@@ -40,8 +40,7 @@ const runs = Number(values.runs);
 const setMax = Number(values["set-max"]);
 
 /** The property names a `Monitor` declares to the engine (sdk/runtime.ts), given to the floor. */
-const monitor = definitionOf("Monitor");
-const monitorPropertyNames = [...Object.keys(monitor.inputs.shape), ...Object.keys(monitor.outputs.shape)];
+const monitorPropertyNames = propertyNamesOf("Monitor");
 
 /** A basic monitor's inputs, the same in every program. */
 const basicInputs = "{ name: `bench ${i}`, url: `https://example.com/${i}`, intervalSeconds: 60, regions: [\"eu-west-1\", \"us-east-1\"] }";

@@ -22,10 +22,8 @@ export function resourceArguments(
   opts: pulumi.CustomResourceOptions = {},
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
   const definition = definitionOf(kind);
-  // Pulumi creates an output property only for keys present in the props, so every field is listed.
-  const outputNames = [...Object.keys(definition.inputs.shape), ...Object.keys(definition.outputs.shape)];
   const secretInputs: readonly string[] = definition.secrets;
-  const props: pulumi.Inputs = Object.fromEntries(outputNames.map((field) => [field, undefined]));
+  const props: pulumi.Inputs = Object.fromEntries(propertyNamesOf(kind).map((field) => [field, undefined]));
   for (const [field, value] of Object.entries(args)) {
     // Secret inputs are wrapped too, so that the inputs recorded in state are encrypted as well.
     if (value !== undefined) props[field] = secretInputs.includes(field) ? pulumi.secret(value) : value;
@@ -33,6 +31,15 @@ export function resourceArguments(
   props[internal.urn] = urnOf(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`, opts.parent);
   const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...definition.secrets, ...definition.secretOutputs];
   return [serializableProvider(), name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, kind];
+}
+
+/**
+ * The property names a resource of `kind` declares to the engine: every input and output field,
+ * since Pulumi creates an output property only for keys present in the props.
+ */
+export function propertyNamesOf(kind: string): string[] {
+  const definition = definitionOf(kind);
+  return [...Object.keys(definition.inputs.shape), ...Object.keys(definition.outputs.shape)];
 }
 
 /**
