@@ -3,13 +3,14 @@
  * `--parallel` at a time, after the shared stack when the project declares one. Built on the
  * Automation API: each stack's operation is a `Stack` method, followed through its engine events.
  */
-import { type ConfigMap, type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { rateForStack, shareOfBudget, stacksAtOnce } from "./budget.js";
 import { createDisplay, type Display, type Output } from "./display.js";
 import { hasChanges, noChanges, StackEvents } from "./events.js";
 import { initClients } from "./init.js";
+import { inProcessRunner } from "./in-process.js";
 import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
 import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
@@ -71,6 +72,8 @@ interface Target {
   role: "shared" | "client";
   project: FleetProject;
   workspace: LocalWorkspace;
+  /** Set when the stack's program runs in the fleet's process. */
+  program?: PulumiFn;
 }
 
 interface RunningStack {
@@ -100,7 +103,9 @@ class FleetRun {
   }
 
   async run(clientNames: readonly string[], everyClient: boolean): Promise<number> {
-    const clients: Target[] = clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace }));
+    const runner = this.options.isolated || !RUNS_PROGRAM.has(this.verb) ? undefined : inProcessRunner(this.project);
+    const program = runner?.inProcess ? { program: runner.program } : {};
+    const clients: Target[] = clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace, ...program }));
     const sharedProject = this.project.shared ? await this.#sharedTarget() : undefined;
     // --no-shared leaves the shared stack out of the run, not its outputs out of the clients.
     const shared = this.options.shared ? sharedProject : undefined;
@@ -119,6 +124,8 @@ class FleetRun {
       interrupted: false,
       stacks: [],
     };
+    if (runner !== undefined) report.programs = runner.inProcess ? "in the fleet process" : `in a process per stack: ${runner.reason}`;
+    else if (RUNS_PROGRAM.has(this.verb)) report.programs = "in a process per stack: --isolated";
     if (budget !== undefined) report.rateLimit = { budget, perStack: shareOfBudget(budget, atOnce) };
 
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
@@ -232,7 +239,12 @@ class FleetRun {
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
       const configFile = rate === undefined ? undefined : await writeConfig(target.label, await this.#withRate(target, rate));
-      await operate(stack, this.verb, { onEvent: (event) => (events.observe(event), show()), signal: abort.signal, ...(configFile ? { configFile } : {}) });
+      await operate(stack, this.verb, {
+        onEvent: (event) => (events.observe(event), show()),
+        signal: abort.signal,
+        ...(configFile ? { configFile } : {}),
+        ...(target.program ? { program: target.program } : {}),
+      });
       const counts = events.summary ?? events.counts;
       const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : this.verb === "drift" ? (events.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
       const durationMs = Date.now() - startedAt;

@@ -1,5 +1,5 @@
 /** One fleet verb on one stack, through the Automation API. */
-import { type EngineEvent, LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { type EngineEvent, LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 import { errorSummary } from "./events.js";
 import type { Verb } from "./report.js";
 
@@ -8,6 +8,8 @@ export interface OperationOptions {
   signal: AbortSignal;
   /** The run's configuration file (see run-config.ts). */
   configFile?: string;
+  /** The program, run in the fleet's process (see in-process.ts); else the CLI runs it in a process of its own. */
+  program?: PulumiFn;
 }
 
 /** Verbs that write the stack's state, hence may leave it mid-update when interrupted. */
@@ -36,14 +38,14 @@ function withoutResultReads(stack: Stack): Stack {
   return Object.assign(Object.create(stack) as Stack, { outputs: async () => ({}), info: async () => undefined });
 }
 
-export async function operate(fleetStack: Stack, verb: Verb, options: OperationOptions): Promise<void> {
+export async function operate(fleetStack: Stack, verb: Verb, { program, ...options }: OperationOptions): Promise<void> {
   const stack = withoutResultReads(fleetStack);
   switch (verb) {
     case "preview":
-      await stack.preview(options);
+      await stack.preview({ ...options, ...(program ? { program } : {}) });
       return;
     case "up":
-      await stack.up(options);
+      await stack.up({ ...options, ...(program ? { program } : {}) });
       return;
     case "refresh":
       await stack.refresh(options);

@@ -31,6 +31,8 @@ Options:
                    (default: monitoring:maxRequestsPerSecond of Pulumi.yaml's config)
   --no-shared      Do not run the shared stack named in Pulumi.yaml (fleet.shared); its current
                    outputs are still passed on to the client stacks
+  --isolated       Run each stack's program in a Node.js process of its own, as \`pulumi up\` does,
+                   rather than once per stack inside the fleet's process (see "Programs" below)
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
   --json           Write the report (list: the matrix) as JSON on stdout instead of a table
   --yes, -y        up/destroy: do not ask for confirmation
@@ -39,6 +41,13 @@ Options:
 The shared stack: when Pulumi.yaml has a \`fleet.shared\` section (dir, stack, outputs), that stack
 runs first (last for destroy), and its outputs are written into each client stack's configuration
 under the keys \`outputs\` names before the clients preview or deploy.
+
+Programs: a Node.js project's program runs inside the fleet's own process, once per stack, so
+that @pulumi/pulumi, TypeScript and the installed packages load once rather than for every stack.
+The project's own modules run again for each stack, with that stack's configuration. Installed
+packages are shared by the stacks, and the program's console output goes to its stack's engine
+log. A project with another runtime, an ES module program, runtime.options.nodeargs or a
+@pulumi/pulumi of its own runs each stack's program in a process of its own, as with --isolated.
 
 Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
 Exit status: 0 success, 1 a stack failed, 2 bad usage, 3 drift found (drift), 130 interrupted.
@@ -56,6 +65,8 @@ export interface FleetOptions {
   parallel: number;
   maxRps?: number;
   shared: boolean;
+  /** Each stack's program in a process of its own (the CLI's way), never in the fleet's. */
+  isolated: boolean;
   clients?: string;
   json: boolean;
   yes: boolean;
@@ -79,6 +90,7 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
         parallel: { type: "string" },
         "max-rps": { type: "string" },
         "no-shared": { type: "boolean" },
+        isolated: { type: "boolean" },
         clients: { type: "string" },
         json: { type: "boolean" },
         yes: { type: "boolean", short: "y" },
@@ -102,6 +114,7 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     exclude: values.exclude ?? [],
     parallel: defaultParallel(),
     shared: !values["no-shared"],
+    isolated: values.isolated ?? false,
     json: values.json ?? false,
     yes: values.yes ?? false,
   };

@@ -39,6 +39,10 @@ export interface FleetProject {
   clients: { dir: string; configKey: string };
   /** The project-level `monitoring:maxRequestsPerSecond`. */
   budget?: number;
+  /** Pulumi.yaml `runtime`, written as a name or as `{ name, options }`. */
+  runtime: { name: string; options: Record<string, unknown> };
+  /** Pulumi.yaml `main`: the program's entry point, relative to the project directory. */
+  main?: string;
 }
 
 const configKey = z.string().regex(/^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/, "must be a configuration key such as agency:templateId");
@@ -58,6 +62,8 @@ const fleetSection = z
 
 const projectFile = z.object({
   name: z.string().min(1),
+  runtime: z.union([z.string().min(1), z.object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).optional() })]),
+  main: z.string().min(1).optional(),
   stackConfigDir: z.string().optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   fleet: fleetSection.optional(),
@@ -70,10 +76,12 @@ export function parseProject(dir: string, text: string): FleetProject {
     const issue = parsed.error.issues[0];
     throw new Error(`${join(dir, "Pulumi.yaml")}: ${issue?.path.join(".") || "(top level)"}: ${issue?.message}`);
   }
-  const { name, stackConfigDir, config, fleet } = parsed.data;
+  const { name, runtime, main, stackConfigDir, config, fleet } = parsed.data;
   const project: FleetProject = {
     dir,
     name,
+    runtime: typeof runtime === "string" ? { name: runtime, options: {} } : { name: runtime.name, options: runtime.options ?? {} },
+    ...(main === undefined ? {} : { main }),
     stackConfigDir: resolve(dir, stackConfigDir ?? "."),
     clients: { dir: resolve(dir, fleet?.clients?.dir ?? "clients"), configKey: fleet?.clients?.configKey ?? `${name}:client` },
   };

@@ -40,6 +40,11 @@ export interface FleetReport {
   /** The API budget (requests per second) and what each running stack got; absent when none was set. */
   rateLimit?: { budget: number; perStack: number };
   interrupted: boolean;
+  /**
+   * preview and up: where the client stacks' programs ran, `in the fleet process` (in-process.ts),
+   * else `in a process per stack` and why.
+   */
+  programs?: string;
   stacks: StackReport[];
 }
 
@@ -110,6 +115,7 @@ export function renderTable(report: FleetReport): string {
     lines.push("", "Not started:");
     for (const stack of notStarted) lines.push(`  ${stack.stack}: ${stack.note}`);
   }
+  if (report.programs?.startsWith("in a process per stack: ") && !report.programs.endsWith("--isolated")) lines.push("", `Programs ran ${report.programs}.`);
   const interrupted = report.stacks.filter((stack) => stack.result === "interrupted");
   if (interrupted.length > 0) {
     lines.push("", `Interrupted while running, possibly mid-update: ${interrupted.map((stack) => stack.stack).join(", ")}.`, ...recoveryAdvice());

@@ -1,13 +1,18 @@
 /**
  * The pure parts of `pulumi-monitoring fleet`: stack selection, the budget split, the bounded
  * scheduler, what engine events say about a stack, the run configuration, the project's `fleet:`
- * section, the command line, the live lines and the final report.
+ * section, the command line, the live lines, the final report, and which programs run inside the
+ * fleet's process.
  */
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
-import { describe, expect, it } from "vitest";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { rateForStack, shareOfBudget, stacksAtOnce } from "../../cli/fleet/budget.js";
 import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/display.js";
 import { errorSummary, noChanges, StackEvents } from "../../cli/fleet/events.js";
+import { inProcessRunner } from "../../cli/fleet/in-process.js";
 import { commandErrorMessage } from "../../cli/fleet/operations.js";
 import { parseFleetArgs, UsageError } from "../../cli/fleet/options.js";
 import { parseProject } from "../../cli/fleet/project.js";
@@ -211,6 +216,7 @@ describe("the project's fleet section", () => {
     expect(project).toEqual({
       dir: "/p",
       name: "agency",
+      runtime: { name: "nodejs", options: {} },
       stackConfigDir: "/p",
       shared: { dir: "/p/shared", stack: "shared", outputs: { templateId: "agency:templateId" } },
       clients: { dir: "/p/clients", configKey: "agency:client" },
@@ -244,9 +250,11 @@ describe("the command line", () => {
       parallel: 4,
       maxRps: 20,
       shared: false,
+      isolated: false,
       json: true,
       yes: true,
     });
+    expect(parseFleetArgs(["preview", "--isolated"], "/here")).toMatchObject({ command: "preview", isolated: true });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 
@@ -333,11 +341,53 @@ describe("the report", () => {
     expect(table).toContain("pulumi refresh -s STACK");
   });
 
+  it("says why programs ran in a process per stack, unless --isolated asked for it", () => {
+    const reason = "in a process per stack: the project's runtime is python";
+    expect(renderTable(report([row("acme", "succeeded")], { programs: reason }))).toContain(`\nPrograms ran ${reason}.\n`);
+    expect(renderTable(report([row("acme", "succeeded")], { programs: "in a process per stack: --isolated" }))).not.toContain("Programs ran");
+    expect(renderTable(report([row("acme", "succeeded")], { programs: "in the fleet process" }))).not.toContain("Programs ran");
+  });
+
   it("exits non-zero when a stack failed, when drift was found, or when interrupted", () => {
     expect(exitCodeOf(report([row("a", "succeeded"), row("b", "no changes")]))).toBe(0);
     expect(exitCodeOf(report([row("a", "succeeded"), row("b", "failed")]))).toBe(1);
     expect(exitCodeOf(report([row("a", "in sync"), row("b", "drifted")], { verb: "drift" }))).toBe(3);
     expect(exitCodeOf(report([row("a", "drifted"), row("b", "failed")], { verb: "drift" }))).toBe(1);
     expect(exitCodeOf(report([row("a", "interrupted")], { interrupted: true }))).toBe(130);
+  });
+});
+
+describe("where a project's program runs", () => {
+  const repoRoot = join(__dirname, "..", "..");
+  const made: string[] = [];
+  afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+  /** A project folder holding `files`, outside this repository (so it sees none of its packages). */
+  async function projectWith(pulumiYaml: string, files: Record<string, string> = {}) {
+    const dir = await mkdtemp(join(tmpdir(), "fleet-program-"));
+    made.push(dir);
+    for (const [file, text] of Object.entries({ "Pulumi.yaml": pulumiYaml, ...files })) {
+      await mkdir(join(dir, file, ".."), { recursive: true });
+      await writeFile(join(dir, file), text);
+    }
+    return parseProject(dir, pulumiYaml);
+  }
+  const ownPulumi = { "node_modules/@pulumi/pulumi/package.json": '{"name":"@pulumi/pulumi","main":"index.js"}', "node_modules/@pulumi/pulumi/index.js": "" };
+
+  it.each([
+    ["another runtime", "name: p\nruntime: python\n", {}, "the project's runtime is python"],
+    ["Node.js flags", "name: p\nruntime:\n  name: nodejs\n  options:\n    nodeargs: --max-old-space-size=4096\n", ownPulumi, "the project passes Node.js flags (runtime.options.nodeargs)"],
+    ["an ES module program", "name: p\nruntime: nodejs\n", { "package.json": '{"type":"module"}', ...ownPulumi }, "the program is an ES module (package.json type: module)"],
+    ["no @pulumi/pulumi in reach", "name: p\nruntime: nodejs\n", { "package.json": "{}" }, "@pulumi/pulumi is not installed where the project can load it"],
+    ["a @pulumi/pulumi of its own", "name: p\nruntime: nodejs\n", { "package.json": "{}", ...ownPulumi }, "the project loads its own @pulumi/pulumi"],
+  ])("runs in a process per stack with %s", async (_case, pulumiYaml, files, reason) => {
+    const runner = inProcessRunner(await projectWith(pulumiYaml, files));
+    expect(runner.inProcess).toBe(false);
+    expect(runner.inProcess ? "" : runner.reason).toContain(reason);
+  });
+
+  it("runs inside the fleet for a Node.js project that loads the fleet's @pulumi/pulumi", () => {
+    const dir = join(repoRoot, "examples", "agency");
+    expect(inProcessRunner(parseProject(dir, "name: agency\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n")).inProcess).toBe(true);
   });
 });

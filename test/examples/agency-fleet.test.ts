@@ -1,7 +1,8 @@
 /**
  * `pulumi-monitoring fleet` on examples/agency: the shared template and twelve client stacks made
  * by `fleet init` from a clients/ folder, deployed four at a time within one API budget, previewed
- * with no changes, checked for a change made by hand, a broken client failing alone, and destroyed.
+ * with no changes (the programs running inside the fleet, and with --isolated each in a process of
+ * its own), checked for a change made by hand, a broken client failing alone, and destroyed.
  * The fleet runs as a child process (`node dist/cli/main.js fleet ...`), as users run it.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
@@ -130,6 +131,15 @@ describe("fleet over examples/agency", () => {
     expect(Object.values(results(report))).toEqual(Array(CLIENTS.length + 1).fill("no changes"));
     // Each of the stacks running at once gets its share, less one request per second in reserve.
     expect(report.rateLimit).toEqual({ budget: BUDGET, perStack: BUDGET / report.parallel - 1 });
+    // The programs ran inside the fleet, once per stack, and each declared its own client.
+    expect(report.programs).toBe("in the fleet process");
+  }, FLEET_STEP_MS);
+
+  it("with --isolated, each program runs in a process of its own, as `pulumi preview` does, and finds the same", async () => {
+    const { code, report } = await fleetReport("preview", "--isolated", "--no-shared", "--stack", "client01", "--stack", "client02", "--stack", "client03");
+    expect(code).toBe(0);
+    expect(report.programs).toBe("in a process per stack: --isolated");
+    expect(results(report)).toEqual({ client01: "no changes", client02: "no changes", client03: "no changes" });
   }, FLEET_STEP_MS);
 
   it("drift reports exactly the stack, the object and the field changed by hand", async () => {
