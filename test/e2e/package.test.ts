@@ -5,6 +5,7 @@
  * registry this fails, saying so: the newest SDK is what is under test.
  */
 import { execFile } from "node:child_process";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,6 +106,16 @@ describe("the packed package beside the newest @pulumi/pulumi", () => {
   it("previews no change afterwards", async () => {
     const preview = await stack.preview({ expectNoChanges: true });
     expect(preview.changeSummary).toEqual({ same: 5 });
+  });
+
+  it("previews no change with the installed fleet command, which runs the program inside its own process", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_BACKEND_URL: `file://${project.dir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase, PULUMI_SKIP_UPDATE_CHECK: "true" };
+    // Without PULUMI_NODEJS_TRANSPILE_ONLY: the program is type-checked, as under `pulumi preview`.
+    delete env.PULUMI_NODEJS_TRANSPILE_ONLY;
+    const { stdout } = await run(join(project.dir, "node_modules", ".bin", "pulumi-monitoring-fleet"), ["preview", "--json"], { cwd: project.dir, env });
+    const report = JSON.parse(stdout) as { programs?: string; stacks: Array<{ stack: string; result: string }> };
+    expect(report.programs).toBe("in the fleet process");
+    expect(report.stacks).toEqual([expect.objectContaining({ stack: "dev", result: "no changes" })]);
   });
 
   it("stores one short provider text for every kind: a require of the installed package", async () => {
