@@ -6,12 +6,15 @@
  *  - a loop of `pulumi up -s X --yes --skip-preview` over the stacks (the same work as `fleet up`,
  *    which deploys without a preview first, as the Automation API's `up` does; a plain
  *    `pulumi up --yes` previews first and takes about twice as long), then a loop of `pulumi preview -s X`;
- *  - `fleet up` and `fleet preview` with each `--parallel` (default 1, 2 and 4);
- * every up starting from new stacks in a project of its own. Both sides run
- * with PULUMI_NODEJS_TRANSPILE_ONLY=true, as the README advises for fleets: type-checking the
- * program once per stack run would be measured otherwise.
+ *  - `fleet up` and `fleet preview` with each `--parallel` (default 1, 2 and 4), the programs
+ *    running inside the fleet's process;
+ *  - the same with `--isolated` for each `--isolated-parallel` (default 2): each stack's program
+ *    in a process of its own, as the loop runs it, to show what running them in-process gains;
+ * every up starting from new stacks in a project of its own. Every run has
+ * PULUMI_NODEJS_TRANSPILE_ONLY=true: a loop of `pulumi up` would otherwise type-check the program
+ * once per stack, which the in-process fleet does once in all, and that is not what is compared.
  *
- * Usage: npm run bench:fleet [-- --stacks 50 --parallel 1,2,4]
+ * Usage: npm run bench:fleet [-- --stacks 50 --parallel 1,2,4 --isolated-parallel 2]
  */
 import { execFile } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -21,11 +24,15 @@ import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator/index.js";
 
 const repoRoot = join(__dirname, "..", "..");
-const { values } = parseArgs({ options: { stacks: { type: "string", default: "50" }, parallel: { type: "string", default: "1,2,4" } } });
+const { values } = parseArgs({
+  options: { stacks: { type: "string", default: "50" }, parallel: { type: "string", default: "1,2,4" }, "isolated-parallel": { type: "string", default: "2" } },
+});
 const stackCount = Number(values.stacks);
-const parallels = values.parallel.split(",").map(Number);
-if (!Number.isInteger(stackCount) || stackCount < 1 || parallels.some((parallel) => !Number.isInteger(parallel) || parallel < 1)) {
-  throw new Error("--stacks takes a whole number of at least 1, --parallel a comma-separated list of them");
+const numbers = (list: string): number[] => (list === "" ? [] : list.split(",").map(Number));
+const parallels = numbers(values.parallel);
+const isolatedParallels = numbers(values["isolated-parallel"]);
+if (!Number.isInteger(stackCount) || stackCount < 1 || [...parallels, ...isolatedParallels].some((parallel) => !Number.isInteger(parallel) || parallel < 1)) {
+  throw new Error("--stacks takes a whole number of at least 1, --parallel and --isolated-parallel a comma-separated list of them");
 }
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
@@ -86,11 +93,13 @@ async function main(): Promise<void> {
     const loopUp = await seconds(() => loop.pulumiLoop(["up", "--yes", "--skip-preview"]));
     const loopPreview = await seconds(() => loop.pulumiLoop(["preview"]));
     const rows: Array<[string, number, number]> = [["one by one: pulumi up -s X --yes --skip-preview / pulumi preview -s X", loopUp, loopPreview]];
-    for (const parallel of parallels) {
-      const { fleet } = await round(`p${parallel}`);
-      const up = await seconds(() => fleet("up", "--yes", "--parallel", String(parallel)));
-      const preview = await seconds(() => fleet("preview", "--parallel", String(parallel)));
-      rows.push([`fleet --parallel ${parallel}`, up, preview]);
+    const runs = [...parallels.map((parallel) => ({ parallel, isolated: false })), ...isolatedParallels.map((parallel) => ({ parallel, isolated: true }))];
+    for (const { parallel, isolated } of runs) {
+      const { fleet } = await round(`${isolated ? "i" : "p"}${parallel}`);
+      const options = ["--parallel", String(parallel), ...(isolated ? ["--isolated"] : [])];
+      const up = await seconds(() => fleet("up", "--yes", ...options));
+      const preview = await seconds(() => fleet("preview", ...options));
+      rows.push([`fleet ${options.join(" ")}${isolated ? " (a program process per stack)" : ""}`, up, preview]);
     }
 
     console.log(`fleet benchmark: ${stackCount} client stacks of examples/agency (client, channel, policy, monitor each), in-memory emulator, file backend, ${cpus().length} cores\n`);
