@@ -68,8 +68,9 @@ export function inProcessRunner(project: FleetProject): ProgramRunner {
   }
   const ours = realpathSync(ourRequire.resolve("@pulumi/pulumi"));
   if (theirs !== ours) return { inProcess: false, reason: `the project loads its own @pulumi/pulumi (${dirname(theirs)}), not the fleet's (${dirname(ours)})` };
-  if (runtime.options.typescript !== false && registeredFor !== undefined && registeredFor !== project.dir) {
-    return { inProcess: false, reason: `TypeScript is already set up for ${registeredFor}` };
+  if (runtime.options.typescript !== false) {
+    if (registeredFor !== undefined && registeredFor !== project.dir) return { inProcess: false, reason: `TypeScript is already set up for ${registeredFor}` };
+    if (pulumiTsUtils() === undefined) return { inProcess: false, reason: "this @pulumi/pulumi does not set up TypeScript the way the fleet knows (its tsutils module)" };
   }
 
   const entry = entryPoint(project, packageRoot, packageJson);
@@ -117,10 +118,20 @@ function entryPoint(project: FleetProject, packageRoot: string | undefined, pack
   return existsSync(entry) && statSync(entry).isDirectory() ? `${entry}${sep}` : entry;
 }
 
+/** @pulumi/pulumi's internal TypeScript helpers, when this version has them as the fleet knows them. */
+function pulumiTsUtils(): PulumiTsUtils | undefined {
+  try {
+    const tsutils = ourRequire("@pulumi/pulumi/tsutils") as Partial<PulumiTsUtils>;
+    return typeof tsutils.loadTypeScriptCompilerOptions === "function" && typeof tsutils.typeScriptRequireStrings === "function" ? (tsutils as PulumiTsUtils) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Registers ts-node once, with what @pulumi/pulumi's `cmd/run` would give it in the project's folder. */
 function registerTypeScript(projectDir: string): void {
   if (registeredFor !== undefined) return;
-  const tsutils = ourRequire("@pulumi/pulumi/tsutils") as PulumiTsUtils;
+  const tsutils = pulumiTsUtils()!;
   const tsConfigPath = resolve(projectDir, process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? "tsconfig.json");
   const compilerOptions = tsutils.loadTypeScriptCompilerOptions(tsConfigPath);
   const transpileOnlyEnv = process.env.PULUMI_NODEJS_TRANSPILE_ONLY;

@@ -2,10 +2,11 @@
  * `pulumi-monitoring fleet` running a project's program inside its own process, once per stack:
  * what a program sees must be what it sees under `pulumi up`, where each stack's run has a
  * process to itself. The program here declares no resources, only outputs that report what it saw.
- * The fleet runs as a child process, as users run it.
+ * Also: an error left unhandled fails only its own stack, Ctrl-C stops cleanly, and type errors
+ * are reported as `pulumi up` reports them. The fleet runs as a child process, as users run it.
  */
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -28,7 +29,7 @@ export const declarations = nextDeclaration();
 export const workingDirectory = process.cwd();
 export const secretGreeting = config.requireSecret("secretGreeting");
 // Resolves late, so that the stacks running at once overlap.
-export const settled = new Promise<string>((resolve) => setTimeout(() => resolve("settled"), 1500));
+export const settled = new Promise<string>((resolve) => setTimeout(() => resolve("settled"), config.getNumber("settleMs") ?? 1500));
 // An error the program leaves unhandled, when the stack's configuration asks for one.
 const failure = config.get("failWith");
 if (failure !== undefined) void Promise.reject(new Error(failure));
@@ -110,6 +111,33 @@ describe("fleet programs inside the fleet process", () => {
     } finally {
       await east.removeConfig("inprocess:failWith");
     }
+  }, STEP_MS);
+
+  it("on Ctrl-C, stops the running stacks, starts no other, reports them and exits 130; the next up completes", async () => {
+    const workspace = await LocalWorkspace.create({ workDir, envVars: env });
+    for (const name of STACKS) await (await Stack.select(name, workspace)).setConfig("inprocess:settleMs", { value: "60000" });
+    const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--parallel", "2", "--json", "--cwd", workDir], { env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // Interrupted once both programs wait on their slow output.
+    await new Promise<void>((resolve) =>
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if ((stderr.match(/ running /g) ?? []).length >= 2) setTimeout(resolve, 3000);
+      }),
+    );
+    child.kill("SIGINT");
+    expect(await exited, stderr).toBe(130);
+    const report = JSON.parse(stdout) as FleetReport;
+    expect(report.interrupted).toBe(true);
+    expect(Object.fromEntries(report.stacks.map((stack) => [stack.stack, stack.result]))).toEqual({ east: "interrupted", north: "interrupted", south: "not started", west: "not started" });
+
+    for (const name of STACKS) await (await Stack.select(name, workspace)).removeConfig("inprocess:settleMs");
+    const again = await fleet(["up", "--yes", "--parallel", "2"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.report.stacks.map((stack) => stack.result)).toEqual(STACKS.map(() => "succeeded"));
   }, STEP_MS);
 
   it("type-checks the program as `pulumi up` does, failing every stack with the compiler's message", async () => {
