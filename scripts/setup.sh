@@ -130,10 +130,18 @@ pm_ensure_pulumi() {
       pm_build_pulumi "$version" "$bin" || return 1
     fi
   fi
-  # The dynamic-provider shim ships inside @pulumi/pulumi; the engine looks for it on PATH.
+  # The dynamic-provider shim ships inside @pulumi/pulumi; the engine looks for it on PATH. It is
+  # copied, not linked: every checkout shares this folder, and a link into one that was deleted
+  # since (a CI clone, say) would leave the others without a provider host. The shim finds
+  # @pulumi/pulumi from the program's folder, so one copy serves every checkout. Replaced by a
+  # rename, never rewritten in place, since a running deploy may be reading it.
   local shim="$pm_root/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
   [ -f "$shim" ] || pm_fail "pulumi-resource-pulumi-nodejs not found in @pulumi/pulumi" || return 1
-  ln -sf "$shim" "$bin/pulumi-resource-pulumi-nodejs"
+  if ! cmp -s "$shim" "$bin/pulumi-resource-pulumi-nodejs" || [ -L "$bin/pulumi-resource-pulumi-nodejs" ]; then
+    cp "$shim" "$bin/.pulumi-resource-pulumi-nodejs.$$" && chmod +x "$bin/.pulumi-resource-pulumi-nodejs.$$" &&
+      mv -f "$bin/.pulumi-resource-pulumi-nodejs.$$" "$bin/pulumi-resource-pulumi-nodejs" ||
+      pm_fail "copying the dynamic-provider shim into $bin" || return 1
+  fi
 }
 
 # Builds the Pulumi CLI `$1` and its nodejs language host from the Go module proxy into `$2`.
