@@ -158,10 +158,13 @@ function registerTypeScript(projectDir: string): void {
   registeredFor = projectDir;
 }
 
-/** Drops the project's own modules from the module cache, so that the next run executes them again. */
+/**
+ * Drops the project's own modules from the module cache, so that the next run executes them again.
+ * Native addons stay: Node.js cannot load one twice.
+ */
 function forgetProjectModules(): void {
   for (const file of Object.keys(ourRequire.cache)) {
-    if (file.includes(`${sep}node_modules${sep}`) || file.startsWith(`${ourBuildDir}${sep}`)) continue;
+    if (file.includes(`${sep}node_modules${sep}`) || file.startsWith(`${ourBuildDir}${sep}`) || file.endsWith(".node")) continue;
     delete ourRequire.cache[file];
   }
 }
