@@ -103,7 +103,7 @@ class FleetRun {
   }
 
   async run(clientNames: readonly string[], everyClient: boolean): Promise<number> {
-    const runner = this.options.isolated || !RUNS_PROGRAM.has(this.verb) ? undefined : inProcessRunner(this.project);
+    const runner = !RUNS_PROGRAM.has(this.verb) ? undefined : this.options.isolated ? ({ inProcess: false, reason: "--isolated" } as const) : inProcessRunner(this.project);
     const program = runner?.inProcess ? { program: runner.program } : {};
     const clients: Target[] = clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace, ...program }));
     const sharedProject = this.project.shared ? await this.#sharedTarget() : undefined;
@@ -125,7 +125,6 @@ class FleetRun {
       stacks: [],
     };
     if (runner !== undefined) report.programs = runner.inProcess ? "in the fleet process" : `in a process per stack: ${runner.reason}`;
-    else if (RUNS_PROGRAM.has(this.verb)) report.programs = "in a process per stack: --isolated";
     if (budget !== undefined) report.rateLimit = { budget, perStack: shareOfBudget(budget, atOnce) };
 
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];

@@ -41,8 +41,8 @@ const ourRequire = createRequire(__filename);
 const ourBuildDir = resolve(__dirname, "..", "..");
 /** The project whose TypeScript hooks are registered; ts-node's hooks are process-wide. */
 let registeredFor: string | undefined;
-let consoleRouted = false;
-let uncaughtErrorsAttributed = false;
+/** Whether the process-wide hooks every in-process run relies on are installed. */
+let processPrepared = false;
 
 /**
  * The project's program as an inline program, or the reason it must run in a process of its own:
@@ -75,8 +75,11 @@ export function inProcessRunner(project: FleetProject): ProgramRunner {
 
   const entry = entryPoint(project, packageRoot, packageJson);
   // Before any run starts: each run sets up its error listeners before its program runs.
-  attributeUncaughtErrorsToTheirRun();
-  routeConsoleToEngineLog();
+  if (!processPrepared) {
+    processPrepared = true;
+    attributeUncaughtErrorsToTheirRun();
+    routeConsoleToEngineLog();
+  }
   return {
     inProcess: true,
     program: async () => {
@@ -177,8 +180,6 @@ const programRun = new AsyncLocalStorage<string>();
  * a program's output does under `pulumi up`; everywhere else `console` is left as it is.
  */
 function routeConsoleToEngineLog(): void {
-  if (consoleRouted) return;
-  consoleRouted = true;
   const log = (ourRequire("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log;
   for (const [method, severity] of [
     ["log", "info"],
@@ -205,8 +206,6 @@ function routeConsoleToEngineLog(): void {
  * is made to hear only the errors of its own run; errors from outside any run reach every listener.
  */
 function attributeUncaughtErrorsToTheirRun(): void {
-  if (uncaughtErrorsAttributed) return;
-  uncaughtErrorsAttributed = true;
   const runOf = (): object | undefined => (globalThis as { asyncLocalStorage?: AsyncLocalStorage<object> }).asyncLocalStorage?.getStore();
   const errorEvents = new Set<string | symbol>(["uncaughtException", "unhandledRejection"]);
   const ownRunOnly = new WeakMap<(...args: unknown[]) => void, (...args: unknown[]) => void>();
