@@ -3,6 +3,7 @@
  * `pulumi-monitoring <command> ...`: the package's command line. Each command lives in its own
  * module and is registered here with one line.
  */
+import { runDrift } from "./drift/command.js";
 import { runFleet } from "./fleet/fleet.js";
 import { runImport } from "./import/main.js";
 
@@ -12,6 +13,7 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  drift: { summary: "check one stack for changes made outside Pulumi and for objects no stack manages", run: runDrift },
   fleet: { summary: "preview, deploy and check drift across every client stack of a project", run: runFleet },
   import: { summary: "write a Pulumi program that adopts an existing account", run: runImport },
 };

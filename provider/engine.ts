@@ -124,6 +124,14 @@ export class ResourceEngine {
   }
 
   /**
+   * The fields an object read from a list carries (toggles such as `paused` included), camelCase,
+   * with no further request: associations with endpoints of their own are left out.
+   */
+  carried(apiObject: ApiObject): Values {
+    return this.#project(apiObject);
+  }
+
+  /**
    * Every field of an object already read (e.g. an item of a list), associations read from their
    * endpoints, without provider internals. `context` holds the inputs placed in the path (a share
    * link's `clientId`), which an object may not carry.

@@ -1,36 +1,16 @@
 /**
  * What one stack's run looks like, folded from the engine events the Automation API streams
  * (`onEvent`): the step under way, change counts, the first error, and for a drift check the
- * objects whose state in the service differs from the state Pulumi recorded, field by field.
+ * objects whose state in the service differs from the state Pulumi recorded (../drift/changes.ts).
  */
 import type { EngineEvent, OpMap, StepEventMetadata } from "@pulumi/pulumi/automation";
-import { isDeepStrictEqual } from "node:util";
-import { isInternal } from "../../provider/fields.js";
+import { type DriftedObject, driftOf, nameOf, shortType } from "../drift/changes.js";
 
 export interface ChangeCounts {
   create: number;
   update: number;
   delete: number;
   replace: number;
-}
-
-export interface FieldChange {
-  field: string;
-  /** As recorded in the stack's state; `"[secret]"` for secrets, which events never carry. */
-  recorded: unknown;
-  /** As the service has it now. */
-  actual: unknown;
-}
-
-export interface DriftedObject {
-  /** The kind, e.g. `Monitor`. */
-  type: string;
-  /** The resource's name in the program, e.g. `acme-root`. */
-  name: string;
-  urn: string;
-  /** `changed`: fields differ; `deleted`: the object is gone from the service. */
-  drift: "changed" | "deleted";
-  fields: FieldChange[];
 }
 
 export const noChanges = (): ChangeCounts => ({ create: 0, update: 0, delete: 0, replace: 0 });
@@ -41,16 +21,6 @@ export function countsOf(summary: OpMap): ChangeCounts {
 }
 
 export const hasChanges = (counts: ChangeCounts): boolean => counts.create + counts.update + counts.delete + counts.replace > 0;
-
-/** `pulumi-nodejs:dynamic/monitoring:Monitor` → `Monitor`. */
-export function shortType(type: string): string {
-  return type.split(/[:/]/).pop() ?? type;
-}
-
-/** The resource's name: what follows the last `::` of its URN. */
-export function nameOf(urn: string): string {
-  return urn.slice(urn.lastIndexOf("::") + 2);
-}
 
 const GERUNDS: Partial<Record<string, string>> = {
   create: "creating",
@@ -68,18 +38,6 @@ const GERUNDS: Partial<Record<string, string>> = {
 export function describeStep(metadata: StepEventMetadata): string | undefined {
   const gerund = GERUNDS[metadata.op];
   return gerund === undefined ? undefined : `${gerund} ${shortType(metadata.type)} ${nameOf(metadata.urn)}`;
-}
-
-/** The fields whose values differ between the recorded and the refreshed outputs. */
-export function changedFields(metadata: StepEventMetadata): FieldChange[] {
-  const recorded = metadata.old?.outputs ?? {};
-  const actual = metadata.new?.outputs ?? {};
-  // The engine names the differing keys when it computed a diff; otherwise compare the outputs.
-  const keys = metadata.diffs?.length ? metadata.diffs : [...new Set([...Object.keys(recorded), ...Object.keys(actual)])];
-  return keys
-    .filter((field) => !isInternal(field) && !isDeepStrictEqual(recorded[field], actual[field]))
-    .sort()
-    .map((field) => ({ field, recorded: recorded[field], actual: actual[field] }));
 }
 
 /** Engine messages carry color markup (`<{%reset%}>`) and sometimes ANSI codes. */
@@ -142,12 +100,8 @@ export class StackEvents {
   }
 
   #recordDrift(metadata: StepEventMetadata): void {
-    const object = { type: shortType(metadata.type), name: nameOf(metadata.urn), urn: metadata.urn };
-    if (metadata.op === "delete") this.drift.push({ ...object, drift: "deleted", fields: [] });
-    if (metadata.op === "update") {
-      const fields = changedFields(metadata);
-      if (fields.length > 0) this.drift.push({ ...object, drift: "changed", fields });
-    }
+    const drift = driftOf(metadata);
+    if (drift !== undefined) this.drift.push(drift);
   }
 }
 

@@ -16,6 +16,8 @@ import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.
 import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
 import { EXIT, exitCodeOf, type FleetReport, renderTable, type StackReport, type Verb } from "./report.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
+import { type ManagingProject, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
+import { renderMarkdown } from "../drift/report.js";
 import { runBounded } from "./scheduler.js";
 import { selectStacks } from "./select.js";
 
@@ -161,8 +163,33 @@ class FleetRun {
       await runConfig.dispose();
     }
     report.interrupted = this.#interrupts > 0;
-    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : `\n${renderTable(report)}`);
+    if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
+    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderMarkdown(report) : `\n${renderTable(report)}`);
     return exitCodeOf(report);
+  }
+
+  /** The drift check's second half: the objects in each checked stack's scope that no stack manages. */
+  async #addUnmanaged(report: FleetReport, order: readonly Target[]): Promise<void> {
+    const checked = order.filter((target) => report.stacks.some((stack) => stack.stack === target.label && (stack.result === "drifted" || stack.result === "in sync")));
+    const managing: ManagingProject[] = [{ workspace: this.workspace, stacks: [] }];
+    if (this.project.shared !== undefined && this.project.shared.dir !== this.project.dir) managing.push({ workspace: await fleetWorkspace(this.project.shared.dir), stacks: [] });
+    for (const other of this.project.drift.managedBy) managing.push({ workspace: await fleetWorkspace(other.dir), stacks: other.stacks });
+    let found: UnmanagedResult;
+    try {
+      found = await unmanagedObjects(checked, managing, this.project.drift.ignore, this.options.parallel);
+    } catch (error) {
+      found = new Map(checked.map((target) => [target.label, error as Error]));
+    }
+    for (const stack of report.stacks) {
+      const unmanaged = found.get(stack.stack);
+      if (unmanaged === undefined) continue;
+      if (unmanaged instanceof Error) {
+        Object.assign(stack, { result: "failed", error: `unmanaged objects not read: ${commandErrorMessage(unmanaged)}` });
+        continue;
+      }
+      stack.unmanaged = unmanaged;
+      if (unmanaged.length > 0) stack.result = "drifted";
+    }
   }
 
   async #sharedTarget(): Promise<Target> {

@@ -15,8 +15,11 @@ Commands:
   refresh    Record in each stack's state what the service holds now
   destroy    Delete each stack's resources (asks for confirmation in a terminal unless --yes);
              the shared stack goes last, and only when every client stack is destroyed with it
-  drift      Check, without changing anything, which objects were changed outside Pulumi:
-             per stack, each object and field, recorded value -> value in the service
+  drift      Check, without changing anything, what was done outside Pulumi: per stack, declared
+             fields changed (the next up puts them back), fields the program leaves out changed
+             (the next up keeps them), objects deleted, monitors and heartbeats paused, and
+             objects in the stack's scope that no stack manages (Pulumi.yaml \`drift:\` section;
+             see docs/reconcile-and-drift.md). Same report as \`pulumi-monitoring drift\`
   list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]}
   init       Create a stack for each spec file of the clients folder (clients/<stack>.yaml)
              that has none, and update the configuration of those whose spec changed
@@ -35,6 +38,7 @@ Options:
                    rather than once per stack inside the fleet's process (see "Programs" below)
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
   --json           Write the report (list: the matrix) as JSON on stdout instead of a table
+  --markdown       drift: write the report as markdown, for a CI job to post as a comment
   --yes, -y        up/destroy: do not ask for confirmation
   --help, -h       Show this text
 
@@ -50,7 +54,8 @@ log. A project with another runtime, an ES module program, runtime.options.nodea
 @pulumi/pulumi of its own runs each stack's program in a process of its own, as with --isolated.
 
 Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
-Exit status: 0 success, 1 a stack failed, 2 bad usage, 3 drift found (drift), 130 interrupted.
+Exit status: 0 success, 1 a stack failed, 2 bad usage, 3 drift or unmanaged objects found (drift),
+130 interrupted.
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
@@ -69,6 +74,8 @@ export interface FleetOptions {
   isolated: boolean;
   clients?: string;
   json: boolean;
+  /** drift: the report as markdown. */
+  markdown: boolean;
   yes: boolean;
 }
 
@@ -93,6 +100,7 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
         isolated: { type: "boolean" },
         clients: { type: "string" },
         json: { type: "boolean" },
+        markdown: { type: "boolean" },
         yes: { type: "boolean", short: "y" },
         help: { type: "boolean", short: "h" },
       },
@@ -116,8 +124,11 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     shared: !values["no-shared"],
     isolated: values.isolated ?? false,
     json: values.json ?? false,
+    markdown: values.markdown ?? false,
     yes: values.yes ?? false,
   };
+  if (options.markdown && options.command !== "drift") throw new UsageError("--markdown is for the drift report only");
+  if (options.markdown && options.json) throw new UsageError("--markdown and --json exclude each other");
   if (values.parallel !== undefined) {
     const parallel = Number(values.parallel);
     if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel must be a whole number of at least 1, got ${values.parallel}`);

@@ -12,6 +12,14 @@
  *       dir: clients               # one spec file per client: clients/<stack>.yaml (default `clients`)
  *       configKey: agency:client   # the configuration key that receives it (default `<project>:client`)
  *
+ *   drift:                         # for `drift` and `fleet drift` (docs/reconcile-and-drift.md)
+ *     managedBy:                   # other projects whose stacks manage objects of the same account
+ *       - dir: ../payments         # its project directory, relative to this one
+ *         stacks: [prod]           # only these of its stacks (globs; default: every one)
+ *     ignore:                      # objects never reported as unmanaged
+ *       ids: [6f1c…]               # by id
+ *       names: ["legacy-*"]        # by name (globs: * and ?)
+ *
  * The budget is the project-level configuration value `monitoring:maxRequestsPerSecond`
  * (Pulumi.yaml `config:`), unless `--max-rps` overrides it.
  */
@@ -30,6 +38,13 @@ export interface SharedStack {
   outputs: Record<string, string>;
 }
 
+/** What, besides this project's stacks, makes an object managed: see {@link FleetProject.drift}. */
+export interface DriftSettings {
+  /** Other projects whose stacks count as managing (absolute directories; stack globs, empty for every stack). */
+  managedBy: Array<{ dir: string; stacks: string[] }>;
+  ignore: { ids: string[]; names: string[] };
+}
+
 export interface FleetProject {
   dir: string;
   name: string;
@@ -43,6 +58,8 @@ export interface FleetProject {
   runtime: { name: string; options: Record<string, unknown> };
   /** Pulumi.yaml `main`: the program's entry point, relative to the project directory. */
   main?: string;
+  /** Pulumi.yaml `drift`: which objects the unmanaged-object check leaves alone. */
+  drift: DriftSettings;
 }
 
 const configKey = z.string().regex(/^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/, "must be a configuration key such as agency:templateId");
@@ -60,6 +77,13 @@ const fleetSection = z
   })
   .strict();
 
+const driftSection = z
+  .object({
+    managedBy: z.array(z.object({ dir: z.string().min(1), stacks: z.array(z.string().min(1)).default([]) }).strict()).default([]),
+    ignore: z.object({ ids: z.array(z.string().min(1)).default([]), names: z.array(z.string().min(1)).default([]) }).strict().default({ ids: [], names: [] }),
+  })
+  .strict();
+
 const projectFile = z.object({
   name: z.string().min(1),
   runtime: z.union([z.string().min(1), z.object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).optional() })]),
@@ -67,6 +91,7 @@ const projectFile = z.object({
   stackConfigDir: z.string().optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   fleet: fleetSection.optional(),
+  drift: driftSection.optional(),
 });
 
 /** Parses a project's Pulumi.yaml; errors name the file and the field. */
@@ -76,7 +101,7 @@ export function parseProject(dir: string, text: string): FleetProject {
     const issue = parsed.error.issues[0];
     throw new Error(`${join(dir, "Pulumi.yaml")}: ${issue?.path.join(".") || "(top level)"}: ${issue?.message}`);
   }
-  const { name, runtime, main, stackConfigDir, config, fleet } = parsed.data;
+  const { name, runtime, main, stackConfigDir, config, fleet, drift } = parsed.data;
   const project: FleetProject = {
     dir,
     name,
@@ -84,6 +109,10 @@ export function parseProject(dir: string, text: string): FleetProject {
     ...(main === undefined ? {} : { main }),
     stackConfigDir: resolve(dir, stackConfigDir ?? "."),
     clients: { dir: resolve(dir, fleet?.clients?.dir ?? "clients"), configKey: fleet?.clients?.configKey ?? `${name}:client` },
+    drift: {
+      managedBy: (drift?.managedBy ?? []).map((other) => ({ dir: resolve(dir, other.dir), stacks: other.stacks })),
+      ignore: drift?.ignore ?? { ids: [], names: [] },
+    },
   };
   if (fleet?.shared) project.shared = { ...fleet.shared, dir: resolve(dir, fleet.shared.dir) };
   const budget = projectBudget(config?.[RATE_LIMIT_KEY]);

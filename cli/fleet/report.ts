@@ -3,14 +3,17 @@
  * result), then what went wrong, what drifted and what was left mid-update. The same report is
  * written as JSON with `--json`.
  */
-import type { ChangeCounts, DriftedObject } from "./events.js";
+import type { DriftedObject } from "../drift/changes.js";
+import { DRIFT_COLUMNS, driftCounts, driftLines } from "../drift/report.js";
+import type { UnmanagedObject } from "../drift/unmanaged.js";
+import type { ChangeCounts } from "./events.js";
 
 export type Verb = "preview" | "up" | "refresh" | "destroy" | "drift";
 
 /**
  * - `changes` / `no changes`: a preview.
  * - `succeeded`: an up, refresh or destroy that completed.
- * - `drifted` / `in sync`: a drift check.
+ * - `drifted` / `in sync`: a drift check (drifted: anything changed, deleted or paused by hand, or unmanaged).
  * - `failed`: the operation failed (`error` says why).
  * - `interrupted`: it was running when the fleet was interrupted; it may have stopped mid-update.
  * - `not started`: interrupted before its turn, or skipped (`note` says why).
@@ -26,8 +29,10 @@ export interface StackReport {
   durationMs: number;
   /** The first error of a failed stack: the one naming the resource and field, when there is one. */
   error?: string;
-  /** What a drift check found. */
+  /** What a drift check found in the stack's objects. */
   drift?: DriftedObject[];
+  /** What a drift check found in the stack's scope that no stack manages. */
+  unmanaged?: UnmanagedObject[];
   /** Why a stack did not start. */
   note?: string;
 }
@@ -65,51 +70,32 @@ export function formatDuration(milliseconds: number): string {
   return `${minutes}m${String(Math.round(seconds - minutes * 60)).padStart(2, "0")}s`;
 }
 
-/** A value as a drift line shows it: JSON, shortened when long. */
-export function formatValue(value: unknown): string {
-  if (value === undefined) return "(none)";
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
 const COLUMNS = ["stack", "create", "update", "delete", "replace", "duration", "result"] as const;
 
 export function renderTable(report: FleetReport): string {
+  const drift = report.verb === "drift";
+  const columns = drift ? DRIFT_COLUMNS : COLUMNS;
   const rows = report.stacks.map((stack) => [
     stack.stack,
-    String(stack.counts.create),
-    String(stack.counts.update),
-    String(stack.counts.delete),
-    String(stack.counts.replace),
+    ...(drift ? driftCounts(stack) : [stack.counts.create, stack.counts.update, stack.counts.delete, stack.counts.replace].map(String)),
     formatDuration(stack.durationMs),
     stack.result,
   ]);
-  const widths = COLUMNS.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const widths = columns.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
   // Names and results read left to right; numbers line up on the right.
   const line = (cells: readonly string[]): string =>
     cells
-      .map((cell, column) => (column === 0 || column === COLUMNS.length - 1 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .map((cell, column) => (column === 0 || column === columns.length - 1 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
       .join("  ")
       .trimEnd();
-  const lines = [line(COLUMNS), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
+  const lines = [line(columns), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
 
   const failed = report.stacks.filter((stack) => stack.result === "failed");
   if (failed.length > 0) {
     lines.push("", "Failures:");
     for (const stack of failed) lines.push(`  ${stack.stack}: ${stack.error ?? "failed without an error message (run the operation with the Pulumi CLI to see its output)"}`);
   }
-  const drifted = report.stacks.filter((stack) => stack.drift !== undefined && stack.drift.length > 0);
-  if (drifted.length > 0) {
-    lines.push("", "Drift (changed outside Pulumi; `fleet up` puts back what the program declares, `fleet refresh` accepts the change):");
-    for (const stack of drifted) {
-      for (const object of stack.drift ?? []) {
-        if (object.drift === "deleted") lines.push(`  ${stack.stack}: ${object.type} ${object.name}: deleted`);
-        for (const field of object.fields) {
-          lines.push(`  ${stack.stack}: ${object.type} ${object.name}: ${field.field} ${formatValue(field.recorded)} -> ${formatValue(field.actual)}`);
-        }
-      }
-    }
-  }
+  lines.push(...driftLines(report));
   const notStarted = report.stacks.filter((stack) => stack.result === "not started" && stack.note !== undefined);
   if (notStarted.length > 0) {
     lines.push("", "Not started:");

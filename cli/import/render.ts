@@ -39,11 +39,15 @@ export function renderTypeScript(plan: ImportPlan, context: RenderContext): stri
       const count = plan.declarations.filter((other) => other.definition.kind === kind).length;
       lines.push(`// ${humanKind(sectionName(kind))} (${count})`);
     }
-    const args = tsValue(declaration.inputs, "");
-    lines.push(`export const ${declaration.variable} = new mon.${declaration.definition.kind}(${JSON.stringify(declaration.name)}, ${args});`);
+    lines.push(`export const ${declaration.variable} = ${renderDeclaration(declaration)};`);
     lines.push("");
   }
   return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** `new mon.Monitor("website", { adoptId: "…", … })`: one declaration of a TypeScript program. */
+export function renderDeclaration(declaration: Declaration): string {
+  return `new mon.${declaration.definition.kind}(${JSON.stringify(declaration.name)}, ${tsValue(declaration.inputs, "")})`;
 }
 
 function tsValue(value: unknown, indent: string): string {

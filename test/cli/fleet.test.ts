@@ -155,7 +155,7 @@ describe("engine events of one stack", () => {
 
   it("reports drift in a refresh field by field, without provider internals, and deleted objects", () => {
     const events = new StackEvents(true);
-    const recorded = { name: "Home", intervalSeconds: 60, regions: ["eu-west-1"], __provider: "a" };
+    const recorded = { name: "Home", intervalSeconds: 60, regions: ["eu-west-1"], __provider: "a", __declaredInputs: ["name", "regions"] };
     events.observe(event({ resOutputsEvent: { metadata: step("update", MONITOR, [recorded, { ...recorded, name: "Renamed", regions: ["us-east-1"], __provider: "b" }]) } }));
     events.observe(event({ resOutputsEvent: { metadata: step("delete", MONITOR.replace("acme-root", "acme-api")) } }));
     expect(events.drift).toEqual([
@@ -165,8 +165,8 @@ describe("engine events of one stack", () => {
         urn: MONITOR,
         drift: "changed",
         fields: [
-          { field: "name", recorded: "Home", actual: "Renamed" },
-          { field: "regions", recorded: ["eu-west-1"], actual: ["us-east-1"] },
+          { field: "name", recorded: "Home", actual: "Renamed", declared: true },
+          { field: "regions", recorded: ["eu-west-1"], actual: ["us-east-1"], declared: true },
         ],
       },
       { type: "Monitor", name: "acme-api", urn: MONITOR.replace("acme-root", "acme-api"), drift: "deleted", fields: [] },
@@ -221,6 +221,7 @@ describe("the project's fleet section", () => {
       shared: { dir: "/p/shared", stack: "shared", outputs: { templateId: "agency:templateId" } },
       clients: { dir: "/p/clients", configKey: "agency:client" },
       budget: 20,
+      drift: { managedBy: [], ignore: { ids: [], names: [] } },
     });
   });
 
@@ -252,6 +253,7 @@ describe("the command line", () => {
       shared: false,
       isolated: false,
       json: true,
+      markdown: false,
       yes: true,
     });
     expect(parseFleetArgs(["preview", "--isolated"], "/here")).toMatchObject({ command: "preview", isolated: true });
@@ -332,7 +334,7 @@ describe("the report", () => {
   });
 
   it("lists drift field by field and the way back for interrupted stacks", () => {
-    const drift = [{ type: "Monitor", name: "acme-root", urn: "u", drift: "changed" as const, fields: [{ field: "name", recorded: "Home", actual: "Renamed" }] }];
+    const drift = [{ type: "Monitor", name: "acme-root", urn: "u", drift: "changed" as const, fields: [{ field: "name", recorded: "Home", actual: "Renamed", declared: true }] }];
     const table = renderTable(report([row("acme", "drifted", { drift }), row("globex", "interrupted")], { verb: "drift" }));
     expect(table).toContain('  acme: Monitor acme-root: name "Home" -> "Renamed"');
     expect(table).toContain("Interrupted while running, possibly mid-update: globex.");

@@ -1,0 +1,96 @@
+/**
+ * The unmanaged-object part of a drift check, after the stacks' refreshes: which objects each
+ * checked stack's scope holds that no stack manages. The stacks' states say what is managed and
+ * where each stack's objects live; each stack's configuration (or the environment) says which
+ * account to read, so stacks of different accounts are read with their own keys, and stacks of
+ * one account share one read of each scope.
+ */
+import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { basename } from "node:path";
+import { CONFIG_NAMESPACE, resolveSettings } from "../../provider/config.js";
+import { ApiClient } from "../../provider/http.js";
+import { runBounded } from "../fleet/scheduler.js";
+import { globToRegExp } from "../fleet/select.js";
+import { findUnmanaged, type Ignore, managedIds, type RecordedResource, type ScopeKey, scopesOf, type UnmanagedObject } from "./unmanaged.js";
+
+export interface CheckedStack {
+  label: string;
+  name: string;
+  workspace: LocalWorkspace;
+}
+
+/** Stacks whose objects count as managed: every stack of a workspace matching `stacks` (all when empty). */
+export interface ManagingProject {
+  workspace: LocalWorkspace;
+  stacks: readonly string[];
+}
+
+/** Per checked stack (by label): its unmanaged objects, or why they could not be read. */
+export type UnmanagedResult = Map<string, UnmanagedObject[] | Error>;
+
+export async function unmanagedObjects(checked: readonly CheckedStack[], managing: readonly ManagingProject[], ignore: Ignore, parallel: number): Promise<UnmanagedResult> {
+  const results: UnmanagedResult = new Map();
+  const read = await runBounded(checked, parallel, async (target) => {
+    const stack = await Stack.select(target.name, target.workspace);
+    const [state, config] = await Promise.all([stack.exportStack(), stack.getAllConfig()]);
+    const resources = ((state.deployment as { resources?: RecordedResource[] }).resources ?? []) as RecordedResource[];
+    const settings = resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value);
+    return { target, resources, settings };
+  });
+  const managed = new Set<string>();
+  const stacks: Array<{ target: CheckedStack; scopes: ScopeKey[]; settings: ReturnType<typeof resolveSettings> }> = [];
+  read.forEach((result, index) => {
+    const target = checked[index] as CheckedStack;
+    if (result.status === "fulfilled") {
+      managedIds(result.value.resources).forEach((id) => managed.add(id));
+      stacks.push({ target, scopes: scopesOf(result.value.resources), settings: result.value.settings });
+    } else {
+      results.set(target.label, result.status === "rejected" ? asError(result.reason) : new Error("not read"));
+    }
+  });
+  for (const id of await managedByOthers(checked, managing, parallel)) managed.add(id);
+
+  // One read per account, of every scope its stacks live in.
+  const accounts = new Map<string, typeof stacks>();
+  for (const stack of stacks) {
+    const signature = JSON.stringify(stack.settings);
+    accounts.set(signature, [...(accounts.get(signature) ?? []), stack]);
+  }
+  for (const group of accounts.values()) {
+    const { apiUrl, ...options } = group[0]!.settings;
+    const api = new ApiClient({ baseUrl: apiUrl, ...options });
+    try {
+      const byScope = await findUnmanaged(api, [...new Set(group.flatMap((stack) => stack.scopes))], managed, ignore);
+      for (const { target, scopes } of group) results.set(target.label, scopes.flatMap((scope) => byScope.get(scope) ?? []));
+    } catch (error) {
+      for (const { target } of group) results.set(target.label, asError(error));
+    } finally {
+      await api.close();
+    }
+  }
+  return results;
+}
+
+/** The ids recorded by the managing stacks that are not checked (their states only). */
+async function managedByOthers(checked: readonly CheckedStack[], managing: readonly ManagingProject[], parallel: number): Promise<string[]> {
+  const checkedNames = new Set(checked.map((target) => `${target.workspace.workDir}\0${basename(target.name)}`));
+  const others: Array<{ workspace: LocalWorkspace; name: string }> = [];
+  for (const { workspace, stacks } of managing) {
+    const globs = stacks.map(globToRegExp);
+    for (const { name } of await workspace.listStacks()) {
+      if (checkedNames.has(`${workspace.workDir}\0${basename(name)}`)) continue;
+      if (globs.length === 0 || globs.some((glob) => glob.test(basename(name)))) others.push({ workspace, name });
+    }
+  }
+  const states = await runBounded(others, parallel, async ({ workspace, name }) => workspace.exportStack(name));
+  return states.flatMap((state, index) => {
+    if (state.status === "fulfilled") return managedIds(((state.value.deployment as { resources?: RecordedResource[] }).resources ?? []) as RecordedResource[]);
+    const { name } = others[index]!;
+    // A stack whose state cannot be read would make its objects look unmanaged: say so rather than guess.
+    throw new Error(`cannot read the state of stack ${name}, whose objects count as managed: ${state.status === "rejected" ? asError(state.reason).message : "not read"}`);
+  });
+}
+
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
+}
