@@ -57,17 +57,21 @@ export function nameOf(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
-/** The drift a refresh step shows, or undefined when the object is as recorded. */
+/**
+ * The drift a refresh step shows, or undefined when the object is as the program wants it. A
+ * paused object counts whenever the program does not declare `paused: true`, also when an earlier
+ * refresh recorded the pause: with `paused` left out, every deploy keeps it, and nobody is told.
+ */
 export function driftOf(metadata: StepEventMetadata): DriftedObject | undefined {
   const id = metadata.old?.id ?? metadata.new?.id;
   const object = { type: shortType(metadata.type), name: nameOf(metadata.urn), urn: metadata.urn, ...(id ? { id } : {}) };
   if (metadata.op === "delete") return { ...object, drift: "deleted", fields: [] };
-  if (metadata.op !== "update") return undefined;
-  const changes = changedFields(metadata);
-  const pause = changes.find((change) => change.field === PAUSED && change.actual === true);
-  const fields = changes.filter((change) => change !== pause);
-  if (fields.length === 0 && pause === undefined) return undefined;
-  return { ...object, drift: "changed", fields, ...(pause ? { paused: { declared: pause.declared } } : {}) };
+  const recorded = metadata.old?.outputs ?? {};
+  const declared = declaredInputs(recorded).includes(PAUSED);
+  const paused = metadata.new?.outputs?.[PAUSED] === true && !(declared && recorded[PAUSED] === true);
+  const fields = metadata.op === "update" ? changedFields(metadata).filter((change) => !(paused && change.field === PAUSED)) : [];
+  if (fields.length === 0 && !paused) return undefined;
+  return { ...object, drift: "changed", fields, ...(paused ? { paused: { declared } } : {}) };
 }
 
 /**

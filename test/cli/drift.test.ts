@@ -43,6 +43,14 @@ describe("a refreshed object", () => {
     expect(driftOf(refreshed(declared, { ...declared, paused: true }))?.paused).toEqual({ declared: true });
   });
 
+  it("a pause recorded by an earlier refresh stays flagged while the program does not declare paused: true", () => {
+    const recordedPause = { ...monitor, paused: true };
+    const unchanged = (outputs: Record<string, unknown>): StepEventMetadata => ({ ...refreshed(outputs, outputs), op: "same" });
+    expect(driftOf(unchanged(recordedPause))).toMatchObject({ name: "web", drift: "changed", fields: [], paused: { declared: false } });
+    expect(driftOf(unchanged({ ...recordedPause, __declaredInputs: ["name", "url", "paused"] }))).toBeUndefined();
+    expect(driftOf(unchanged(monitor))).toBeUndefined();
+  });
+
   it("a server output that moves on (a status) is no drift", () => {
     expect(driftOf(refreshed(monitor, { ...monitor, status: "DOWN" }))).toBeUndefined();
   });

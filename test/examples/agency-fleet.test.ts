@@ -156,7 +156,7 @@ describe("fleet over examples/agency", () => {
     const drifted = report.stacks.filter((stack) => stack.result === "drifted");
     expect(drifted.map((stack) => stack.stack)).toEqual(["client07"]);
     expect(drifted[0]?.drift).toEqual([
-      expect.objectContaining({ type: "Monitor", name: "client07-root", drift: "changed", fields: [{ field: "name", recorded: "client07.example.com/", actual: "Renamed by hand" }] }),
+      expect.objectContaining({ type: "Monitor", name: "client07-root", drift: "changed", fields: [{ field: "name", recorded: "client07.example.com/", actual: "Renamed by hand", declared: true }] }),
     ]);
     expect(report.stacks.filter((stack) => stack.result !== "drifted").every((stack) => stack.result === "in sync")).toBe(true);
   }, FLEET_STEP_MS);
