@@ -69,7 +69,9 @@ export function driftOf(metadata: StepEventMetadata): DriftedObject | undefined 
   const recorded = metadata.old?.outputs ?? {};
   const declared = declaredInputs(recorded).includes(PAUSED);
   const paused = metadata.new?.outputs?.[PAUSED] === true && !(declared && recorded[PAUSED] === true);
-  const fields = metadata.op === "update" ? changedFields(metadata).filter((change) => !(paused && change.field === PAUSED)) : [];
+  // A change to a field the program leaves out comes as a `same` step (the provider's diff ignores
+  // it), so every step's outputs are compared, not only those of updates.
+  const fields = changedFields(metadata).filter((change) => !(paused && change.field === PAUSED));
   if (fields.length === 0 && !paused) return undefined;
   return { ...object, drift: "changed", fields, ...(paused ? { paused: { declared } } : {}) };
 }

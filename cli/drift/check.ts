@@ -1,7 +1,8 @@
 /**
  * The unmanaged-object part of a drift check, after the stacks' refreshes: which objects each
  * checked stack's scope holds that no stack manages. The stacks' states say what is managed and
- * where each stack's objects live; each stack's configuration (or the environment) says which
+ * where each stack's objects live (for a checked stack, as its refresh reported them; for the
+ * others, `pulumi stack export`); each stack's configuration (or the environment) says which
  * account to read, so stacks of different accounts are read with their own keys, and stacks of
  * one account share one read of each scope.
  */
@@ -17,6 +18,8 @@ export interface CheckedStack {
   label: string;
   name: string;
   workspace: LocalWorkspace;
+  /** Its resources as its state records them, from the refresh's events. */
+  resources: readonly RecordedResource[];
 }
 
 /** Stacks whose objects count as managed: every stack of a workspace matching `stacks` (all when empty). */
@@ -31,11 +34,8 @@ export type UnmanagedResult = Map<string, UnmanagedObject[] | Error>;
 export async function unmanagedObjects(checked: readonly CheckedStack[], managing: readonly ManagingProject[], ignore: Ignore, parallel: number): Promise<UnmanagedResult> {
   const results: UnmanagedResult = new Map();
   const read = await runBounded(checked, parallel, async (target) => {
-    const stack = await Stack.select(target.name, target.workspace);
-    const [state, config] = await Promise.all([stack.exportStack(), stack.getAllConfig()]);
-    const resources = ((state.deployment as { resources?: RecordedResource[] }).resources ?? []) as RecordedResource[];
-    const settings = resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value);
-    return { target, resources, settings };
+    const config = await (await Stack.select(target.name, target.workspace)).getAllConfig();
+    return { resources: target.resources, settings: resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value) };
   });
   const managed = new Set<string>();
   const stacks: Array<{ target: CheckedStack; scopes: ScopeKey[]; settings: ReturnType<typeof resolveSettings> }> = [];

@@ -5,6 +5,7 @@
  */
 import type { EngineEvent, OpMap, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { type DriftedObject, driftOf, nameOf, shortType } from "../drift/changes.js";
+import type { RecordedResource } from "../drift/unmanaged.js";
 
 export interface ChangeCounts {
   create: number;
@@ -67,6 +68,8 @@ export class StackEvents {
   /** Set from the engine's summary at the end of a run that completed. */
   summary: ChangeCounts | undefined;
   readonly drift: DriftedObject[] = [];
+  /** In a refresh: every resource as the stack's state records it (where its objects live, their ids). */
+  readonly recorded: RecordedResource[] = [];
   readonly #resourceErrors: string[] = [];
   readonly #otherErrors: string[] = [];
 
@@ -79,7 +82,10 @@ export class StackEvents {
     } else if (event.resOutputsEvent) {
       const { metadata } = event.resOutputsEvent;
       if (metadata.op in this.counts) this.counts[metadata.op as keyof ChangeCounts] += 1;
-      if (this.refreshing) this.#recordDrift(metadata);
+      if (this.refreshing) {
+        this.#recordDrift(metadata);
+        if (metadata.old !== undefined) this.recorded.push({ type: metadata.old.type, id: metadata.old.id, outputs: metadata.old.outputs });
+      }
     } else if (event.summaryEvent) {
       this.summary = countsOf(event.summaryEvent.resourceChanges);
       this.step = undefined;

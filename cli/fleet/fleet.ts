@@ -18,6 +18,7 @@ import { EXIT, exitCodeOf, type FleetReport, renderTable, type StackReport, type
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
 import { type ManagingProject, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
 import { renderMarkdown } from "../drift/report.js";
+import type { RecordedResource } from "../drift/unmanaged.js";
 import { runBounded } from "./scheduler.js";
 import { selectStacks } from "./select.js";
 
@@ -88,6 +89,8 @@ class FleetRun {
   readonly #running = new Map<string, RunningStack>();
   /** Reports of the stacks done so far, for a report made before every phase has ended. */
   readonly #finished = new Map<string, StackReport>();
+  /** drift: each checked stack's resources as its state records them, from its refresh's events. */
+  readonly #recorded = new Map<string, RecordedResource[]>();
   /** Resolves on a second Ctrl-C: stop waiting for the interrupted operations. */
   readonly #abandon: Promise<void>;
   #stopWaiting: () => void = () => {};
@@ -170,7 +173,11 @@ class FleetRun {
 
   /** The drift check's second half: the objects in each checked stack's scope that no stack manages. */
   async #addUnmanaged(report: FleetReport, order: readonly Target[]): Promise<void> {
-    const checked = order.filter((target) => report.stacks.some((stack) => stack.stack === target.label && (stack.result === "drifted" || stack.result === "in sync")));
+    const checked = order.flatMap((target) => {
+      const resources = this.#recorded.get(target.label);
+      const done = report.stacks.some((stack) => stack.stack === target.label && (stack.result === "drifted" || stack.result === "in sync"));
+      return done && resources !== undefined ? [{ ...target, resources }] : [];
+    });
     const managing: ManagingProject[] = [{ workspace: this.workspace, stacks: [] }];
     if (this.project.shared !== undefined && this.project.shared.dir !== this.project.dir) managing.push({ workspace: await fleetWorkspace(this.project.shared.dir), stacks: [] });
     for (const other of this.project.drift.managedBy) managing.push({ workspace: await fleetWorkspace(other.dir), stacks: other.stacks });
@@ -275,6 +282,7 @@ class FleetRun {
       const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : this.verb === "drift" ? (events.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
       const durationMs = Date.now() - startedAt;
       this.#display?.update(target.label, { state: "done", result, counts, durationMs });
+      if (this.verb === "drift") this.#recorded.set(target.label, events.recorded);
       return { ...base, result, counts, durationMs, ...(this.verb === "drift" ? { drift: events.drift } : {}) };
     } catch (error) {
       const durationMs = Date.now() - startedAt;
