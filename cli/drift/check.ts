@@ -8,7 +8,7 @@
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
-import { CONFIG_NAMESPACE, resolveSettings } from "../../provider/config.js";
+import { CONFIG_NAMESPACE, type ProviderSettings, resolveSettings } from "../../provider/config.js";
 import { ApiClient } from "../../provider/http.js";
 import { runBounded } from "../fleet/scheduler.js";
 import { globToRegExp } from "../fleet/select.js";
@@ -33,29 +33,27 @@ export type UnmanagedResult = Map<string, UnmanagedObject[] | Error>;
 
 export async function unmanagedObjects(checked: readonly CheckedStack[], managing: readonly ManagingProject[], ignore: Ignore, parallel: number): Promise<UnmanagedResult> {
   const results: UnmanagedResult = new Map();
-  const read = await runBounded(checked, parallel, async (target) => {
-    const config = await (await Stack.select(target.name, target.workspace)).getAllConfig();
-    return { resources: target.resources, settings: resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value) };
-  });
-  const managed = new Set<string>();
-  const stacks: Array<{ target: CheckedStack; scopes: ScopeKey[]; settings: ReturnType<typeof resolveSettings> }> = [];
-  read.forEach((result, index) => {
-    const target = checked[index] as CheckedStack;
-    if (result.status === "fulfilled") {
-      managedIds(result.value.resources).forEach((id) => managed.add(id));
-      stacks.push({ target, scopes: scopesOf(result.value.resources), settings: result.value.settings });
-    } else {
-      results.set(target.label, result.status === "rejected" ? asError(result.reason) : new Error("not read"));
-    }
-  });
+  const managed = new Set(checked.flatMap((target) => managedIds(target.resources)));
   for (const id of await managedByOthers(checked, managing, parallel)) managed.add(id);
+  // A stack with no object of this package has no scope to read.
+  const inScope = checked.filter((target) => scopesOf(target.resources).length > 0);
+  for (const target of checked) if (!inScope.includes(target)) results.set(target.label, []);
+  const settings = await runBounded(inScope, parallel, async (target) => {
+    const config = await (await Stack.select(target.name, target.workspace)).getAllConfig();
+    return resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value);
+  });
 
-  // One read per account, of every scope its stacks live in.
-  const accounts = new Map<string, typeof stacks>();
-  for (const stack of stacks) {
-    const signature = JSON.stringify(stack.settings);
-    accounts.set(signature, [...(accounts.get(signature) ?? []), stack]);
-  }
+  // One read per account (service and key), of every scope its stacks live in.
+  const accounts = new Map<string, Array<{ target: CheckedStack; scopes: ScopeKey[]; settings: ProviderSettings }>>();
+  settings.forEach((result, index) => {
+    const target = inScope[index] as CheckedStack;
+    if (result.status !== "fulfilled") {
+      results.set(target.label, result.status === "rejected" ? asError(result.reason) : new Error("not read"));
+      return;
+    }
+    const account = `${result.value.apiUrl}\0${result.value.apiKey}`;
+    accounts.set(account, [...(accounts.get(account) ?? []), { target, scopes: scopesOf(target.resources), settings: result.value }]);
+  });
   for (const group of accounts.values()) {
     const { apiUrl, ...options } = group[0]!.settings;
     const api = new ApiClient({ baseUrl: apiUrl, ...options });
