@@ -76,6 +76,11 @@ export function driftOf(metadata: StepEventMetadata): DriftedObject | undefined 
   return { ...object, drift: "changed", fields, ...(paused ? { paused: { declared } } : {}) };
 }
 
+/** Kind, then name: the engine refreshes objects in parallel, so events arrive in any order. */
+export function byObject(a: DriftedObject, b: DriftedObject): number {
+  return a.type.localeCompare(b.type, "en") || a.name.localeCompare(b.name, "en");
+}
+
 /**
  * The fields whose values differ between the recorded and the refreshed outputs: the kind's inputs
  * (server outputs such as a status follow the object and are no change), secrets masked.

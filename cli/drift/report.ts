@@ -75,7 +75,7 @@ export function driftLines(report: FleetReport): string[] {
   const section = (key: keyof Sections, rows: string[]): void => {
     if (rows.length === 0) return;
     const [title, note] = HEADINGS[key];
-    lines.push("", `${title}: ${note}`, ...rows);
+    lines.push("", `${title}. ${note}`, ...rows);
   };
   section("paused", sections.paused.map(({ stack, object }) => `  ${stack}: ${object.type} ${object.name}${withId(object)}: PAUSED; ${pauseOutcome(object)}`));
   const fieldLine = ({ stack, object, field }: Finding): string =>

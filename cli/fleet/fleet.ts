@@ -16,6 +16,7 @@ import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.
 import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
 import { EXIT, exitCodeOf, type FleetReport, renderTable, type StackReport, type Verb } from "./report.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
+import { byObject } from "../drift/changes.js";
 import { type ManagingProject, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
 import { renderMarkdown } from "../drift/report.js";
 import type { RecordedResource } from "../drift/unmanaged.js";
@@ -283,7 +284,7 @@ class FleetRun {
       const durationMs = Date.now() - startedAt;
       this.#display?.update(target.label, { state: "done", result, counts, durationMs });
       if (this.verb === "drift") this.#recorded.set(target.label, events.recorded);
-      return { ...base, result, counts, durationMs, ...(this.verb === "drift" ? { drift: events.drift } : {}) };
+      return { ...base, result, counts, durationMs, ...(this.verb === "drift" ? { drift: [...events.drift].sort(byObject) } : {}) };
     } catch (error) {
       const durationMs = Date.now() - startedAt;
       const counts = events.summary ?? events.counts;

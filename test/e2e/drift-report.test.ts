@@ -90,6 +90,7 @@ describe.each(profiles)("drift report ($profile profile)", ({ profile }) => {
     const [stack] = (JSON.parse(stdout) as FleetReport).stacks;
     expect(stack).toMatchObject({ stack: stackName, result: "drifted" });
     expect(stack?.drift).toEqual([
+      expect.objectContaining({ type: "Heartbeat", name: "backup", drift: "deleted" }),
       expect.objectContaining({
         type: "Monitor",
         name: "web",
@@ -100,7 +101,6 @@ describe.each(profiles)("drift report ($profile profile)", ({ profile }) => {
           { field: "name", recorded: "Web", actual: "Renamed by hand", declared: true },
         ],
       }),
-      expect.objectContaining({ type: "Heartbeat", name: "backup", drift: "deleted" }),
     ]);
     expect(stack?.unmanaged).toEqual([expect.objectContaining({ kind: "Monitor", name: "Stray", id: stray, clientId: ids.acme })]);
 
