@@ -84,7 +84,7 @@ export class StackEvents {
       if (metadata.op in this.counts) this.counts[metadata.op as keyof ChangeCounts] += 1;
       if (this.refreshing) {
         this.#recordDrift(metadata);
-        if (metadata.old !== undefined) this.recorded.push({ type: metadata.old.type, id: metadata.old.id, outputs: metadata.old.outputs });
+        if (metadata.old !== undefined) this.recorded.push({ type: metadata.type, id: metadata.old.id, outputs: metadata.old.outputs });
       }
     } else if (event.summaryEvent) {
       this.summary = countsOf(event.summaryEvent.resourceChanges);

@@ -171,6 +171,8 @@ describe("engine events of one stack", () => {
       },
       { type: "Monitor", name: "acme-api", urn: MONITOR.replace("acme-root", "acme-api"), drift: "deleted", fields: [] },
     ]);
+    // What the state records, for the unmanaged-object check: where the stack's objects live.
+    expect(events.recorded).toEqual([{ type: "pulumi-nodejs:dynamic/monitoring:Monitor", outputs: recorded }]);
   });
 
   it("does not count an up's updates as drift", () => {
