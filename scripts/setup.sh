@@ -8,7 +8,8 @@
 #   - the Pulumi CLI and the nodejs language host: a `pulumi` already on PATH, with its own
 #     pulumi-language-nodejs, when it is at least the version of the installed @pulumi/pulumi;
 #     else that version, built from the Go module proxy into ~/.pulumi/versions/<v>/bin; the
-#     dynamic-provider shim that @pulumi/pulumi ships goes on PATH (behind a machine CLI's own);
+#     dynamic-provider shim that @pulumi/pulumi ships goes on PATH (behind a machine CLI's own); the
+#     language host is rebuilt alone when its source changes (a hash stamp next to it);
 #   - the compiled TypeScript in dist/ (incremental).
 # Every step prints what it does; a step that finds its work done says so in one line.
 
@@ -124,8 +125,9 @@ pm_ensure_pulumi() {
     export PATH="$PATH:$bin"
   else
     export PATH="$bin:$PATH"
-    if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && command -v pulumi-language-nodejs >/dev/null; then
+    if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && [ -x "$bin/pulumi-language-nodejs" ]; then
       pm_say "pulumi $(pulumi version) ($(dirname "$(command -v pulumi)"))"
+      pm_ensure_language_host "$version" "$bin" || return 1
     else
       pm_build_pulumi "$version" "$bin" || return 1
     fi
@@ -155,11 +157,42 @@ pm_build_pulumi() {
       go build -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
         -o "$bin/pulumi.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi &&
       mv "$bin/pulumi.partial" "$bin/pulumi" &&
-      pm_say "  pulumi built ($((SECONDS - started)) s)" &&
-      go build -trimpath -ldflags "-s -w -X main.version=$version" \
-        -o "$bin/pulumi-language-nodejs" ./language-host
+      pm_say "  pulumi built ($((SECONDS - started)) s)"
   ) || pm_fail "go build of the Pulumi CLI (see the Go errors above)" || return 1
+  pm_build_language_host "$version" "$bin" || return 1
   pm_say "built pulumi $("$bin/pulumi" version) in $((SECONDS - started)) s"
+}
+
+# What the language host is built from: its source and the module versions it compiles against.
+pm_language_host_hash() {
+  cat "$pm_root"/scripts/pulumi-cli/language-host/*.go "$pm_root/scripts/pulumi-cli/go.mod" "$pm_root/scripts/pulumi-cli/go.sum" |
+    sha256sum | cut -d' ' -f1
+}
+
+# Rebuilds the language host in `$2` when its source changed since it was built (a stamp next to it
+# holds the hash of the source it was built from); the CLI itself is rebuilt only for a new version.
+pm_ensure_language_host() {
+  local stamp="$2/.pulumi-language-nodejs.source-hash"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(pm_language_host_hash)" ]; then
+    return 0
+  fi
+  pm_ensure_go || return 1
+  pm_say "the nodejs language host's source changed; rebuilding it into $2"
+  pm_build_language_host "$1" "$2"
+}
+
+# Builds the language host into `$2`, replacing the one there by a rename: a running deployment may
+# be executing the old one.
+pm_build_language_host() {
+  local version="$1" bin="$2" hash partial="$2/.pulumi-language-nodejs.$$"
+  hash="$(pm_language_host_hash)"
+  (
+    cd "$pm_root/scripts/pulumi-cli" &&
+      go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$partial" ./language-host &&
+      mv -f "$partial" "$bin/pulumi-language-nodejs"
+  ) || { rm -f "$partial"; pm_fail "go build of the nodejs language host (see the Go errors above)"; return 1; }
+  echo "$hash" >"$bin/.pulumi-language-nodejs.source-hash"
+  pm_say "  pulumi-language-nodejs built from source $hash"
 }
 
 pm_build_typescript() {
