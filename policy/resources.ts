@@ -8,7 +8,6 @@
  * proxy.d.ts strips), so nothing public here refers to them.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { createRequire } from "node:module";
 import { definitions } from "../schema/index.js";
 import type * as sdk from "../sdk/index.js";
 
@@ -111,7 +110,7 @@ let unknownValueError: (new (...args: never[]) => Error) | undefined | null = nu
 function isUnknownValueError(error: unknown): boolean {
   if (unknownValueError === null) {
     try {
-      unknownValueError = (createRequire(__filename)("@pulumi/policy") as { UnknownValueError?: new (...args: never[]) => Error }).UnknownValueError;
+      unknownValueError = (require("@pulumi/policy") as { UnknownValueError?: new (...args: never[]) => Error }).UnknownValueError;
     } catch {
       unknownValueError = undefined;
     }
