@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { renderReferenceDocs, renderScopesTable } from "../schema/docs.js";
+import { renderReferenceDocs, renderScopesTable } from "./reference-docs.js";
 import { renderMonitoringFileSchema } from "../schema/json-schema.js";
 import { renderSdk } from "./sdk-source.js";
 

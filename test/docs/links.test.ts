@@ -1,37 +1,51 @@
 /**
- * Every relative link in README.md and under docs/ (the generated reference included) leads to a
- * file or folder of the repository, and a link with `#anchor` to a heading of that file, as GitHub
- * names it.
+ * Every relative link in README.md, under docs/ (the generated reference included) and in the
+ * READMEs of the examples and the emulator leads to a file or folder of the repository, and a link
+ * with `#anchor` to a heading of that file, as GitHub names it.
  */
-import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { anchors, links, readDoc, repoPath, repoRoot, userDocs } from "./markdown.js";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { anchors, brokenLinks, markdownFilesUnder, repoRoot, userDocs } from "./markdown.js";
 
-/** Links that leave the repository: a scheme (`https:`, `mailto:`) or a protocol-relative URL. */
-const external = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
+const documents = [...userDocs(), ...markdownFilesUnder(repoRoot, "examples"), ...markdownFilesUnder(repoRoot, "emulator")];
 
-describe.each(userDocs())("the links of %s", (document) => {
-  const relativeLinks = links(readDoc(document)).filter((link) => !external.test(link.target));
-
+describe.each(documents)("the links of %s", (document) => {
   it("lead to files that exist, and to headings that exist", () => {
-    const broken: string[] = [];
-    for (const { target, line } of relativeLinks) {
-      const [pathPart, anchor] = target.split("#", 2) as [string, string | undefined];
-      const file = pathPart === "" ? join(repoRoot, document) : join(repoRoot, dirname(document), decodeURIComponent(pathPart));
-      const where = `${document}:${line}: ${target}`;
-      if (!existsSync(file)) {
-        broken.push(`${where} (no ${repoPath(file)})`);
-        continue;
-      }
-      if (anchor === undefined || anchor === "") continue;
-      if (statSync(file).isDirectory() || !file.endsWith(".md")) {
-        broken.push(`${where} (an anchor into ${repoPath(file)}, which has no headings)`);
-        continue;
-      }
-      if (!anchors(readDoc(repoPath(file))).has(decodeURIComponent(anchor).toLowerCase())) broken.push(`${where} (no heading #${anchor} in ${repoPath(file)})`);
-    }
-    expect(broken).toEqual([]);
+    expect(brokenLinks(repoRoot, document)).toEqual([]);
+  });
+});
+
+describe("a broken link", () => {
+  const root = mkdtempSync(join(tmpdir(), "pulumi-monitoring-links-"));
+  mkdirSync(join(root, "docs"));
+  writeFileSync(join(root, "docs", "guide.md"), "# Guide\n\n## Set up: the `key`\n\nText.\n");
+  writeFileSync(
+    join(root, "README.md"),
+    [
+      "# Project",
+      "[fine](docs/guide.md#set-up-the-key) [fine too](#project) [external](https://example.com/nowhere.md)",
+      "[missing file](docs/nowhere.md)",
+      "[missing heading](docs/guide.md#install)",
+      "[anchor into a folder](docs#guide)",
+      "`[in code](docs/nowhere.md)`",
+      "```md",
+      "[in a fence](docs/nowhere.md)",
+      "```",
+      "[reference]: docs/gone.md",
+      "",
+    ].join("\n"),
+  );
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("is found with its line and the reason, and links in code are not links", () => {
+    expect(brokenLinks(root, "README.md")).toEqual([
+      "README.md:3: docs/nowhere.md (no docs/nowhere.md)",
+      "README.md:4: docs/guide.md#install (no heading #install in docs/guide.md)",
+      "README.md:5: docs#guide (an anchor into docs, which has no headings)",
+      "README.md:10: docs/gone.md (no docs/gone.md)",
+    ]);
   });
 });
 

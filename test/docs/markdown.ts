@@ -2,20 +2,23 @@
  * What the docs tests read in the Markdown files: the user docs (README.md and everything under
  * docs/), their links and the GitHub anchors of their headings, and their TypeScript snippets.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 
 export const repoRoot = join(__dirname, "..", "..");
 
 /** README.md and every Markdown file under docs/, generated reference pages included, as repository paths. */
 export function userDocs(): string[] {
-  const walk = (directory: string): string[] =>
-    readdirSync(join(repoRoot, directory), { withFileTypes: true }).flatMap((entry) => {
-      const path = `${directory}/${entry.name}`;
-      if (entry.isDirectory()) return walk(path);
-      return entry.name.endsWith(".md") ? [path] : [];
-    });
-  return ["README.md", ...walk("docs")].sort();
+  return ["README.md", ...markdownFilesUnder(repoRoot, "docs")].sort();
+}
+
+/** Every Markdown file under `directory` (relative to `root`), as paths relative to `root`. */
+export function markdownFilesUnder(root: string, directory: string): string[] {
+  return readdirSync(join(root, directory), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${directory}/${entry.name}`;
+    if (entry.isDirectory()) return markdownFilesUnder(root, path);
+    return entry.name.endsWith(".md") ? [path] : [];
+  });
 }
 
 export function readDoc(path: string): string {
@@ -112,7 +115,29 @@ export function anchors(markdown: string): Set<string> {
   return result;
 }
 
-/** A repository path relative to the root, with `/` separators. */
-export function repoPath(absolute: string): string {
-  return relative(repoRoot, absolute).split("\\").join("/");
+/** Links that leave the repository: a scheme (`https:`, `mailto:`) or a protocol-relative URL. */
+const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
+
+/**
+ * The relative links of the Markdown file `document` (a path under `root`) that lead nowhere: to
+ * no file or folder, or with `#anchor` to no heading of the Markdown file they name. Each is
+ * described as `document:line: target (why)`.
+ */
+export function brokenLinks(root: string, document: string): string[] {
+  const read = (path: string) => readFileSync(join(root, path), "utf8");
+  const broken: string[] = [];
+  for (const { target, line } of links(read(document))) {
+    if (EXTERNAL.test(target)) continue;
+    const hash = target.indexOf("#");
+    const pathPart = hash === -1 ? target : target.slice(0, hash);
+    const anchor = hash === -1 ? "" : target.slice(hash + 1);
+    const file = pathPart === "" ? join(root, document) : join(root, dirname(document), decodeURIComponent(pathPart));
+    const path = relative(root, file).split("\\").join("/");
+    const where = `${document}:${line}: ${target}`;
+    if (!existsSync(file)) broken.push(`${where} (no ${path})`);
+    else if (anchor === "") continue;
+    else if (statSync(file).isDirectory() || !file.endsWith(".md")) broken.push(`${where} (an anchor into ${path}, which has no headings)`);
+    else if (!anchors(read(path)).has(decodeURIComponent(anchor).toLowerCase())) broken.push(`${where} (no heading #${anchor} in ${path})`);
+  }
+  return broken;
 }

@@ -6,8 +6,8 @@
 import { posix } from "node:path";
 import { isMap, isScalar, parseDocument } from "yaml";
 import { MonitoringYamlError, parseMonitoringYaml } from "../sdk/yaml-parse.js";
-import { type AnyResourceDefinition, type Association, apiNamesOf, factsOf, providerInputs } from "./define.js";
-import { definitions } from "./index.js";
+import { type AnyResourceDefinition, type Association, apiNamesOf, factsOf, providerInputs } from "../schema/define.js";
+import { definitions } from "../schema/index.js";
 import {
   ENVIRONMENT_REFERENCE,
   type JsonSchema,
@@ -20,7 +20,7 @@ import {
   lowerFirst,
   referenceByIdField,
   referenceByNameField,
-} from "./json-schema.js";
+} from "../schema/json-schema.js";
 
 export const REFERENCE_DIRECTORY = "docs/reference";
 export const PACKAGE_NAME = "pulumi-monitoring";
