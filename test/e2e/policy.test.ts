@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConsumerProject, STOCK_TSCONFIG, createConsumerProject } from "../../scripts/consumer-project.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 import { testPassphrase } from "../support/pulumi.js";
+import packageManifest from "../../package.json";
 import { secrets } from "./support.js";
 
 const run = promisify(execFile);
@@ -141,7 +142,7 @@ describe("the policy pack of the packed package", () => {
 
   it("passes a compliant program, TypeScript and monitoring file, with the ids of channels being created", async () => {
     const preview = await pulumi("compliant", ["preview", "--policy-pack", PACK]);
-    expect(preview.output).toContain("pulumi-monitoring@v0.1.0");
+    expect(preview.output).toContain(`pulumi-monitoring@v${packageManifest.version}`);
     expect(preview.output).not.toMatch(/\[(mandatory|advisory)\]|can't be known/);
     expect(preview.code).toBe(0);
   });
