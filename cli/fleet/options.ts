@@ -71,7 +71,8 @@ stack names that the backend's LIKE match mixes up (c_1 and c-1). A stack anothe
 is reported as \`locked (by user@host, pid N, since TIME)\`. See docs/teams-and-ci.md.
 
 Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
-Exit status: 0 success, 1 a stack failed, 2 bad usage, 3 drift found (drift), 130 interrupted.
+Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard sent no report),
+2 bad usage, 3 drift found (drift), 130 interrupted.
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
