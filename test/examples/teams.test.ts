@@ -199,13 +199,13 @@ describe("examples/agency split across CI runners", () => {
     }
     // The rename is slow to answer, so the first run holds the stack's lock for a while.
     await emulator.admin.injectFault({ method: "PATCH", path: "/clients/*", latency_ms: 15_000, times: 1 });
-    const holder = fleetReport("a", ["up", "--stack", "acme", "--yes"]);
+    const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes"]);
     const deadline = Date.now() + 120_000;
     while ((await stateKeys("%/.pulumi/locks/%/acme/%")).length === 0) {
       if (Date.now() > deadline) throw new Error("the first run never took acme's lock");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const [first, locked, waiting] = await Promise.all([holder, fleetReport("b", ["up", "--stack", "acme", "--yes"]), fleetReport("c", ["up", "--stack", "acme", "--yes", "--wait-lock", "300"])]);
+    const [first, locked, waiting] = await Promise.all([holder, fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes"]), fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--yes", "--wait-lock", "300"])]);
     await emulator.admin.clearFaults();
 
     expect(first.code, first.stderr).toBe(0);
