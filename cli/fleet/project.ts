@@ -58,6 +58,8 @@ export interface FleetProject {
   runtime: { name: string; options: Record<string, unknown> };
   /** Pulumi.yaml `main`: the program's entry point, relative to the project directory. */
   main?: string;
+  /** Pulumi.yaml `backend.url`: the state backend, unless PULUMI_BACKEND_URL says otherwise. */
+  backendUrl?: string;
   /** Pulumi.yaml `drift`: which objects the unmanaged-object check leaves alone. */
   drift: DriftSettings;
 }
@@ -89,6 +91,7 @@ const projectFile = z.object({
   runtime: z.union([z.string().min(1), z.object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).optional() })]),
   main: z.string().min(1).optional(),
   stackConfigDir: z.string().optional(),
+  backend: z.object({ url: z.string().optional() }).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   fleet: fleetSection.optional(),
   drift: driftSection.optional(),
@@ -101,7 +104,7 @@ export function parseProject(dir: string, text: string): FleetProject {
     const issue = parsed.error.issues[0];
     throw new Error(`${join(dir, "Pulumi.yaml")}: ${issue?.path.join(".") || "(top level)"}: ${issue?.message}`);
   }
-  const { name, runtime, main, stackConfigDir, config, fleet, drift } = parsed.data;
+  const { name, runtime, main, stackConfigDir, backend, config, fleet, drift } = parsed.data;
   const project: FleetProject = {
     dir,
     name,
@@ -114,6 +117,7 @@ export function parseProject(dir: string, text: string): FleetProject {
       ignore: drift?.ignore ?? { ids: [], names: [] },
     },
   };
+  if (backend?.url) project.backendUrl = backend.url;
   if (fleet?.shared) project.shared = { ...fleet.shared, dir: resolve(dir, fleet.shared.dir) };
   const budget = projectBudget(config?.[RATE_LIMIT_KEY]);
   if (budget !== undefined) project.budget = budget;
