@@ -19,7 +19,7 @@
  *   where the provider itself fills the value in (e.g. a nested document's fields).
  */
 import { z } from "zod";
-import type { VariantFields } from "./rules.js";
+import type { VariantFields, VariantIssue } from "./rules.js";
 
 /** A field of the API, addressed by its camelCase input name. */
 export type FieldName<S extends z.ZodObject> = Extract<keyof z.input<S>, string>;
@@ -169,6 +169,13 @@ export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.Z
    * own rules.
    */
   refine?(inputs: z.output<S>, issue: (field: string, message: string) => void): void;
+  /**
+   * Cross-field rules the spec does not show and this package assumes (which settings a channel
+   * kind needs): never enforced. Check warns about a setting that belongs to another variant
+   * (`misplaced`); the importer declares a placeholder for a missing write-only setting (`missing`).
+   * Runs, like `refine`, once every field passed its own rules.
+   */
+  assumedRules?(inputs: z.output<S>, issue: (field: string, message: string, found: VariantIssue) => void): void;
   /**
    * Fields that apply only to some values of one input (a monitor's type): `refine` enforces the
    * table with `checkVariantFields`, and the SDK types the inputs as a union over the values, so
