@@ -62,6 +62,6 @@ export async function warn(urn: unknown, messages: readonly string[]): Promise<v
         request.setUrn(urn as string);
         log.client.log(request, (error) => resolve(error === null || error === undefined));
       }));
-    if (!delivered) console.error(`warning: ${message}`);
+    if (!delivered) console.error(`pulumi-monitoring (no engine to warn through): ${message}`);
   }
 }

@@ -184,6 +184,13 @@ export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.Z
   variants?: Variants<FieldName<S>>;
   /** Input fields driven by their own endpoints instead of the object body. */
   associations: Partial<Record<FieldName<S>, Association>>;
+  /**
+   * Where the template of the client an object lives in keeps defaults for this kind: the client's
+   * kind (its `templateId` names the template), the template's kind and its input holding the
+   * defaults, keyed by this kind's input names. Inside such a client, a field the program stops
+   * setting is sent with the template's value, before the field's `default` fact.
+   */
+  templateDefaults?: { client: AnyResourceDefinition; template: AnyResourceDefinition; field: string };
   /** Server fields exposed as outputs, camelCase, each declared with {@link field}. Values come from the API object. */
   outputs: O;
 }
