@@ -30,8 +30,7 @@ describe("a server that accepts channel kinds and keys this package does not kno
     const preview = await deployment.harness.stack.preview();
     expect(preview.changeSummary).toMatchObject({ create: 3 });
     expect(await deployment.emulator.admin.requestLog()).toEqual([]);
-    // A warning of the engine, on the resource's row (a line the provider printed would show as info).
-    console.info(preview.stdout);
+    // A warning of the engine, on the resource's row (a line the provider printed would show as info, without "warning:").
     expect(preview.stdout).toMatch(/warning: NotificationChannel "team-chat": config\.threadMode is not a key this package knows/);
     expect(preview.stdout).toMatch(/warning: NotificationChannel "carrier": config\.loft is not a key this package knows/);
   });
