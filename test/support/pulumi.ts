@@ -60,6 +60,9 @@ export interface TestStackOptions {
 }
 
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
+  if (process.env.PULUMI_MONITORING_TEST_PROJECT === "unit") {
+    throw new Error("this test starts a Pulumi engine: list its file among the engine files in vitest.config.mts, not in `npm run test:unit`");
+  }
   const id = randomBytes(4).toString("hex");
   const programLabel = options.program === "." ? "root" : options.program.replaceAll("/", "-");
   const workDir = join(repoRoot, ".work", `${programLabel}-${id}`);
