@@ -12,6 +12,7 @@ const engineFiles = [
   "test/import/import-*.test.ts",
   "test/cli/fleet-in-process.test.ts",
   "test/sdk/editor.test.ts",
+  "test/docs/snippets.test.ts",
 ];
 
 export default defineConfig({
