@@ -1,5 +1,5 @@
 /**
- * `pulumi-monitoring fleet` on examples/agency: the shared template and twelve client stacks made
+ * `pulumi-monitoring fleet` on examples/agency: the shared template and eight client stacks made
  * by `fleet init` from a clients/ folder, deployed four at a time within one API budget, previewed
  * with no changes (the programs running inside the fleet, and with --isolated each in a process of
  * its own), checked for a change made by hand, a broken client failing alone, and destroyed.
@@ -15,9 +15,10 @@ import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
 import { type CommandResult, runFleetCli, ServiceView } from "./support.js";
 
-const CLIENTS = Array.from({ length: 12 }, (_, index) => `client${String(index + 1).padStart(2, "0")}`);
+/** Two rounds of four stacks at a time. */
+const CLIENTS = Array.from({ length: 8 }, (_, index) => `client${String(index + 1).padStart(2, "0")}`);
 const BUDGET = 20;
-/** Long steps: a dozen Pulumi programs on two cores. */
+/** Long steps: eight Pulumi programs and more on two cores. */
 const FLEET_STEP_MS = 400_000;
 
 describe("fleet over examples/agency", () => {
@@ -86,7 +87,7 @@ describe("fleet over examples/agency", () => {
     expect(JSON.parse(stdout)).toEqual({ include: CLIENTS.map((stack) => ({ stack })) });
   });
 
-  it("up deploys the shared template, then the twelve clients four at a time, never above the budget", async () => {
+  it("up deploys the shared template, then the eight clients four at a time, never above the budget", async () => {
     const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
     await workspace.selectStack("client05");
     await emulator.admin.clearRequestLog();
