@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, parseDocument } from "yaml";
 import { MonitoringYamlError, parseMonitoringYaml } from "../sdk/yaml-parse.js";
-import { type AnyResourceDefinition, type Association, apiNamesOf, factsOf, providerInputs } from "./define.js";
+import { type AnyResourceDefinition, type Association, LIST_ITEMS_ASSUMPTION, apiNamesOf, factsOf, providerInputs } from "./define.js";
 import { definitions } from "./index.js";
 import {
   ENVIRONMENT_REFERENCE,
@@ -278,7 +278,6 @@ function assumptionsSection(definition: AnyResourceDefinition): string[] {
     const assumption = factsOf(schema)?.assumption;
     return assumption === undefined ? [] : [`- ${code(field)}: ${assumption}.`];
   });
-  if (definition.assumption === undefined && fields.length === 0) return [];
   return [
     "## Assumptions",
     "",
@@ -286,6 +285,7 @@ function assumptionsSection(definition: AnyResourceDefinition): string[] {
       "value a server might accept; a server that disagrees answers with an error naming the input.",
     "",
     ...(definition.assumption === undefined ? [] : [`- The kind: ${definition.assumption}.`]),
+    `- Its list: ${LIST_ITEMS_ASSUMPTION}.`,
     ...fields,
     "",
   ];
