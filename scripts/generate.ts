@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { REFERENCE_DIRECTORY } from "../schema/docs.js";
+import { REFERENCE_DIRECTORY } from "./reference-docs.js";
 import { generatedFiles } from "./generated-files.js";
 import { SDK_DIRECTORY } from "./sdk-source.js";
 

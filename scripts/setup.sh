@@ -124,11 +124,16 @@ pm_ensure_pulumi() {
     export PATH="$PATH:$bin"
   else
     export PATH="$bin:$PATH"
+    # Checkouts on one machine share this folder: a second setup started during a build waits for
+    # it and finds the CLI built, instead of building it again into the same files.
+    local lock_fd
+    exec {lock_fd}>"$bin/.build.lock" && flock "$lock_fd" || pm_fail "locking $bin/.build.lock" || return 1
     if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && command -v pulumi-language-nodejs >/dev/null; then
       pm_say "pulumi $(pulumi version) ($(dirname "$(command -v pulumi)"))"
     else
-      pm_build_pulumi "$version" "$bin" || return 1
+      pm_build_pulumi "$version" "$bin" || { exec {lock_fd}>&-; return 1; }
     fi
+    exec {lock_fd}>&-
   fi
   # The dynamic-provider shim ships inside @pulumi/pulumi; the engine looks for it on PATH. It is
   # copied, not linked: every checkout shares this folder, and a link into one that was deleted

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { REFERENCE_DIRECTORY, pageName } from "../../schema/docs.js";
+import { REFERENCE_DIRECTORY, pageName } from "../../scripts/reference-docs.js";
 import { definitions, providerInputs } from "../../schema/index.js";
 import { unwrap } from "../../schema/rules.js";
 import { REGENERATE_COMMAND, generatedFiles } from "../../scripts/generated-files.js";

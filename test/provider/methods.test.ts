@@ -218,7 +218,7 @@ describe.each(Object.entries(kinds))("%s", (kind, row) => {
   });
 });
 
-// The README's table of scopes comes from the definitions; this holds it to what the API demands.
+// The scopes table of docs/getting-started.md comes from the definitions; this holds it to what the API demands.
 describe.each(Object.entries(kinds))("%s with a key holding only its declared scopes", (kind, row) => {
   const definition = definitionOf(kind);
 

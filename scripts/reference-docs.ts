@@ -3,10 +3,11 @@
  * kind and an index. Examples come from the example monitoring file, so they are validated by the
  * same tests as any other monitoring file.
  */
+import { posix } from "node:path";
 import { isMap, isScalar, parseDocument } from "yaml";
 import { MonitoringYamlError, parseMonitoringYaml } from "../sdk/yaml-parse.js";
-import { type AnyResourceDefinition, type Association, LIST_ITEMS_ASSUMPTION, apiNamesOf, factsOf, providerInputs } from "./define.js";
-import { definitions } from "./index.js";
+import { type AnyResourceDefinition, type Association, LIST_ITEMS_ASSUMPTION, apiNamesOf, factsOf, providerInputs } from "../schema/define.js";
+import { definitions } from "../schema/index.js";
 import {
   ENVIRONMENT_REFERENCE,
   type JsonSchema,
@@ -19,7 +20,7 @@ import {
   lowerFirst,
   referenceByIdField,
   referenceByNameField,
-} from "./json-schema.js";
+} from "../schema/json-schema.js";
 
 export const REFERENCE_DIRECTORY = "docs/reference";
 export const PACKAGE_NAME = "pulumi-monitoring";
@@ -100,7 +101,7 @@ function renderIndex(): string {
     "",
     ...sections,
     `- ${code(MONITOR_SETS_SECTION)}: monitor sets, each one \`MonitorSet\` resource (many monitors as one Pulumi resource, ` +
-      "for stacks of hundreds or thousands of monitors; see the package README): " +
+      "for stacks of hundreds or thousands of monitors; see [MonitorSet](../monitor-set.md)): " +
       `${code("<set name>: { monitors: { <key>: <monitor entry> } }")}, each monitor written as an entry of ${code("monitors")}, ` +
       `with the same rules, references by name and default ${code("name")} (its key). ` +
       `The result maps set names to the resources under ${code(MONITOR_SETS_SECTION)}.`,
@@ -364,9 +365,13 @@ function apiLines(definition: AnyResourceDefinition): string[] {
   ];
 }
 
-/** The README's table of the scopes each kind needs (between its `scopes:start` and `scopes:end` markers). */
-export function renderScopesTable(): string {
-  const rows = definitions.map((definition) => row([`[${definition.kind}](${REFERENCE_DIRECTORY}/${pageName(definition.kind)})`, scopesText(definition)]));
+/**
+ * The table of the scopes each kind needs, for the guide at `guidePath` (between its `scopes:start`
+ * and `scopes:end` markers), linking each kind to its reference page relative to the guide.
+ */
+export function renderScopesTable(guidePath: string): string {
+  const pages = posix.relative(posix.dirname(guidePath), REFERENCE_DIRECTORY);
+  const rows = definitions.map((definition) => row([`[${definition.kind}](${pages}/${pageName(definition.kind)})`, scopesText(definition)]));
   return table(["Kind", "Scopes an API key needs to manage it"], rows);
 }
 
