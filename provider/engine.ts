@@ -331,7 +331,11 @@ export class ResourceEngine {
    */
   async #current(id: string, state: Values): Promise<ApiObject | undefined> {
     const listOnly = this.#definition.readBy === "list";
-    const listed = await this.#lists.find(fillPath(this.#definition.path, state), this.#readQuery(state), id, listOnly);
+    const listed = await this.#lists.find(fillPath(this.#definition.path, state), this.#readQuery(state), id, listOnly).catch((error: unknown) => {
+      // A list under a parent that is gone (a deleted client's share links) answers 404: so is the object.
+      if (listOnly && error instanceof ApiError && error.status === 404) return "absent" as const;
+      throw error;
+    });
     if (typeof listed === "object" && (listOnly || this.#showsRecordedFields(listed, state))) return listed;
     // No GET by id: absent from the whole list means gone.
     if (listOnly) return undefined;
