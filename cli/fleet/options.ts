@@ -1,6 +1,7 @@
 /** The command line of `pulumi-monitoring fleet` (also installed as `pulumi-monitoring-fleet`). */
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
+import { parseShard, type Shard } from "./shard.js";
 
 export const USAGE = `Usage: pulumi-monitoring fleet <command> [options]
        pulumi-monitoring-fleet <command> [options]
@@ -18,9 +19,13 @@ Commands:
              the shared stack goes last, and only when every client stack is destroyed with it
   drift      Check, without changing anything, which objects were changed outside Pulumi:
              per stack, each object and field, recorded value -> value in the service
-  list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]}
+  list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]};
+             with --shards N the N shares instead: {"include":[{"shard":"1/2","stacks":"acme globex"},...]}
   init       Create a stack for each spec file of the clients folder (clients/<stack>.yaml)
              that has none, and update the configuration of those whose spec changed
+  report merge FILE...
+             One table (or --json report) and one exit status from the --json reports of several
+             runners: the shared stack's and each shard's. A shard missing from the files fails it.
 
 Options:
   --cwd DIR        The Pulumi project directory (default: the current directory)
@@ -36,6 +41,15 @@ Options:
                    stays until the program itself changes that object
   --isolated       Run each stack's program in a Node.js process of its own, as \`pulumi up\` does,
                    rather than once per stack inside the fleet's process (see "Programs" below)
+  --shard I/N      Run share I of N of the client stacks (1 <= I <= N), one share per CI runner. A
+                   stack's share follows from a hash of its name alone: adding a stack moves no
+                   other. The shared stack is left to a run of its own (--shared-only) that comes
+                   before the shards; each shard passes on its outputs and gets 1/N of the budget
+  --shards N       list: print the N shares as a CI matrix (with --json)
+  --shared-only    Run only the shared stack named in Pulumi.yaml; destroy refuses while a client
+                   stack still holds resources
+  --wait-lock S    When another run holds a stack's lock, retry for up to S seconds instead of
+                   reporting the stack as locked
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
   --json           Write the report (list: the matrix) as JSON on stdout instead of a table
   --yes, -y        up/destroy: do not ask for confirmation
@@ -52,12 +66,20 @@ packages are shared by the stacks, and the program's console output goes to its 
 log. A project with another runtime, an ES module program, runtime.options.nodeargs or a
 @pulumi/pulumi of its own runs each stack's program in a process of its own, as with --isolated.
 
+Teams and CI: with the state in PostgreSQL (PULUMI_BACKEND_URL=postgres://host:5432/db, the
+credentials in PGUSER, PGPASSWORD and the other libpq variables), runners on many machines share
+the stacks. The fleet runs the CLI with PULUMI_DIY_BACKEND_PARALLEL below the backend's connection
+pool, which Pulumi 3.259's \`pulumi stack ls\` otherwise exhausts and waits on forever, and refuses
+stack names that the backend's LIKE match mixes up (c_1 and c-1). A stack another run is updating
+is reported as \`locked (by user@host, pid N, since TIME)\`. See docs/teams-and-ci.md.
+
 Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
-Exit status: 0 success, 1 a stack failed, 2 bad usage, 3 drift found (drift), 130 interrupted.
+Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard sent no report),
+2 bad usage, 3 drift found (drift), 130 interrupted.
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
-export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "list", "init"] as const;
+export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "list", "init", "report"] as const;
 export type FleetCommand = (typeof VERBS)[number];
 
 export interface FleetOptions {
@@ -75,6 +97,16 @@ export interface FleetOptions {
   clients?: string;
   json: boolean;
   yes: boolean;
+  /** This runner's share of the client stacks (shard.ts). */
+  shard?: Shard;
+  /** list: print this many shares as a CI matrix. */
+  shards?: number;
+  /** Only the shared stack. */
+  sharedOnly?: boolean;
+  /** How long to retry a stack another run holds locked. */
+  waitLockSeconds?: number;
+  /** report merge: the --json reports to merge. */
+  reports?: string[];
 }
 
 export class UsageError extends Error {}
@@ -98,6 +130,10 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
         "no-refresh": { type: "boolean" },
         isolated: { type: "boolean" },
         clients: { type: "string" },
+        shard: { type: "string" },
+        shards: { type: "string" },
+        "shared-only": { type: "boolean" },
+        "wait-lock": { type: "string" },
         json: { type: "boolean" },
         yes: { type: "boolean", short: "y" },
         help: { type: "boolean", short: "h" },
@@ -111,7 +147,11 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
   const [command, ...extra] = positionals;
   if (command === undefined) throw new UsageError(`a command is required: ${VERBS.join(", ")}`);
   if (!(VERBS as readonly string[]).includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: expected one of ${VERBS.join(", ")}`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}; stacks are chosen with --stack GLOB`);
+  if (command === "report") {
+    const [subcommand, ...files] = extra;
+    if (subcommand !== "merge") throw new UsageError("report takes one subcommand: report merge FILE...");
+    if (files.length === 0) throw new UsageError("report merge needs the --json report files of the runs to merge");
+  } else if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}; stacks are chosen with --stack GLOB`);
 
   const options: FleetOptions = {
     command: command as FleetCommand,
@@ -136,5 +176,30 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     options.maxRps = maxRps;
   }
   if (values.clients !== undefined) options.clients = values.clients;
+  if (command === "report") options.reports = extra.slice(1);
+  if (values.shard !== undefined) {
+    try {
+      options.shard = parseShard(values.shard);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  if (values.shards !== undefined) {
+    const shards = Number(values.shards);
+    if (command !== "list") throw new UsageError("--shards N goes with list (the CI matrix); a runner takes its share with --shard I/N");
+    if (!Number.isInteger(shards) || shards < 1) throw new UsageError(`--shards must be a whole number of at least 1, got ${values.shards}`);
+    options.shards = shards;
+  }
+  if (values["shared-only"]) {
+    if (values["no-shared"] || values.shard !== undefined || values.stack !== undefined) {
+      throw new UsageError("--shared-only runs the shared stack alone: it goes with neither --no-shared, --shard nor --stack");
+    }
+    options.sharedOnly = true;
+  }
+  if (values["wait-lock"] !== undefined) {
+    const seconds = Number(values["wait-lock"]);
+    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new UsageError(`--wait-lock must be a number of seconds, got ${values["wait-lock"]}`);
+    options.waitLockSeconds = seconds;
+  }
   return options;
 }

@@ -43,6 +43,8 @@ export interface FleetProject {
   runtime: { name: string; options: Record<string, unknown> };
   /** Pulumi.yaml `main`: the program's entry point, relative to the project directory. */
   main?: string;
+  /** Pulumi.yaml `backend.url`: the state backend, unless PULUMI_BACKEND_URL says otherwise. */
+  backendUrl?: string;
 }
 
 const configKey = z.string().regex(/^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/, "must be a configuration key such as agency:templateId");
@@ -65,6 +67,7 @@ const projectFile = z.object({
   runtime: z.union([z.string().min(1), z.object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).optional() })]),
   main: z.string().min(1).optional(),
   stackConfigDir: z.string().optional(),
+  backend: z.object({ url: z.string().optional() }).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   fleet: fleetSection.optional(),
 });
@@ -76,7 +79,7 @@ export function parseProject(dir: string, text: string): FleetProject {
     const issue = parsed.error.issues[0];
     throw new Error(`${join(dir, "Pulumi.yaml")}: ${issue?.path.join(".") || "(top level)"}: ${issue?.message}`);
   }
-  const { name, runtime, main, stackConfigDir, config, fleet } = parsed.data;
+  const { name, runtime, main, stackConfigDir, backend, config, fleet } = parsed.data;
   const project: FleetProject = {
     dir,
     name,
@@ -85,6 +88,7 @@ export function parseProject(dir: string, text: string): FleetProject {
     stackConfigDir: resolve(dir, stackConfigDir ?? "."),
     clients: { dir: resolve(dir, fleet?.clients?.dir ?? "clients"), configKey: fleet?.clients?.configKey ?? `${name}:client` },
   };
+  if (backend?.url) project.backendUrl = backend.url;
   if (fleet?.shared) project.shared = { ...fleet.shared, dir: resolve(dir, fleet.shared.dir) };
   const budget = projectBudget(config?.[RATE_LIMIT_KEY]);
   if (budget !== undefined) project.budget = budget;

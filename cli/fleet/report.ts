@@ -4,6 +4,8 @@
  * written as JSON with `--json`.
  */
 import type { ChangeCounts, DriftedObject } from "./events.js";
+import { describeLock, type LockHolder } from "./lock.js";
+import { parseShard } from "./shard.js";
 
 export type Verb = "preview" | "up" | "refresh" | "destroy" | "drift";
 
@@ -12,10 +14,11 @@ export type Verb = "preview" | "up" | "refresh" | "destroy" | "drift";
  * - `succeeded`: an up, refresh or destroy that completed.
  * - `drifted` / `in sync`: a drift check.
  * - `failed`: the operation failed (`error` says why).
+ * - `locked`: another run was updating the stack (`lock` says who); this run changed nothing.
  * - `interrupted`: it was running when the fleet was interrupted; it may have stopped mid-update.
  * - `not started`: interrupted before its turn, or skipped (`note` says why).
  */
-export type StackResult = "changes" | "no changes" | "succeeded" | "drifted" | "in sync" | "failed" | "interrupted" | "not started";
+export type StackResult = "changes" | "no changes" | "succeeded" | "drifted" | "in sync" | "failed" | "locked" | "interrupted" | "not started";
 
 export interface StackReport {
   /** The stack's name; the shared stack is `<project>/<stack>`. */
@@ -30,6 +33,8 @@ export interface StackReport {
   drift?: DriftedObject[];
   /** Why a stack did not start. */
   note?: string;
+  /** Who holds the lock of a `locked` stack. */
+  lock?: LockHolder;
 }
 
 export interface FleetReport {
@@ -45,6 +50,10 @@ export interface FleetReport {
    * else `in a process per stack` and why.
    */
   programs?: string;
+  /** This runner's share of the client stacks (`--shard`), as `I/N`. */
+  shard?: string;
+  /** report merge: the shares of the split that no report came from. */
+  missingShards?: string[];
   stacks: StackReport[];
 }
 
@@ -53,7 +62,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, drifted: 3, interrupted: 130 }
 
 export function exitCodeOf(report: FleetReport): number {
   if (report.interrupted) return EXIT.interrupted;
-  if (report.stacks.some((stack) => stack.result === "failed")) return EXIT.failed;
+  if ((report.missingShards ?? []).length > 0 || report.stacks.some((stack) => stack.result === "failed" || stack.result === "locked")) return EXIT.failed;
   if (report.stacks.some((stack) => stack.result === "drifted")) return EXIT.drifted;
   return EXIT.ok;
 }
@@ -82,7 +91,7 @@ export function renderTable(report: FleetReport): string {
     String(stack.counts.delete),
     String(stack.counts.replace),
     formatDuration(stack.durationMs),
-    stack.result,
+    stack.lock === undefined ? stack.result : describeLock(stack.lock),
   ]);
   const widths = COLUMNS.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
   // Names and results read left to right; numbers line up on the right.
@@ -97,6 +106,9 @@ export function renderTable(report: FleetReport): string {
   if (failed.length > 0) {
     lines.push("", "Failures:");
     for (const stack of failed) lines.push(`  ${stack.stack}: ${stack.error ?? "failed without an error message (run the operation with the Pulumi CLI to see its output)"}`);
+  }
+  if (report.stacks.some((stack) => stack.result === "locked")) {
+    lines.push("", "Locked stacks were being changed by another run and were left as they were: run them again once it ends, or pass --wait-lock SECONDS.");
   }
   const drifted = report.stacks.filter((stack) => stack.drift !== undefined && stack.drift.length > 0);
   if (drifted.length > 0) {
@@ -115,12 +127,70 @@ export function renderTable(report: FleetReport): string {
     lines.push("", "Not started:");
     for (const stack of notStarted) lines.push(`  ${stack.stack}: ${stack.note}`);
   }
+  if ((report.missingShards ?? []).length > 0) {
+    lines.push("", `No report from shard ${report.missingShards?.join(", ")}: its runner did not finish, so its stacks are not in this table.`);
+  }
   if (report.programs?.startsWith("in a process per stack: ") && !report.programs.endsWith("--isolated")) lines.push("", `Programs ran ${report.programs}.`);
   const interrupted = report.stacks.filter((stack) => stack.result === "interrupted");
   if (interrupted.length > 0) {
     lines.push("", `Interrupted while running, possibly mid-update: ${interrupted.map((stack) => stack.stack).join(", ")}.`, ...recoveryAdvice());
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A `--json` report and the file it was read from, for the messages of `mergeReports`. */
+export interface ReportFile {
+  file: string;
+  report: FleetReport;
+}
+
+/**
+ * `fleet report merge`: the reports of the runners of one fleet operation (the shared stack's run
+ * and each shard's) as one. They must be of the same operation and project, no stack may appear
+ * twice, and the shards must come from one split; a share of that split with no report is named
+ * in `missingShards`, which fails the merged report.
+ */
+export function mergeReports(files: readonly ReportFile[]): FleetReport {
+  const [first] = files;
+  if (first === undefined) throw new Error("no report to merge");
+  for (const { file, report } of files) {
+    if (report.verb !== first.report.verb || report.project !== first.report.project) {
+      throw new Error(`${file} reports ${report.verb} of project ${report.project}, ${first.file} ${first.report.verb} of project ${first.report.project}: merge the reports of one operation`);
+    }
+  }
+  const seen = new Map<string, string>();
+  for (const { file, report } of files) {
+    for (const stack of report.stacks) {
+      const other = seen.get(stack.stack);
+      if (other !== undefined) throw new Error(`stack ${stack.stack} is in both ${other} and ${file}: each stack belongs to one runner's report`);
+      seen.set(stack.stack, file);
+    }
+  }
+  const shards = files.flatMap(({ file, report }) => (report.shard === undefined ? [] : [{ file, ...parseShard(report.shard) }]));
+  const counts = [...new Set(shards.map((shard) => shard.count))];
+  if (counts.length > 1) throw new Error(`the reports come from different splits (${shards.map((shard) => `${shard.file}: shard ${shard.index}/${shard.count}`).join(", ")})`);
+  const count = counts[0] ?? 0;
+  const present = new Set(shards.map((shard) => shard.index));
+  const missingShards = Array.from({ length: count }, (_, offset) => offset + 1).filter((index) => !present.has(index)).map((index) => `${index}/${count}`);
+
+  const stacks = files.flatMap(({ report }) => report.stacks);
+  const programs = [...new Set(files.map(({ report }) => report.programs))];
+  return {
+    verb: first.report.verb,
+    project: first.report.project,
+    parallel: files.reduce((sum, { report }) => sum + report.parallel, 0),
+    interrupted: files.some(({ report }) => report.interrupted),
+    ...(programs.length === 1 && programs[0] !== undefined ? { programs: programs[0] } : {}),
+    ...(missingShards.length > 0 ? { missingShards } : {}),
+    stacks: inRunOrder(first.report.verb, stacks),
+  };
+}
+
+/** As one run lists them: the clients in name order, after the shared stack (before it for destroy). */
+function inRunOrder(verb: Verb, stacks: readonly StackReport[]): StackReport[] {
+  const shared = stacks.filter((stack) => stack.role === "shared");
+  const clients = stacks.filter((stack) => stack.role !== "shared").sort((a, b) => (a.stack < b.stack ? -1 : a.stack > b.stack ? 1 : 0));
+  return verb === "destroy" ? [...clients, ...shared] : [...shared, ...clients];
 }
 
 /** How to bring back a stack whose update was cut short. */

@@ -20,6 +20,8 @@ const LAYERS: { layer: string; mayImport: string[] }[] = [
   { layer: "provider", mayImport: ["provider", "schema"] },
   { layer: "sdk", mayImport: ["sdk", "provider", "schema"] },
   { layer: "cli", mayImport: ["cli", "sdk", "provider", "schema"] },
+  // Policies read resources as the engine hands them over; the SDK's types describe their inputs.
+  { layer: "policy", mayImport: ["policy", "sdk", "schema"] },
   { layer: "emulator", mayImport: ["emulator"] },
 ];
 
@@ -45,6 +47,7 @@ const SELF_REFERENCES: Record<string, string> = {
   "pulumi-monitoring/host": "provider",
   "pulumi-monitoring/schema": "schema",
   "pulumi-monitoring/emulator": "emulator",
+  "pulumi-monitoring/policy": "policy",
 };
 
 /** Whether `specifier`, imported by `file`, reaches outside the folders `allowed`. */

@@ -7,7 +7,6 @@
  * The fleet runs as a child process (`node dist/cli/main.js fleet ...`), as users run it.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { ServiceView } from "./support.js";
+import { type CommandResult, runFleetCli, ServiceView } from "./support.js";
 
 const CLIENTS = Array.from({ length: 12 }, (_, index) => `client${String(index + 1).padStart(2, "0")}`);
 const BUDGET = 20;
@@ -29,13 +28,7 @@ describe("fleet over examples/agency", () => {
   let env: NodeJS.ProcessEnv;
 
   /** Runs `fleet <args> --cwd <project>` and collects what it printed and its exit status. */
-  function fleet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) =>
-      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--cwd", workDir], { env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
-      ),
-    );
-  }
+  const fleet = (...args: string[]): Promise<CommandResult> => runFleetCli([...args, "--cwd", workDir], env);
   async function fleetReport(...args: string[]): Promise<{ code: number; report: FleetReport; stderr: string }> {
     const { code, stdout, stderr } = await fleet(...args, "--json");
     return { code, report: JSON.parse(stdout) as FleetReport, stderr };

@@ -1,9 +1,13 @@
 /**
  * What the example and demo tests share: the stack configuration that points a program at a test
- * emulator, and reads of the emulator's API to see what a deployment left in the service.
+ * emulator, reads of the emulator's API to see what a deployment left in the service, and the
+ * fleet's command line run as a child process.
  */
 import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
 import type { TestEmulator } from "../support/emulator.js";
+import { repoRoot } from "../support/pulumi.js";
 
 /** `monitoring:apiUrl` and the secret `monitoring:apiKey` of the emulator. */
 export function connectionConfig(emulator: TestEmulator): ConfigMap {
@@ -45,4 +49,19 @@ export class ServiceView {
   private get(path: string): Promise<Response> {
     return fetch(`${this.emulator.baseUrl}${path}`, { headers: { authorization: `Bearer ${this.emulator.apiKey}` } });
   }
+}
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pulumi-monitoring fleet <args>` as users run it (`node dist/cli/main.js`), with `env`. */
+export function runFleetCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args], { env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
+    ),
+  );
 }

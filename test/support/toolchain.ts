@@ -1,6 +1,7 @@
 /**
  * Vitest global setup: the suite runs on the real toolchain or not at all.
- * A missing Node, Pulumi CLI, language host or dynamic-provider shim fails the run with a
+ * A missing Node, Pulumi CLI, language host, dynamic-provider shim, PostgreSQL server (the shared
+ * state backend's tests), actionlint or shellcheck (the CI examples' lint) fails the run with a
  * message that names what is missing and how to install it; nothing is skipped.
  */
 import { execFileSync } from "node:child_process";
@@ -48,6 +49,13 @@ export default function checkToolchain(): void {
   else if (!isAtLeast(cli, wanted)) missing.push(`the Pulumi CLI ${wanted} or newer (PATH has ${cli || "a pulumi without a version"})`);
   if (!onPath("pulumi-language-nodejs")) missing.push("the nodejs language host (no `pulumi-language-nodejs` on PATH)");
   if (!onPath("pulumi-resource-pulumi-nodejs")) missing.push("the dynamic-provider shim (no `pulumi-resource-pulumi-nodejs` on PATH)");
+
+  // scripts/setup.sh installs them and names where.
+  const postgres = process.env["PULUMI_MONITORING_POSTGRES_BIN"];
+  if (!postgres || !onPath(join(postgres, "initdb"))) missing.push("PostgreSQL's server programs (Debian's postgresql package; PULUMI_MONITORING_POSTGRES_BIN names none)");
+  const actionlint = process.env["PULUMI_MONITORING_ACTIONLINT"];
+  if (!actionlint || !onPath(actionlint)) missing.push("actionlint (built from the Go module proxy; PULUMI_MONITORING_ACTIONLINT names none)");
+  if (!onPath("shellcheck")) missing.push("shellcheck (Debian's shellcheck package), which actionlint checks run: scripts with");
 
   if (missing.length > 0) {
     throw new Error(`The test toolchain is incomplete. Missing: ${missing.join("; ")}. ${howToFix}`);

@@ -6,7 +6,8 @@
 // SDK (sdk/v3). A language host is a thin gRPC server: the engine asks it to run the program,
 // and it starts `node @pulumi/pulumi/cmd/run` with the monitor and engine addresses. Everything a
 // program does happens inside @pulumi/pulumi's own Node.js runtime, so this host implements only
-// what `pulumi preview|up|refresh|destroy` and the Automation API call.
+// what `pulumi preview|up|refresh|destroy` and the Automation API call, and RunPlugin for
+// Node.js policy packs (`--policy-pack <dir>`).
 package main
 
 import (
@@ -23,9 +24,13 @@ import (
 	"sync"
 	"time"
 
+	sdk "github.com/pulumi/pulumi/sdk/v3"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
@@ -222,6 +227,112 @@ func (host *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*
 		return &pulumirpc.RunResponse{Error: "could not run node: " + err.Error()}, nil
 	}
 	return &pulumirpc.RunResponse{}, nil
+}
+
+// RunPlugin starts a plugin written for Node.js. The engine asks for it to run a policy pack given
+// as a directory (`pulumi preview --policy-pack <dir>`, kind "analyzer"): the pack's PulumiPolicy.yaml
+// names the nodejs runtime, and the engine hands this host the pack's directory and its own address.
+//
+// @pulumi/policy reads the stack, the project and the configuration from the environment, as the
+// old `pulumi-analyzer-policy` launcher set it; the engine now sends them in the analyzer's
+// ConfigureStack call instead. So the host answers the engine as the analyzer first, through the SDK's
+// PolicyProxy: the proxy prints its own port, takes ConfigureStack, and only then is the pack started,
+// with that environment; from there the proxy forwards every call to the pack.
+func (host *languageHost) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.LanguageRuntime_RunPluginServer) error {
+	if req.GetKind() != string(apitype.AnalyzerPlugin) {
+		return status.Errorf(codes.Unimplemented, "this language host runs Node.js policy packs only, not %s plugins", req.GetKind())
+	}
+	ctx := server.Context()
+	info := req.GetInfo()
+	if info == nil {
+		return errors.New("the engine sent no plugin info; this language host needs Pulumi v3.100 or later")
+	}
+	packDirectory := info.GetProgramDirectory()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return fmt.Errorf("could not find node on the PATH: %w", err)
+	}
+	runScript, err := resolveModule(ctx, node, packDirectory, "@pulumi/pulumi/cmd/run-policy-pack")
+	if err != nil {
+		return err
+	}
+
+	streams, stdout, stderr, err := rpcutil.MakeRunPluginStreams(server, false)
+	if err != nil {
+		return err
+	}
+	defer streams.Close()
+
+	proxy, packStdout, err := sdk.NewPolicyProxy(ctx, stdout)
+	if err != nil {
+		return fmt.Errorf("could not start the policy pack proxy: %w", err)
+	}
+	stack, err := proxy.AwaitConfiguration(ctx)
+	if err != nil {
+		return fmt.Errorf("could not get the stack configuration for the policy pack: %w", err)
+	}
+	env, err := policyPackEnvironment(req.GetEnv(), stack)
+	if err != nil {
+		return err
+	}
+
+	args := []string{}
+	if extra, ok := info.GetOptions().AsMap()["nodeargs"].(string); ok && extra != "" {
+		args = strings.Fields(extra)
+	}
+	// run-policy-pack takes the engine address (the engine's arguments), then the pack's directory.
+	args = append(append(append(args, runScript), req.GetArgs()...), packDirectory)
+	cmd := exec.CommandContext(ctx, node, args...)
+	// Packs have always run from their own directory, where their node_modules are.
+	cmd.Dir = packDirectory
+	cmd.Env = env
+	cmd.Stdout = packStdout
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("could not run node: %w", err)
+	}
+	// Attach returns when the pack exits, which the engine asks for once the deployment is over.
+	if err := proxy.Attach(ctx, cmd); err != nil {
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			return fmt.Errorf("policy pack exited with non-zero exit code: %d", exitErr.ExitCode())
+		}
+		return err
+	}
+	return streams.Close()
+}
+
+// policyPackEnvironment is the environment of a policy pack: the engine's, plus the stack, project,
+// organization, dry-run flag and configuration that @pulumi/pulumi reads when the pack calls
+// pulumi.getStack(), pulumi.getProject() or new pulumi.Config(). Nil when the engine runs the pack
+// outside a stack (`pulumi policy publish`).
+func policyPackEnvironment(engineEnv []string, stack *pulumirpc.AnalyzerStackConfigureRequest) ([]string, error) {
+	env := append([]string{}, engineEnv...)
+	if stack == nil {
+		return env, nil
+	}
+	set := func(name, value string) {
+		if value != "" {
+			env = append(env, name+"="+value)
+		}
+	}
+	set("PULUMI_NODEJS_ORGANIZATION", stack.GetOrganization())
+	set("PULUMI_NODEJS_PROJECT", stack.GetProject())
+	set("PULUMI_NODEJS_STACK", stack.GetStack())
+	set("PULUMI_NODEJS_DRY_RUN", strconv.FormatBool(stack.GetDryRun()))
+	if config := stack.GetConfig(); config != nil {
+		encoded, err := json.Marshal(config)
+		if err != nil {
+			return nil, fmt.Errorf("could not encode the stack configuration: %w", err)
+		}
+		set("PULUMI_CONFIG", string(encoded))
+		secretKeys, err := json.Marshal(stack.GetConfigSecretKeys())
+		if err != nil {
+			return nil, err
+		}
+		set("PULUMI_CONFIG_SECRET_KEYS", string(secretKeys))
+	}
+	return env, nil
 }
 
 // resolveModule asks node where a module resolves from the program directory, as the program would.
