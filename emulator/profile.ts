@@ -44,6 +44,13 @@ export interface Profile {
   };
   /** The body of `POST /heartbeat-groups/assign`. */
   assignBody: "one heartbeat" | "many heartbeats";
+  /** Notification channels, whose fields the spec does not show at all. */
+  channels: {
+    /** `credentials` appear in answers like any other field, instead of being write-only. */
+    returnCredentials: boolean;
+    /** Any non-empty `kind`, and any key inside `config` and `credentials`, is accepted and stored as sent. */
+    acceptUnknownSettings: boolean;
+  };
 }
 
 const IDENTITY_CODES: Record<string, string> = {};
@@ -70,6 +77,7 @@ export const DEFAULT_PROFILE: Profile = {
   refuseNullForScalarDefaults: false,
   responses: { nullForUnset: false, extraFields: false, upperCaseIds: false, renames: {}, listOmits: {} },
   assignBody: "one heartbeat",
+  channels: { returnCredentials: false, acceptUnknownSettings: false },
 };
 
 export const ALT_PROFILE: Profile = {
@@ -115,6 +123,7 @@ export const ALT_PROFILE: Profile = {
     listOmits: { monitors: ["request_body"] },
   },
   assignBody: "many heartbeats",
+  channels: { returnCredentials: true, acceptUnknownSettings: true },
 };
 
 export function profileNamed(name: string): Profile {

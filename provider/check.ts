@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { type AnyResourceDefinition, providerInputs } from "../schema/define.js";
 import { isInternal } from "./fields.js";
-import { type OpenDomain, metadataOf, unknownFieldRule, unwrap } from "../schema/rules.js";
+import { type OpenDomain, metadataOf, undeclaredKeys, unknownFieldRule, unwrap } from "../schema/rules.js";
+import { describeResource } from "./failures.js";
 import { isRecord } from "./naming.js";
 
 export interface CheckFailure {
@@ -17,6 +18,12 @@ export interface CheckFailure {
 export interface CheckResult {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
+  /**
+   * What check lets through but may be a mistake, one sentence each naming the resource and the
+   * field: a key this package does not know inside an open object (sent as written), a setting
+   * assumed to belong to another variant. Never a value.
+   */
+  warnings: string[];
 }
 
 /**
@@ -77,6 +84,20 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   // Cross-field rules read other fields' values, so they run once every field passed its own rules
   // and every value is known (during a preview some may not be yet; check runs again before the update).
   if (failures.size === 0 && allKnown) definition.refine?.(parsed, fail);
+  const warnings: string[] = [];
+  if (failures.size === 0) {
+    const resource = describeResource(definition, news);
+    for (const [field, schema] of Object.entries(definition.inputs.shape as Record<string, z.ZodType>)) {
+      for (const path of undeclaredKeys(schema, parsed[field], field)) {
+        warnings.push(`${resource}: ${path} is not a key this package knows; it is sent as written and the server decides (check the spelling)`);
+      }
+    }
+    if (allKnown) {
+      definition.assumedRules?.(parsed, (path, message, found) => {
+        if (found === "misplaced") warnings.push(`${resource}: ${path} ${message} as far as this package knows; it is sent as written and the server decides`);
+      });
+    }
+  }
 
   if (failures.size > 0) {
     return {
@@ -87,10 +108,11 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
         property: secrets.has(topLevelField(path)) ? "" : path,
         reason: `${definition.kind}.${path}: ${rule}`,
       })),
+      warnings: [],
     };
   }
   const internals = Object.fromEntries(Object.entries(news).filter(([key]) => isInternal(key)));
-  return { inputs: { ...internals, ...parsed }, failures: [] };
+  return { inputs: { ...internals, ...parsed }, failures: [], warnings };
 }
 
 /** Values of closed domains at any depth of `value` that the stack does not allow. */

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import type { AnyResourceDefinition } from "../schema/define.js";
-import { isSetSchema, unwrap } from "../schema/rules.js";
+import { isSetSchema, openKeysOf, unwrap } from "../schema/rules.js";
 import { containsUnknown } from "./check.js";
 import { inputFields, internal, replaceFields } from "./fields.js";
 import { isRecord } from "./naming.js";
@@ -47,8 +47,28 @@ export function changedFields(
     if (next === undefined || next === null) return declaredBefore.includes(field);
     if (containsUnknown(next)) return true;
     const schema = definition.inputs.shape[field] as z.ZodType;
-    return canonical(schema, olds[field]) !== canonical(schema, next);
+    return canonical(schema, withinDeclared(schema, olds[field], next)) !== canonical(schema, next);
   });
+}
+
+/**
+ * The recorded value without the keys of open objects (schema/rules.ts `openObject`) that the
+ * program does not set: a server may add settings of its own, and the program only manages the
+ * ones it declares.
+ */
+function withinDeclared(schema: z.ZodType, recorded: unknown, next: unknown): unknown {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodArray && Array.isArray(recorded) && Array.isArray(next) && !isSetSchema(schema)) {
+    return recorded.map((item, index) => withinDeclared(inner.element as z.ZodType, item, next[index]));
+  }
+  if (!(inner instanceof z.ZodObject) || !isRecord(recorded) || !isRecord(next)) return recorded;
+  const shape = inner.shape as Record<string, z.ZodType>;
+  const open = openKeysOf(schema) !== undefined;
+  return Object.fromEntries(
+    Object.entries(recorded)
+      .filter(([key]) => !open || key in shape || key in next)
+      .map(([key, item]) => [key, key in shape ? withinDeclared(shape[key] as z.ZodType, item, next[key]) : item]),
+  );
 }
 
 /** The input names recorded as set by the user when the outputs were produced. */

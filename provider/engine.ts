@@ -237,7 +237,7 @@ export class ResourceEngine {
     let sent = false;
     const itemPath = fillPath(`${this.#definition.path}/{id}`, { ...news, id });
     if (changedBody.length > 0 && this.#definition.updateMethod === "PATCH") {
-      const body = this.#body(changedBody, news, olds);
+      const body = this.#body(changedBody, news, olds, await this.#clearedDefaults(changedBody, news, olds));
       await this.#api().request("PATCH", itemPath, { body, idempotencyKey: "auto", expectedStatus: 200 });
       sent = true;
     } else if (changedBody.length > 0 && this.#definition.updateMethod === "PUT") {
@@ -245,7 +245,7 @@ export class ResourceEngine {
       // service holds them now, so a change made by hand since the last refresh survives.
       const current = await this.#fetch(id, news);
       const held = current === undefined ? olds : { ...olds, ...this.#project(current) };
-      const body = this.#body(objectBodyFields(this.#definition), news, held);
+      const body = this.#body(objectBodyFields(this.#definition), news, held, await this.#clearedDefaults(changedBody, news, olds));
       await this.#api().request("PUT", itemPath, { body, expectedStatus: 200 });
       sent = true;
     }
@@ -253,17 +253,49 @@ export class ResourceEngine {
     return sent || associated;
   }
 
-  /** The API body of `fields`: as the program sets them, cleared when it stopped, else as last read. */
-  #body(fields: readonly string[], news: Values, olds: Values): Values {
+  /**
+   * The API body of `fields`: as the program sets them, cleared when it stopped (to `defaults`, else
+   * the field's `default` fact, else null), else as last read.
+   */
+  #body(fields: readonly string[], news: Values, olds: Values, defaults: Values = {}): Values {
     const shape = this.#definition.inputs.shape as Record<string, z.ZodType>;
     const declaredBefore = declaredInputs(olds);
     const body: Values = {};
     for (const field of fields) {
       const schema = shape[field] as z.ZodType;
-      const value = news[field] ?? (declaredBefore.includes(field) ? (factsOf(schema)?.default ?? null) : olds[field]);
+      const value = news[field] ?? (declaredBefore.includes(field) ? (defaults[field] ?? factsOf(schema)?.default ?? null) : olds[field]);
       if (value !== undefined) body[apiNameOf(shape, field)] = toApi(schema, value);
     }
     return body;
+  }
+
+  /**
+   * The defaults the template of the object's client holds for the fields among `changed` that the
+   * program stopped setting: the definition's defaults are the service's, and a template may say
+   * otherwise (it did when the object was created). Read only when such a field has a default, the
+   * object lives in a client and the kind takes template defaults: the client, then its template.
+   */
+  async #clearedDefaults(changed: readonly string[], news: Values, olds: Values): Promise<Values> {
+    const link = this.#definition.templateDefaults;
+    const clientId = news["clientId"] ?? olds["clientId"];
+    const shape = this.#definition.inputs.shape as Record<string, z.ZodType>;
+    const declaredBefore = declaredInputs(olds);
+    const cleared = changed.filter((field) => news[field] === undefined && declaredBefore.includes(field) && factsOf(shape[field] as z.ZodType)?.default !== undefined);
+    if (link === undefined || typeof clientId !== "string" || cleared.length === 0) return {};
+    const read = async (definition: AnyResourceDefinition, id: string): Promise<Values> => {
+      const path = `${definition.path}/${id}`;
+      const object = apiObjectOf((await this.#api().request<unknown>("GET", path, { expectedStatus: 200 })).data, `GET ${path}`);
+      return fromApi(definition.inputs.shape as Record<string, z.ZodType>, object);
+    };
+    const templateId = (await read(link.client, clientId))["templateId"];
+    if (typeof templateId !== "string") return {};
+    // A template deleted since has no defaults to give: the definition's apply.
+    const template = await read(link.template, templateId).catch((error: unknown): Values => {
+      if (error instanceof ApiError && error.status === 404) return {};
+      throw error;
+    });
+    const defaults = template[link.field];
+    return isRecord(defaults) ? Object.fromEntries(cleared.filter((field) => defaults[field] !== undefined).map((field) => [field, defaults[field]])) : {};
   }
 
   /**

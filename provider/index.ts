@@ -13,6 +13,7 @@ import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions, resolveSettings } from "./config.js";
 import { diff } from "./diff.js";
+import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
 import { ResourceInitError, describeResource } from "./failures.js";
 import { internal } from "./fields.js";
@@ -104,7 +105,11 @@ function kindProvider(kind: string): pulumi.dynamic.ResourceProvider {
     currentResource.run(describeResource(definition, values), operation);
   return {
     configure,
-    check: async (_olds, news) => check(definition, news, closedDomains()),
+    check: async (_olds, news) => {
+      const { warnings, ...result } = check(definition, news, closedDomains());
+      await warn(news[internal.urn], warnings);
+      return result;
+    },
     diff: async (_id, olds, news) => diff(definition, olds, news),
     create: (inputs) => on(inputs, () => engine.create(inputs)),
     read: (id, props) => on(props ?? {}, () => engine.read(id, props ?? {})),

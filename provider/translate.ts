@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { apiNamesOf } from "../schema/define.js";
-import { unwrap } from "../schema/rules.js";
+import { openKeysOf, unwrap } from "../schema/rules.js";
 import { fieldPathToCamelCase, isRecord } from "./naming.js";
 
 type Shape = Record<string, z.ZodType>;
@@ -36,7 +36,13 @@ export function toApi(schema: z.ZodType | undefined, value: unknown): unknown {
   }
   if (isRecord(value)) {
     const shape: Shape = inner instanceof z.ZodObject ? (inner.shape as Shape) : {};
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [apiNamesOf(key, shape[key])[0] as string, toApi(shape[key], item)]));
+    const open = schema !== undefined && openKeysOf(schema) !== undefined;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) =>
+        // A key an open object does not declare has no known API name: it goes out as written.
+        open && !(key in shape) ? [key, item] : [apiNamesOf(key, shape[key])[0] as string, toApi(shape[key], item)],
+      ),
+    );
   }
   return value;
 }
@@ -60,7 +66,12 @@ export function project(schema: z.ZodType, value: unknown): unknown {
     return value.map((item) => project(inner.element as z.ZodType, item)).filter((item) => item !== undefined);
   }
   if (inner instanceof z.ZodObject && isRecord(value)) {
-    return fromApi(inner.shape as Shape, value);
+    const known = fromApi(inner.shape as Shape, value);
+    if (openKeysOf(schema) === undefined) return known;
+    // An open object keeps the keys it does not declare as the server writes them (they were sent as written).
+    const declaredNames = new Set(Object.entries(inner.shape as Shape).flatMap(([field, fieldSchema]) => apiNamesOf(field, fieldSchema)));
+    const undeclared = Object.entries(value).filter(([key, item]) => !declaredNames.has(key) && item !== null && item !== undefined);
+    return { ...known, ...Object.fromEntries(undeclared) };
   }
   return value;
 }

@@ -19,7 +19,7 @@
  *   where the provider itself fills the value in (e.g. a nested document's fields).
  */
 import { z } from "zod";
-import type { VariantFields } from "./rules.js";
+import type { VariantFields, VariantIssue } from "./rules.js";
 
 /** A field of the API, addressed by its camelCase input name. */
 export type FieldName<S extends z.ZodObject> = Extract<keyof z.input<S>, string>;
@@ -182,6 +182,13 @@ export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.Z
    */
   refine?(inputs: z.output<S>, issue: (field: string, message: string) => void): void;
   /**
+   * Cross-field rules the spec does not show and this package assumes (which settings a channel
+   * kind needs): never enforced. Check warns about a setting that belongs to another variant
+   * (`misplaced`); the importer declares a placeholder for a missing write-only setting (`missing`).
+   * Runs, like `refine`, once every field passed its own rules.
+   */
+  assumedRules?(inputs: z.output<S>, issue: (field: string, message: string, found: VariantIssue) => void): void;
+  /**
    * Fields that apply only to some values of one input (a monitor's type): `refine` enforces the
    * table with `checkVariantFields`, and the SDK types the inputs as a union over the values, so
    * that a missing required field of a variant fails to compile.
@@ -189,6 +196,13 @@ export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.Z
   variants?: Variants<FieldName<S>>;
   /** Input fields driven by their own endpoints instead of the object body. */
   associations: Partial<Record<FieldName<S>, Association>>;
+  /**
+   * Where the template of the client an object lives in keeps defaults for this kind: the client's
+   * kind (its `templateId` names the template), the template's kind and its input holding the
+   * defaults, keyed by this kind's input names. Inside such a client, a field the program stops
+   * setting is sent with the template's value, before the field's `default` fact.
+   */
+  templateDefaults?: { client: AnyResourceDefinition; template: AnyResourceDefinition; field: string };
   /** Server fields exposed as outputs, camelCase, each declared with {@link field}. Values come from the API object. */
   outputs: O;
 }

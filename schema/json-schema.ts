@@ -234,7 +234,9 @@ export function jsonSchemaOf(schema: z.ZodObject, io: "input" | "output"): JsonS
   const { $schema: _draft, ...generated } = z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as JsonSchema;
   return mapSchema(generated, (node) => {
     // Field facts and domain names are for the generic code, not JSON Schema keywords.
-    const { field: _facts, domain: _domain, knownValues, ...result } = node;
+    const { field: _facts, domain: _domain, knownValues, openKeys, ...result } = node;
+    // An open object (schema/rules.ts `openObject`): keys it does not declare are the server's to judge.
+    if (openKeys !== undefined) result.additionalProperties = true;
     if (result.maximum === Number.MAX_SAFE_INTEGER) delete result.maximum;
     if (result.minimum === Number.MIN_SAFE_INTEGER) delete result.minimum;
     if (!Array.isArray(knownValues)) return result;
@@ -264,7 +266,7 @@ export function mapSchema(node: JsonSchema, transform: (node: JsonSchema) => Jso
   return transform(result);
 }
 
-/** An object of the inputs as the file writes it: references by name, and no unknown fields. */
+/** An object of the inputs as the file writes it: references by name, and no unknown fields but where the object is open. */
 function toFileForm(node: JsonSchema): JsonSchema {
   if (node.type !== "object") return node;
   const renamed: Record<string, string> = {};
@@ -277,7 +279,7 @@ function toFileForm(node: JsonSchema): JsonSchema {
     }),
   );
   const required = Array.isArray(node.required) ? { required: (node.required as string[]).map((field) => renamed[field] ?? field) } : {};
-  return { ...node, properties, ...required, additionalProperties: false };
+  return { ...node, properties, ...required, additionalProperties: node.additionalProperties === true };
 }
 
 function nameReferenceSchema(reference: ReferenceField, idSchema: JsonSchema): JsonSchema {

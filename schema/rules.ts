@@ -146,11 +146,47 @@ function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
   return undefined;
 }
 
+/**
+ * A nested object whose keys the spec does not show (a channel's settings, a policy step): the
+ * keys declared are the ones this package knows, with their rules; any other key passes check, is
+ * sent as written (no renaming) and read back as the server writes it, and preview warns about it,
+ * since it may be a typo. `assumption` says what is assumed, for the docs. The TypeScript type stays
+ * closed, so that editors still catch typos; the JSON Schema of YAML files accepts other keys.
+ */
+export function openObject<S extends z.ZodRawShape>(shape: S, assumption: string): z.ZodObject<S, z.core.$strict> {
+  return z.object(shape).loose().meta({ openKeys: assumption }) as unknown as z.ZodObject<S, z.core.$strict>;
+}
+
+/** What an {@link openObject} assumes about its keys, if the schema (or the one it wraps) is one. */
+export function openKeysOf(schema: z.ZodType): string | undefined {
+  const assumption = metadataOf(schema)["openKeys"];
+  return typeof assumption === "string" ? assumption : undefined;
+}
+
+/**
+ * Keys that `value` holds and the open objects of `schema` do not declare, at any depth, as paths
+ * below `path` (`config.teamId`, `steps[1].escalateTo`). Closed objects are check's to refuse.
+ */
+export function undeclaredKeys(schema: z.ZodType, value: unknown, path: string): string[] {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodArray && Array.isArray(value)) {
+    return value.flatMap((item, index) => undeclaredKeys(inner.element as z.ZodType, item, `${path}[${index}]`));
+  }
+  if (!(inner instanceof z.ZodObject) || typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  const shape = inner.shape as Record<string, z.ZodType>;
+  const record = value as Record<string, unknown>;
+  const own = openKeysOf(schema) === undefined ? [] : Object.keys(record).filter((key) => !(key in shape)).map((key) => `${path}.${key}`);
+  return [...own, ...Object.entries(shape).flatMap(([key, fieldSchema]) => undeclaredKeys(fieldSchema, record[key], `${path}.${key}`))];
+}
+
 /** Fields owned by one variant of a kind (a monitor type, a channel kind). */
 export interface VariantFields<F extends string> {
   required: readonly F[];
   optional: readonly F[];
 }
+
+/** What {@link checkVariantFields} found about a field: a required one is missing, or one of another variant is set. */
+export type VariantIssue = "missing" | "misplaced";
 
 /**
  * Reports the `required` fields of `variant` that are missing, and every field set that belongs
@@ -161,14 +197,14 @@ export function checkVariantFields<F extends string>(
   variant: string,
   noun: string,
   isSet: (field: F) => boolean,
-  issue: (field: F, message: string) => void,
+  issue: (field: F, message: string, found: VariantIssue) => void,
 ): void {
   const own = table[variant];
   // A variant this package does not know (a channel kind added by the service) has rules it cannot know.
   if (own === undefined) return;
   const ownFields = new Set<F>(own === undefined ? [] : [...own.required, ...own.optional]);
   for (const field of own.required) {
-    if (!isSet(field)) issue(field, `is required for ${variant} ${noun}`);
+    if (!isSet(field)) issue(field, `is required for ${variant} ${noun}`, "missing");
   }
   const owners = new Map<F, string[]>();
   for (const [name, fields] of Object.entries(table)) {
@@ -176,7 +212,7 @@ export function checkVariantFields<F extends string>(
   }
   for (const [field, variants] of owners) {
     if (!ownFields.has(field) && isSet(field)) {
-      issue(field, `applies only to ${variants.join(" and ")} ${noun}, not ${variant}`);
+      issue(field, `applies only to ${variants.join(" and ")} ${noun}, not ${variant}`, "misplaced");
     }
   }
 }

@@ -40,10 +40,11 @@ Options:
   --quiet              No progress lines (the summary is still printed).
   -h, --help           This text.
 
-Secrets the service never returns (a monitor's authPassword when it has an authUsername, the
-credentials a channel kind requires) and secrets it does return (request header values) are not
-written into the program: it reads them with config.requireSecret() (yaml: \${env:NAME}). The
-command prints the \`pulumi config set --secret\` lines (yaml: the exports) to fill them in.
+Secrets are never written into the program, whether the service returns them (request header
+values, and channel credentials on servers that show them) or not (a monitor's authPassword when it
+has an authUsername, the credentials a channel kind is assumed to need): it reads them with
+config.requireSecret() (yaml: \${env:NAME}). The command prints the \`pulumi config set --secret\`
+lines (yaml: the exports) to fill them in, never the values.
 Progress and the summary go to standard error.`;
 
 export interface CommandIo {
@@ -244,7 +245,7 @@ function summary(plan: ImportPlan, format: "ts" | "yaml", out: string | undefine
 
 function fillInLine(placeholder: Placeholder, format: "ts" | "yaml"): string {
   const what = `${placeholder.declaration.definition.kind} ${placeholder.declaration.name}: ${placeholder.path}${
-    placeholder.origin === "write-only" ? " (the service never returns it)" : " (shown by the service; kept out of source)"
+    placeholder.origin === "write-only" ? " (the service does not return it)" : " (shown by the service; kept out of source)"
   }`;
   return format === "ts"
     ? `pulumi config set --secret ${placeholder.key}   # ${what}`

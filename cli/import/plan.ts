@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import { type AnyResourceDefinition, factsOf } from "../../schema/define.js";
-import { isSetSchema, unwrap } from "../../schema/rules.js";
+import { isSetSchema, openKeysOf, unwrap } from "../../schema/rules.js";
 import { humanKind } from "../../schema/json-schema.js";
 import { check } from "../../provider/check.js";
 import { canonical } from "../../provider/diff.js";
@@ -40,7 +40,7 @@ export class Placeholder {
     readonly declaration: Declaration,
     /** Where in the inputs, e.g. `credentials.webhookUrl`. */
     readonly path: string,
-    /** `write-only`: the service never returns it; `returned`: the service shows it, the program keeps it out of source. */
+    /** `write-only`: the service did not return it; `returned`: the service shows it, the program keeps it out of source. */
     readonly origin: "write-only" | "returned",
   ) {}
 
@@ -149,10 +149,14 @@ class Converter {
   }
 
   /**
-   * A write-only input the service never shows: a placeholder where the object presumably has one
-   * (its `setWith` field is set) or where the definition's rules require one (a Slack channel's webhook URL).
+   * A write-only input (a secret the definition assumes the service never shows) becomes
+   * placeholders, never a value: every string of it where the service returns it after all (some
+   * servers show a channel's credentials), else one where the object presumably has it (its
+   * `setWith` field is set), else one for each setting the kind is assumed to need (a Slack
+   * channel's webhook URL).
    */
   private writeOnly(field: string, schema: z.ZodType, read: Record<string, unknown>, required: readonly string[]): unknown {
+    if (read[field] !== undefined) return this.value(field, schema, read[field], [field], true);
     const setWith = factsOf(schema)?.setWith;
     if (setWith !== undefined && read[setWith] !== undefined) return this.placeholder([field], "write-only");
     const nested = required.filter((path) => path.startsWith(`${field}.`)).map((path) => path.slice(field.length + 1));
@@ -178,6 +182,12 @@ class Converter {
         if (filled.success && filled.data !== undefined && canonical(fieldSchema, item) === canonical(fieldSchema, filled.data)) continue;
         result[key] = this.value(key, fieldSchema, item, [...path, key], secret);
       }
+      // Keys of an open object this package does not know (a setting of another server) are declared as the server wrote them.
+      if (openKeysOf(schema) !== undefined) {
+        for (const [key, item] of Object.entries(value)) {
+          if (!(key in inner.shape) && item !== undefined) result[key] = this.value(key, z.unknown(), item, [...path, key], secret);
+        }
+      }
       return result;
     }
     // Inside a secret the service returns (request headers), the values stay out of the program; names are no secret.
@@ -201,11 +211,11 @@ class Converter {
   }
 }
 
-/** Paths inside write-only inputs that the definition's cross-field rules require for this object. */
+/** Paths inside write-only inputs that the definition's assumed cross-field rules say this object needs. */
 function writeOnlyRequired(definition: AnyResourceDefinition, read: Record<string, unknown>): string[] {
   const required: string[] = [];
-  definition.refine?.(read, (path, message) => {
-    if (message.startsWith("is required") && definition.writeOnly.some((field) => path.startsWith(`${field}.`))) required.push(path);
+  definition.assumedRules?.(read, (path, _message, found) => {
+    if (found === "missing" && definition.writeOnly.some((field) => path.startsWith(`${field}.`))) required.push(path);
   });
   return required;
 }

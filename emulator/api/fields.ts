@@ -168,28 +168,26 @@ export function fieldTables(profile: Profile) {
     steps: required(z.array(step).min(1, { error: "must have at least one step" }).max(10, { error: "must have at most 10 steps" })),
   } satisfies FieldTable;
 
+  // The default profile knows six kinds and their keys; the alt profile takes any kind and key, as sent.
+  const settings = (shape: z.ZodRawShape) => (profile.channels.acceptUnknownSettings ? z.object(shape).loose() : z.object(shape).strict());
   const notificationChannel = {
     name: required(nonEmpty),
-    kind: required(oneOf(CHANNEL_KINDS)),
+    kind: required(profile.channels.acceptUnknownSettings ? nonEmpty : oneOf(CHANNEL_KINDS)),
     client_id: optional(uuid),
     config: optional(
-      z
-        .object({
-          address: email.optional(),
-          channel: z.string().regex(/^#\S+$/, { error: "must be a Slack channel such as #alerts" }).optional(),
-          phone_number: e164PhoneNumber.optional(),
-          url: httpsUrl.optional(),
-        })
-        .strict(),
+      settings({
+        address: email.optional(),
+        channel: z.string().regex(/^#\S+$/, { error: "must be a Slack channel such as #alerts" }).optional(),
+        phone_number: e164PhoneNumber.optional(),
+        url: httpsUrl.optional(),
+      }),
     ),
     credentials: optional(
-      z
-        .object({
-          webhook_url: httpsUrl.optional(),
-          integration_key: z.string().length(32, { error: "must be 32 characters" }).optional(),
-          headers: z.array(header).optional(),
-        })
-        .strict(),
+      settings({
+        webhook_url: httpsUrl.optional(),
+        integration_key: z.string().length(32, { error: "must be 32 characters" }).optional(),
+        headers: z.array(header).optional(),
+      }),
     ),
   } satisfies FieldTable;
 

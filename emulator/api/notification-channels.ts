@@ -1,6 +1,6 @@
 /**
- * Notification channels (spec 4.7). `credentials` are write-only: stored, never returned
- * (`credentials_set` tells whether there are any). The emulator sends nothing to the destination;
+ * Notification channels (spec 4.7). `credentials` are write-only in the default profile: stored,
+ * never returned (`credentials_set` tells whether there are any); the alt profile returns them. The emulator sends nothing to the destination;
  * notifications land in the outbox of the admin API.
  */
 import type { StoredRecord } from "../state/collection.js";
@@ -39,6 +39,8 @@ export function registerChannelRoutes(route: RouteRegistrar, services: Services)
     const hasCredentials = credentials !== null && typeof credentials === "object" && Object.keys(credentials).length > 0;
     const internal = hasCredentials ? { credentials } : {};
     doc["credentials_set"] = hasCredentials;
+    // The alt profile shows credentials in its answers, as some servers do.
+    if (services.profile.channels.returnCredentials && hasCredentials) doc["credentials"] = structuredClone(credentials);
     if (existing === undefined) return store.insert("notification_channels", doc, internal);
     existing.doc = doc;
     existing.internal = internal;

@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { defineResource, field } from "../define.js";
-import { email, hexColor, httpUrl, nonEmpty, uuid } from "../rules.js";
+import { email, hexColor, httpUrl, nonEmpty, openObject, uuid } from "../rules.js";
 
-const portalSettings = z
-  .object({
+const portalSettings = openObject(
+  {
     enabled: z.boolean().default(false).describe("Whether the client's status portal is published."),
     title: z.string().optional().describe("Portal title."),
     logoUrl: httpUrl.optional().describe("http(s) URL of the logo shown on the portal."),
     primaryColor: hexColor.optional().describe("Accent color as `#RRGGBB`."),
     customDomain: nonEmpty.optional().describe("Domain the portal is served on instead of the service's."),
     showIncidentHistory: z.boolean().default(true).describe("Whether the portal lists past incidents."),
-  })
-  .strict();
+  },
+  "the keys of portal settings are not shown (spec 1): these are the ones this package knows; others are sent as written",
+);
 
 export const client = defineResource({
   kind: "Client",
@@ -40,6 +41,7 @@ export const client = defineResource({
     }),
     portalSettings: field(portalSettings.optional(), {
       description: "The client's status portal. Fields left out take their defaults. Left out entirely, the portal is not managed.",
+      assumption: "the portal settings' keys and defaults are not shown: a key this package does not know is sent as written, and preview warns about it",
     }),
   }),
   associations: {

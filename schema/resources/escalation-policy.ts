@@ -1,16 +1,19 @@
 import { z } from "zod";
 import { defineResource, field } from "../define.js";
-import { KNOWN_URGENCIES, idOf, nonEmpty, openEnum, setOf, uuid, wholeNumber } from "../rules.js";
+import { KNOWN_URGENCIES, idOf, nonEmpty, openEnum, openObject, setOf, uuid, wholeNumber } from "../rules.js";
 
-const step = z
-  .object({
+const STEP_KEYS_ASSUMED = "the keys of a policy step are not shown (spec 2.6): these are the ones this package knows; others are sent as written";
+
+const step = openObject(
+  {
     delayMinutes: wholeNumber(0).describe("Minutes after the incident opens (or after the previous step) before this step notifies."),
     notificationChannelIds: setOf(idOf("a notification channel"))
       .min(1, { error: "must name at least one channel" })
       .describe("Channels this step notifies (ids, order does not matter)."),
     urgency: openEnum(KNOWN_URGENCIES).default("high").describe("How loudly the step notifies (`low`, `high`)."),
-  })
-  .strict();
+  },
+  STEP_KEYS_ASSUMED,
+);
 
 export const escalationPolicy = defineResource({
   kind: "EscalationPolicy",
@@ -33,7 +36,10 @@ export const escalationPolicy = defineResource({
       description: "How many times the whole sequence repeats while the incident stays unacknowledged.",
       default: 0,
     }),
-    steps: field(z.array(step).min(1, { error: "must have at least one step" }), { description: "Notification steps, run in this order." }),
+    steps: field(z.array(step).min(1, { error: "must have at least one step" }), {
+      description: "Notification steps, run in this order.",
+      assumption: `${STEP_KEYS_ASSUMED}, and preview warns about them`,
+    }),
   }),
   associations: {},
   outputs: z.object({}),

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { defineResource, field } from "../define.js";
+import { client } from "./client.js";
+import { clientTemplate } from "./client-template.js";
 import { nonEmpty, openEnum, uuid, wholeNumber } from "../rules.js";
 
 const TEMPLATE_MAY_CHANGE = "A client's template may apply another default.";
@@ -41,6 +43,7 @@ export const heartbeat = defineResource({
       assumption: "the heartbeat object reports it as `paused`",
     }),
   }),
+  templateDefaults: { client, template: clientTemplate, field: "heartbeatDefaults" },
   associations: {
     paused: {
       kind: "toggle",

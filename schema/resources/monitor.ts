@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { defineResource, field } from "../define.js";
+import { client } from "./client.js";
+import { clientTemplate } from "./client-template.js";
 import {
   ALERT_TYPES,
   HTTP_METHODS,
@@ -189,6 +191,7 @@ export const monitor = defineResource({
       issue("maintenanceWeekdays", "needs a maintenance window (maintenanceFrom, maintenanceTo, maintenanceTimezone)");
     }
   },
+  templateDefaults: { client, template: clientTemplate, field: "monitorDefaults" },
   associations: {
     paused: {
       kind: "toggle",

@@ -1,33 +1,42 @@
 import { z } from "zod";
 import { defineResource, field } from "../define.js";
-import { type VariantFields, checkVariantFields, e164PhoneNumber, email, httpUrl, httpsUrl, nonEmpty, openEnum, uuid } from "../rules.js";
+import { type VariantFields, checkVariantFields, e164PhoneNumber, email, httpUrl, httpsUrl, nonEmpty, openEnum, openObject, uuid } from "../rules.js";
 
 /** The kinds this package knows the settings of; the service may offer others (spec 2.6: not shown). */
 export const CHANNEL_KINDS = ["email", "slack", "msteams", "sms", "pagerduty", "webhook"] as const;
 
-const config = z
-  .object({
+const KEYS_ASSUMED = "the keys declared are the ones this package knows, with their rules; another key is sent as written and preview warns about it";
+
+const config = openObject(
+  {
     address: email.optional().describe("`email`: the address notified."),
     channel: nonEmpty.optional().describe("`slack`: the channel posted to, e.g. `#alerts`."),
     phoneNumber: e164PhoneNumber.optional().describe("`sms`: the number texted, in E.164 form (`+14155550100`)."),
     url: httpUrl.optional().describe("`webhook`: the http(s) URL called."),
-  })
-  .strict();
+  },
+  KEYS_ASSUMED,
+);
 
-const credentials = z
-  .object({
+const credentials = openObject(
+  {
     webhookUrl: httpsUrl.optional().describe("`slack`, `msteams`: the incoming-webhook URL."),
     integrationKey: nonEmpty.optional().describe("`pagerduty`: the Events API integration key."),
     headers: z
       .array(z.object({ name: nonEmpty.describe("Header name."), value: z.string().describe("Header value.") }).strict())
       .optional()
       .describe("`webhook`: headers sent with every call, e.g. an authorization token."),
-  })
-  .strict();
+  },
+  KEYS_ASSUMED,
+);
 
 type ChannelField = `config.${keyof z.output<typeof config>}` | `credentials.${keyof z.output<typeof credentials>}`;
 
-/** Settings each channel kind needs (`required`) or accepts (`optional`); others' settings are errors. */
+/**
+ * Settings each channel kind is assumed to need (`required`) or accept (`optional`). The spec shows
+ * none, so check enforces none of it (a server that connects Slack through its own app needs no
+ * webhook URL): it warns about another kind's setting, and the importer declares a placeholder for
+ * a needed secret the service does not return.
+ */
 const FIELDS_BY_KIND: Record<(typeof CHANNEL_KINDS)[number], VariantFields<ChannelField>> = {
   email: { required: ["config.address"], optional: [] },
   slack: { required: ["credentials.webhookUrl"], optional: ["config.channel"] },
@@ -58,14 +67,18 @@ export const notificationChannel = defineResource({
       description: "Id (UUID) of the client (agency partition) the channel lives in; changing it replaces the channel.",
       replaceOnChange: true,
     }),
-    config: field(config.optional(), { description: "Kind-specific settings the service returns (address, channel, phone number, URL)." }),
+    config: field(config.optional(), {
+      description: "Kind-specific settings (address, channel, phone number, URL).",
+      assumption: `which settings a kind needs and which keys it takes are not shown (spec 2.6): ${KEYS_ASSUMED}; a missing setting is the server's to refuse`,
+    }),
     credentials: field(credentials.optional(), {
-      description: "Kind-specific secrets (webhook URL, integration key, headers). The service never returns them.",
+      description: "Kind-specific secrets (webhook URL, integration key, headers).",
       secret: true,
       writeOnly: true,
+      assumption: `the service is assumed not to return them, so read keeps them from state (the importer turns every credential into a placeholder, returned or not); which keys a kind takes is not shown (spec 2.6): ${KEYS_ASSUMED}`,
     }),
   }),
-  refine(channel, issue) {
+  assumedRules(channel, issue) {
     if (channel.kind === undefined) return;
     const isSet = (field: ChannelField): boolean => {
       const [group, name] = field.split(".") as ["config" | "credentials", string];

@@ -24,6 +24,8 @@ export interface ClientTemplateArgs {
    * Defaults for monitors created inside clients made from this template.
    *
    * API field: `monitor_defaults`.
+   *
+   * Assumption (not shown by the spec): the keys of template defaults are not shown: these are the ones this package knows; others are sent as written, and preview warns about them.
    */
   monitorDefaults?: pulumi.Input<ClientTemplateMonitorDefaultsArgs>;
 
@@ -31,6 +33,8 @@ export interface ClientTemplateArgs {
    * Defaults for heartbeats created inside clients made from this template.
    *
    * API field: `heartbeat_defaults`.
+   *
+   * Assumption (not shown by the spec): the keys of template defaults are not shown: these are the ones this package knows; others are sent as written, and preview warns about them.
    */
   heartbeatDefaults?: pulumi.Input<ClientTemplateHeartbeatDefaultsArgs>;
 
@@ -66,6 +70,8 @@ export class ClientTemplate extends pulumi.dynamic.Resource {
    * Defaults for monitors created inside clients made from this template.
    *
    * API field: `monitor_defaults`.
+   *
+   * Assumption (not shown by the spec): the keys of template defaults are not shown: these are the ones this package knows; others are sent as written, and preview warns about them.
    */
   declare public readonly monitorDefaults: pulumi.Output<ClientTemplateMonitorDefaults | undefined>;
 
@@ -73,6 +79,8 @@ export class ClientTemplate extends pulumi.dynamic.Resource {
    * Defaults for heartbeats created inside clients made from this template.
    *
    * API field: `heartbeat_defaults`.
+   *
+   * Assumption (not shown by the spec): the keys of template defaults are not shown: these are the ones this package knows; others are sent as written, and preview warns about them.
    */
   declare public readonly heartbeatDefaults: pulumi.Output<ClientTemplateHeartbeatDefaults | undefined>;
 

@@ -55,6 +55,8 @@ export interface ClientArgs {
    * The client's status portal. Fields left out take their defaults. Left out entirely, the portal is not managed.
    *
    * API field: `portal_settings`.
+   *
+   * Assumption (not shown by the spec): the portal settings' keys and defaults are not shown: a key this package does not know is sent as written, and preview warns about it.
    */
   portalSettings?: pulumi.Input<ClientPortalSettingsArgs>;
 
@@ -120,6 +122,8 @@ export class Client extends pulumi.dynamic.Resource {
    * The client's status portal. Fields left out take their defaults. Left out entirely, the portal is not managed.
    *
    * API field: `portal_settings`.
+   *
+   * Assumption (not shown by the spec): the portal settings' keys and defaults are not shown: a key this package does not know is sent as written, and preview warns about it.
    */
   declare public readonly portalSettings: pulumi.Output<ClientPortalSettings | undefined>;
 
@@ -209,6 +213,8 @@ export interface GetClientResult {
    * The client's status portal. Fields left out take their defaults. Left out entirely, the portal is not managed.
    *
    * API field: `portal_settings`.
+   *
+   * Assumption (not shown by the spec): the portal settings' keys and defaults are not shown: a key this package does not know is sent as written, and preview warns about it.
    */
   readonly portalSettings?: ClientPortalSettings;
 

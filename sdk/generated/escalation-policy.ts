@@ -43,6 +43,8 @@ export interface EscalationPolicyArgs {
    * Notification steps, run in this order.
    *
    * API field: `steps`.
+   *
+   * Assumption (not shown by the spec): the keys of a policy step are not shown (spec 2.6): these are the ones this package knows; others are sent as written, and preview warns about them.
    */
   steps: pulumi.Input<pulumi.Input<EscalationPolicyStepArgs>[]>;
 
@@ -96,6 +98,8 @@ export class EscalationPolicy extends pulumi.dynamic.Resource {
    * Notification steps, run in this order.
    *
    * API field: `steps`.
+   *
+   * Assumption (not shown by the spec): the keys of a policy step are not shown (spec 2.6): these are the ones this package knows; others are sent as written, and preview warns about them.
    */
   declare public readonly steps: pulumi.Output<EscalationPolicyStep[]>;
 
@@ -166,6 +170,8 @@ export interface GetEscalationPolicyResult {
    * Notification steps, run in this order.
    *
    * API field: `steps`.
+   *
+   * Assumption (not shown by the spec): the keys of a policy step are not shown (spec 2.6): these are the ones this package knows; others are sent as written, and preview warns about them.
    */
   readonly steps?: EscalationPolicyStep[];
 }

@@ -35,20 +35,24 @@ export interface NotificationChannelArgs {
   clientId?: pulumi.Input<string>;
 
   /**
-   * Kind-specific settings the service returns (address, channel, phone number, URL).
+   * Kind-specific settings (address, channel, phone number, URL).
    *
    * API field: `config`.
+   *
+   * Assumption (not shown by the spec): which settings a kind needs and which keys it takes are not shown (spec 2.6): the keys declared are the ones this package knows, with their rules; another key is sent as written and preview warns about it; a missing setting is the server's to refuse.
    */
   config?: pulumi.Input<NotificationChannelConfigArgs>;
 
   /**
-   * Kind-specific secrets (webhook URL, integration key, headers). The service never returns them.
+   * Kind-specific secrets (webhook URL, integration key, headers).
    *
    * Secret: kept encrypted in state and never shown in messages.
    *
    * Write-only: the service never returns it; the value is kept from state.
    *
    * API field: `credentials`.
+   *
+   * Assumption (not shown by the spec): the service is assumed not to return them, so read keeps them from state (the importer turns every credential into a placeholder, returned or not); which keys a kind takes is not shown (spec 2.6): the keys declared are the ones this package knows, with their rules; another key is sent as written and preview warns about it.
    */
   credentials?: pulumi.Input<NotificationChannelCredentialsArgs>;
 
@@ -94,20 +98,24 @@ export class NotificationChannel extends pulumi.dynamic.Resource {
   declare public readonly clientId: pulumi.Output<string | undefined>;
 
   /**
-   * Kind-specific settings the service returns (address, channel, phone number, URL).
+   * Kind-specific settings (address, channel, phone number, URL).
    *
    * API field: `config`.
+   *
+   * Assumption (not shown by the spec): which settings a kind needs and which keys it takes are not shown (spec 2.6): the keys declared are the ones this package knows, with their rules; another key is sent as written and preview warns about it; a missing setting is the server's to refuse.
    */
   declare public readonly config: pulumi.Output<NotificationChannelConfig | undefined>;
 
   /**
-   * Kind-specific secrets (webhook URL, integration key, headers). The service never returns them.
+   * Kind-specific secrets (webhook URL, integration key, headers).
    *
    * Secret: kept encrypted in state and never shown in messages.
    *
    * Write-only: the service never returns it; the value is kept from state.
    *
    * API field: `credentials`.
+   *
+   * Assumption (not shown by the spec): the service is assumed not to return them, so read keeps them from state (the importer turns every credential into a placeholder, returned or not); which keys a kind takes is not shown (spec 2.6): the keys declared are the ones this package knows, with their rules; another key is sent as written and preview warns about it.
    */
   declare public readonly credentials: pulumi.Output<NotificationChannelCredentials | undefined>;
 
@@ -170,20 +178,24 @@ export interface GetNotificationChannelResult {
   readonly clientId?: string;
 
   /**
-   * Kind-specific settings the service returns (address, channel, phone number, URL).
+   * Kind-specific settings (address, channel, phone number, URL).
    *
    * API field: `config`.
+   *
+   * Assumption (not shown by the spec): which settings a kind needs and which keys it takes are not shown (spec 2.6): the keys declared are the ones this package knows, with their rules; another key is sent as written and preview warns about it; a missing setting is the server's to refuse.
    */
   readonly config?: NotificationChannelConfig;
 
   /**
-   * Kind-specific secrets (webhook URL, integration key, headers). The service never returns them.
+   * Kind-specific secrets (webhook URL, integration key, headers).
    *
    * Secret: kept encrypted in state and never shown in messages.
    *
    * Write-only: the service never returns it; the value is kept from state.
    *
    * API field: `credentials`.
+   *
+   * Assumption (not shown by the spec): the service is assumed not to return them, so read keeps them from state (the importer turns every credential into a placeholder, returned or not); which keys a kind takes is not shown (spec 2.6): the keys declared are the ones this package knows, with their rules; another key is sent as written and preview warns about it.
    */
   readonly credentials?: pulumi.Output<NotificationChannelCredentials>;
 }

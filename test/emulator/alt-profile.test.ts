@@ -299,6 +299,22 @@ describe("POST /heartbeat-groups/assign", () => {
   });
 });
 
+describe("notification channels", () => {
+  test("credentials are returned as sent, like any other field", async () => {
+    const credentials = { webhook_url: "https://hooks.example/T0/secret" };
+    const channel = dataOf(await api.post("/notification_channels", { name: "Chat", kind: "slack", credentials }), 201);
+    expect(channel).toMatchObject({ credentials, credentials_set: true });
+    expect(dataOf(await api.get(`/notification_channels/${channel.id}`), 200)).toMatchObject({ credentials });
+  });
+
+  test("any kind and any setting key are accepted and stored as sent; known keys keep their rules", async () => {
+    const body = { name: "Bird", kind: "pigeon", config: { loft: "north", teamId: 7 }, credentials: { ringCode: "r-1" } };
+    const channel = dataOf(await api.post("/notification_channels", body), 201);
+    expect(dataOf(await api.get(`/notification_channels/${channel.id}`), 200)).toMatchObject(body);
+    expectError(await api.post("/notification_channels", { name: "Bad", kind: "email", config: { address: "nope" } }), 422, "invalid_request");
+  });
+});
+
 describe("what stays as in the default profile", () => {
   test("Idempotency-Key replays the first response", async () => {
     const headers = { "idempotency-key": "alt-once" };

@@ -206,6 +206,15 @@ describe("other kinds", () => {
     await expectInvalid("/notification_channels", { name: "Bad", kind: "sms", config: { phone_number: "0800 123" } }, { "config.phone_number": expect.stringMatching(/E\.164/) });
   });
 
+  test("a channel kind or a setting key outside the emulator's contract is refused, naming it (the alt profile accepts them)", async () => {
+    await expectInvalid("/notification_channels", { name: "Bird", kind: "pigeon" }, { kind: expect.stringMatching(/^must be one of/) });
+    await expectInvalid(
+      "/notification_channels",
+      { name: "Chat", kind: "slack", config: { channel: "#ops", thread: "t1" }, credentials: { bot_token: "xoxb" } },
+      { "config.thread": "is not a known field", "credentials.bot_token": "is not a known field" },
+    );
+  });
+
   test("webhook subscriptions accept known event kinds only", async () => {
     await expectInvalid(
       "/webhook-subscriptions",

@@ -106,8 +106,8 @@ describe("pulumi-monitoring import", () => {
     expect(program).not.toContain("s3cret");
     expect(stderr).toContain("Monitor: 1 read");
     expect(stderr).toContain(`Imported 2 objects into ${out}: 1 NotificationChannel, 1 Monitor.`);
-    expect(stderr).toContain("pulumi config set --secret opsChatCredentialsWebhookUrl   # NotificationChannel ops-chat: credentials.webhookUrl (the service never returns it)");
-    expect(stderr).toContain("pulumi config set --secret websiteAuthPassword   # Monitor website: authPassword (the service never returns it)");
+    expect(stderr).toContain("pulumi config set --secret opsChatCredentialsWebhookUrl   # NotificationChannel ops-chat: credentials.webhookUrl (the service does not return it)");
+    expect(stderr).toContain("pulumi config set --secret websiteAuthPassword   # Monitor website: authPassword (the service does not return it)");
   });
 
   it("keeps the ids of objects left out by --kind in a program, and refuses them in a monitoring file", async () => {
@@ -126,6 +126,6 @@ describe("pulumi-monitoring import", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("notificationChannels: [ops-chat]");
     expect(stdout).toContain("webhookUrl: ${env:OPS_CHAT_CREDENTIALS_WEBHOOK_URL}");
-    expect(stderr).toContain("export WEBSITE_AUTH_PASSWORD='...'   # Monitor website: authPassword (the service never returns it)");
+    expect(stderr).toContain("export WEBSITE_AUTH_PASSWORD='...'   # Monitor website: authPassword (the service does not return it)");
   });
 });

@@ -195,6 +195,42 @@ describe("declarations", () => {
   });
 });
 
+describe("credentials a server returns (the definition assumes none do)", () => {
+  const returned: AccountContents = {
+    objects: [
+      object(notificationChannel, ids.slack, { name: "Chat", kind: "slack", credentials: { webhookUrl: "https://hooks.example/T0/s3cret" } }),
+      object(notificationChannel, ids.email, {
+        name: "Hook",
+        kind: "webhook",
+        config: { url: "https://in.example.com" },
+        credentials: { headers: [{ name: "Authorization", value: "Bearer s3cret-2" }] },
+      }),
+      object(notificationChannel, ids.db, { name: "Loft", kind: "pigeon", config: { loft: "north" }, credentials: { ringCode: "s3cret-3" } }),
+    ],
+    clients: [],
+  };
+  const returnedPlan = planImport(returned);
+
+  it("become placeholders, every string of them, whatever the kind; only header names stay in source", () => {
+    expect(returnedPlan.placeholders.map(({ key, path, origin }) => ({ key, path, origin }))).toEqual([
+      { key: "chatCredentialsWebhookUrl", path: "credentials.webhookUrl", origin: "returned" },
+      { key: "hookCredentialsHeaders0Value", path: "credentials.headers[0].value", origin: "returned" },
+      { key: "loftCredentialsRingCode", path: "credentials.ringCode", origin: "returned" },
+    ]);
+    for (const text of [renderTypeScript(returnedPlan, { scopeText: "test" }), renderYaml(returnedPlan, { scopeText: "test" })]) {
+      expect(text).not.toMatch(/s3cret/);
+      expect(text).toContain("Authorization");
+    }
+    expect(renderYaml(returnedPlan, { scopeText: "test" })).toContain("ringCode: ${env:LOFT_CREDENTIALS_RING_CODE}");
+    expect(renderTypeScript(returnedPlan, { scopeText: "test" })).toContain('ringCode: config.requireSecret("loftCredentialsRingCode")');
+  });
+
+  it("keep unknown setting keys as the server wrote them", () => {
+    expect(returnedPlan.declarations.find(({ name }) => name === "loft")?.inputs["config"]).toEqual({ loft: "north" });
+    expect(returnedPlan.notes).toEqual([]);
+  });
+});
+
 describe("the generated text", () => {
   it("is the same for the same account, whatever order the API listed it in", () => {
     const shuffled: AccountContents = { objects: [...account.objects].reverse(), clients: account.clients };

@@ -1,20 +1,25 @@
 /**
  * The import, end to end: an account made by hand, `pulumi-monitoring import` in one format, the
- * generated program deployed by the real Pulumi engine. The first `up` adopts every object and
- * creates none, preview and refresh then find nothing to change, and an edit of one field changes
- * only that object. Importing the same account twice gives the same text.
+ * generated program deployed by the real Pulumi engine. The lines the command prints fill every
+ * secret placeholder (the test runs them), and no secret value shows in the program or the output,
+ * whether or not the server returns it (the alt profile returns channel credentials). The first
+ * `up` adopts every object and creates none, preview and refresh then find nothing to change, and
+ * an edit of one field changes only that object. Importing the same account twice gives the same text.
  */
+import { execFile } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ImportResult, importAccount } from "../../cli/import/main.js";
 import type { Placeholder } from "../../cli/import/plan.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
-import { type TestStack, createTestStack, repoRoot } from "../support/pulumi.js";
+import { type TestStack, createTestStack, repoRoot, testPassphrase } from "../support/pulumi.js";
 import { COLLECTION_PATH, type SeededAccount, countFileObjects, countObjects, seedAccount } from "./support.js";
 
 const PROJECT = "imported";
+const run = promisify(execFile);
 const DEPLOY_TIMEOUT_MS = 1_200_000;
 
 export interface ImportScenario {
@@ -29,20 +34,43 @@ export function describeImport({ profile, format, count }: ImportScenario): void
     let emulator: TestEmulator;
     let seeded: SeededAccount;
     let before: Record<string, number>;
-    let imports: { file: string; argv: string[]; result: ImportResult }[];
+    let imports: { file: string; argv: string[]; result: ImportResult; output: string }[];
     let programDir: string;
     let harness: TestStack;
 
-    const runImport = async (argv: string[]): Promise<ImportResult> => {
+    /** The result and everything the command printed (the program on stdout, the summary on stderr). */
+    const runImport = async (argv: string[]): Promise<{ result: ImportResult; output: string }> => {
       let stdout = "";
+      let stderr = "";
       const result = await importAccount(argv, {
         stdout: (text) => (stdout += text),
-        stderr: () => undefined,
+        stderr: (text) => (stderr += text),
         env: { MONITORING_API_URL: emulator.baseUrl, MONITORING_API_KEY: emulator.apiKey },
       });
       if (result === undefined) throw new Error("the import printed its help instead of importing");
       expect(stdout).toBe(result.text);
-      return result;
+      return { result, output: stdout + stderr };
+    };
+
+    /** The printed line that fills `placeholder`, run with its secret: a config value (ts) or an environment variable (yaml). */
+    const fillIn = async (placeholder: Placeholder, output: string, workDir: string, environment: Record<string, string>): Promise<void> => {
+      const name = format === "ts" ? placeholder.key : placeholder.environmentVariable;
+      const line = output.split("\n").find((text) => (format === "ts" ? text.includes(`--secret ${name} `) : text.includes(`export ${name}=`)));
+      if (line === undefined) throw new Error(`no printed line fills ${name}`);
+      const command = line.trim().replace(/\s+#.*$/, "");
+      if (format === "ts") {
+        // `pulumi config set --secret KEY` reads the value from standard input when no terminal is attached.
+        const child = execFile("bash", ["-c", command], {
+          cwd: workDir,
+          env: { ...process.env, PULUMI_BACKEND_URL: `file://${harness.backendDir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase, PULUMI_SKIP_UPDATE_CHECK: "true" },
+        });
+        child.stdin?.end(secretOf(placeholder));
+        await new Promise<void>((resolve, reject) => child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}`)))));
+      } else {
+        const quoted = `'${secretOf(placeholder).replaceAll("'", "'\\''")}'`;
+        const { stdout } = await run("bash", ["-c", `${command.replace("'...'", quoted)}; printenv ${name}`]);
+        environment[name] = stdout.replace(/\n$/, "");
+      }
     };
 
     /** The secret each placeholder stands for, as the account was seeded with it. */
@@ -68,14 +96,14 @@ export function describeImport({ profile, format, count }: ImportScenario): void
       const [acme] = seeded.clients;
       imports =
         format === "ts"
-          ? [{ file: "index.ts", argv: ["--all-clients", "--quiet"] }].map((entry) => ({ ...entry, result: undefined as never }))
+          ? [{ file: "index.ts", argv: ["--all-clients", "--quiet"] }].map((entry) => ({ ...entry, result: undefined as never, output: "" }))
           : [
-              { file: "account.yaml", argv: ["--format", "yaml", "--quiet"], result: undefined as never },
-              { file: "acme.yaml", argv: ["--format", "yaml", "--client-id", acme, "--quiet"], result: undefined as never },
+              { file: "account.yaml", argv: ["--format", "yaml", "--quiet"], result: undefined as never, output: "" },
+              { file: "acme.yaml", argv: ["--format", "yaml", "--client-id", acme, "--quiet"], result: undefined as never, output: "" },
             ];
-      for (const entry of imports) entry.result = await runImport(entry.argv);
+      for (const entry of imports) Object.assign(entry, await runImport(entry.argv));
       // The same account twice gives the same text, byte for byte.
-      for (const { argv, result } of imports) expect((await runImport(argv)).text).toBe(result.text);
+      for (const { argv, result } of imports) expect((await runImport(argv)).result.text).toBe(result.text);
 
       const declared = imports.reduce((sum, { result }) => sum + result.plan.declarations.length, 0);
       if (format === "ts") {
@@ -86,8 +114,16 @@ export function describeImport({ profile, format, count }: ImportScenario): void
       const placeholders = imports.flatMap(({ result }) => result.plan.placeholders);
       expect(placeholders.length).toBeGreaterThan(0);
       expect(placeholders.map(secretOf)).toHaveLength(placeholders.length);
-      for (const { result } of imports) {
-        for (const secret of seeded.secrets.values()) for (const value of Object.values(secret)) expect(result.text).not.toContain(value);
+      // Every credential of the objects imported is a placeholder, returned by the server or not.
+      const imported = new Set(imports.flatMap(({ result }) => result.plan.declarations.map(({ id }) => id.toLowerCase())));
+      const channelSecrets = [...seeded.secrets]
+        .filter(([id]) => imported.has(id))
+        .flatMap(([id, paths]) => Object.keys(paths).filter((path) => path.startsWith("credentials.")).map((path) => `${id} ${path}`));
+      expect(channelSecrets.length).toBeGreaterThan(0);
+      const declaredChannelSecrets = placeholders.filter(({ path }) => path.startsWith("credentials.")).map(({ declaration, path }) => `${declaration.id.toLowerCase()} ${path}`);
+      expect(channelSecrets.filter((secret) => !declaredChannelSecrets.includes(secret))).toEqual([]);
+      for (const { output } of imports) {
+        for (const secret of seeded.secrets.values()) for (const value of Object.values(secret)) expect(output).not.toContain(value);
       }
 
       programDir = join(repoRoot, ".work", `import-program-${randomBytes(4).toString("hex")}`);
@@ -105,17 +141,21 @@ export function describeImport({ profile, format, count }: ImportScenario): void
           ].join("\n"),
         );
       }
-      const secretConfig = Object.fromEntries(placeholders.map((placeholder) => [`${PROJECT}:${placeholder.key}`, { value: secretOf(placeholder), secret: true }]));
-      const secretEnvironment = Object.fromEntries(placeholders.map((placeholder) => [placeholder.environmentVariable, secretOf(placeholder)]));
+      const secretEnvironment: Record<string, string> = {};
+      if (format === "yaml") {
+        for (const { result, output } of imports) for (const placeholder of result.plan.placeholders) await fillIn(placeholder, output, programDir, secretEnvironment);
+      }
       harness = await createTestStack({
         program: join(".work", programDir.split("/").at(-1) as string),
         config: {
           "monitoring:apiUrl": { value: emulator.baseUrl },
           "monitoring:apiKey": { value: emulator.apiKey, secret: true },
-          ...(format === "ts" ? secretConfig : {}),
         },
-        env: format === "yaml" ? secretEnvironment : {},
+        env: secretEnvironment,
       });
+      if (format === "ts") {
+        for (const { result, output } of imports) for (const placeholder of result.plan.placeholders) await fillIn(placeholder, output, harness.workDir, secretEnvironment);
+      }
     }, DEPLOY_TIMEOUT_MS);
 
     it("adopts every object on the first up, creating none", async () => {

@@ -25,6 +25,7 @@ describe("check", () => {
         name: "on-call",
         steps: [{ delayMinutes: 5, notificationChannelIds: [ID], urgency: "high" }],
       },
+      warnings: [],
     });
   });
 
@@ -81,6 +82,48 @@ describe("check", () => {
     });
   });
 
+  describe("keys the spec does not show (open objects: channel settings, portal settings, template defaults, policy steps)", () => {
+    const urn = (kind: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:${kind}::alerts`;
+
+    it("passes an unknown key, keeps it as written and warns naming the resource and the key, never the value", () => {
+      const result = check(notificationChannel, { __urn: urn("NotificationChannel"), name: "s", kind: "slack", config: { channel: "#ops", threadTs: "s3cr3t-ish" } });
+      expect(result.failures).toEqual([]);
+      expect(result.inputs["config"]).toEqual({ channel: "#ops", threadTs: "s3cr3t-ish" });
+      expect(result.warnings).toEqual([
+        'NotificationChannel "alerts": config.threadTs is not a key this package knows; it is sent as written and the server decides (check the spelling)',
+      ]);
+      expect(result.warnings.join()).not.toContain("s3cr3t");
+    });
+
+    it("passes a missing setting without a word: which settings a kind needs is the server's to say", () => {
+      expect(check(notificationChannel, { name: "s", kind: "slack" })).toMatchObject({ failures: [], warnings: [] });
+    });
+
+    it("warns about a setting assumed to belong to another kind", () => {
+      expect(check(notificationChannel, { __urn: urn("NotificationChannel"), name: "p", kind: "pagerduty", config: { phoneNumber: "+14155550100" } }).warnings).toEqual([
+        'NotificationChannel "alerts": config.phoneNumber applies only to sms channels, not pagerduty as far as this package knows; it is sent as written and the server decides',
+      ]);
+    });
+
+    it("still refuses what the package knows of a known key, and unknown keys where the spec states the fields", () => {
+      expect(check(notificationChannel, { name: "e", kind: "email", config: { address: "ops" } }).failures.map(({ reason }) => reason)).toEqual([
+        'NotificationChannel.config.address: must be an email address (got "ops")',
+      ]);
+      expect(check(monitor, { url: "https://x.io", intervalSecs: 30 }).failures.map(({ reason }) => reason)).toEqual([
+        "Monitor.intervalSecs: unknown field (did you mean intervalSeconds?)",
+      ]);
+    });
+
+    it("warns about unknown keys at any depth, naming the item", () => {
+      const { warnings } = check(escalationPolicy, {
+        __urn: urn("EscalationPolicy"),
+        name: "p",
+        steps: [{ delayMinutes: 0, notificationChannelIds: [ID] }, { delayMinutes: 5, notificationChannelIds: [ID], repeatEvery: 3 }],
+      });
+      expect(warnings).toEqual([expect.stringMatching(/^EscalationPolicy "alerts": steps\[1\]\.repeatEvery is not a key/)]);
+    });
+  });
+
   it("reports every failing field at once", () => {
     const { failures } = check(monitor, { url: 42, intervalSeconds: 1, httpMethod: "FETCH", typo: true });
     expect(failures.map((failure) => failure.property).sort()).toEqual(["httpMethod", "intervalSeconds", "typo", "url"]);
@@ -115,7 +158,7 @@ describe("check", () => {
 
   it("leaves values unknown during a preview unchecked, and defers cross-field rules", () => {
     const news = { monitorType: "tcp", tcpHost: UNKNOWN, tcpPort: UNKNOWN, notificationChannelIds: [ID, UNKNOWN] };
-    expect(check(monitor, news)).toEqual({ failures: [], inputs: news });
+    expect(check(monitor, news)).toEqual({ failures: [], inputs: news, warnings: [] });
   });
 
   it("still checks the known fields next to unknown ones", () => {

@@ -43,7 +43,30 @@ const webInputs = { __provider: "exports.handler = new;", name: "web", url: "htt
 
 type Row = [string, AnyResourceDefinition, Record<string, unknown>, Record<string, unknown>, { changes: boolean; replaces?: string[] }];
 
+const slack = { name: "chat", kind: "slack", config: { channel: "#ops" } };
+
 const rows: Row[] = [
+  [
+    "a key the server added inside an open object (channel config) that the program does not set: no change",
+    notificationChannel,
+    recorded({ ...slack, config: { channel: "#ops", workspace_id: "T01" } }, ["name", "kind", "config"]),
+    slack,
+    { changes: false },
+  ],
+  [
+    "a key the program adds inside an open object: update",
+    notificationChannel,
+    recorded(slack, ["name", "kind", "config"]),
+    { ...slack, config: { channel: "#ops", threadMode: "replies" } },
+    { changes: true, replaces: [] },
+  ],
+  [
+    "an unknown key of a policy step the server holds as sent: no change",
+    escalationPolicy,
+    recorded({ name: "p", steps: [{ delayMinutes: 0, notificationChannelIds: [A], urgency: "high", escalateTo: "lead" }] }, ["name", "steps"]),
+    { name: "p", steps: [{ delayMinutes: 0, notificationChannelIds: [A], urgency: "high", escalateTo: "lead" }] },
+    { changes: false },
+  ],
   ["identical inputs, with server defaults the user never set: no change", monitor, webMonitor, webInputs, { changes: false }],
   ["a server field (status) and internals differ: no change", monitor, { ...webMonitor, status: "DOWN" }, webInputs, { changes: false }],
   ["a new value: update", monitor, webMonitor, { ...webInputs, name: "web-2" }, { changes: true, replaces: [] }],

@@ -27,6 +27,12 @@ describe("OperationError.fromApiError", () => {
     expect(error.message).toMatch(/^Monitor "web": create failed: the service rejected intervalSeconds: must be an integer >= 10 \(.*422 .*request_id req_1\]\)$/);
   });
 
+  it("names a channel setting the server refuses by resource and input, whatever the key (the spec shows none)", () => {
+    const channel = { __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:NotificationChannel::carrier" };
+    const error = OperationError.fromApiError(notificationChannel, channel, "create", rejected({ kind: "must be one of email, slack", "config.loft": "is not a known field" }));
+    expect(error.message).toMatch(/^NotificationChannel "carrier": create failed: the service rejected kind: must be one of email, slack; config\.loft: is not a known field \(/);
+  });
+
   it("names inputs by their declared API names, aliases included", () => {
     const error = OperationError.fromApiError(webhookSubscription, {}, "read 1", rejected({ secret_last4: "odd" }));
     expect(error.message).toContain("the service rejected signingSecretLast4: odd");

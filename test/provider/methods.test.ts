@@ -339,6 +339,18 @@ describe("associations", () => {
     expect((await raw.get(`/heartbeats/${id}`))["heartbeat_group_id"] ?? null).toBeNull();
   });
 
+  it("a field removed from a heartbeat inside a client made from a template takes the template's default, not the definition's", async () => {
+    const template = await raw.create("/client-templates", { name: "relaxed", heartbeat_defaults: { grace_period_seconds: 900 } });
+    const client = await raw.create("/clients", { name: "Relaxed Inc", template_id: template["id"] });
+    const engine = engineOf(heartbeatDefinition);
+    const { id, outs } = await engine.create(checked(heartbeatDefinition, "templated", { name: "nightly", gracePeriodSeconds: 60, expectedIntervalSeconds: 600, clientId: client["id"] }));
+    expect(await raw.get(`/heartbeats/${id}`)).toMatchObject({ grace_period_seconds: 60, expected_interval_seconds: 600 });
+
+    // The template sets a grace period and no interval: the one comes from the template, the other from the definition.
+    await engine.update(id, outs, checked(heartbeatDefinition, "templated", { name: "nightly", clientId: client["id"] }));
+    expect(await raw.get(`/heartbeats/${id}`)).toMatchObject({ grace_period_seconds: 900, expected_interval_seconds: 3600 });
+  });
+
   it("archives a client when it is destroyed, and manages its portal settings", async () => {
     const engine = engineOf(clientDefinition);
     const inputs = checked(clientDefinition, "portal", { name: "Initech", portalSettings: { enabled: true, title: "Initech" } });
