@@ -250,11 +250,13 @@ describe("the command line", () => {
       parallel: 4,
       maxRps: 20,
       shared: false,
+      refresh: true,
       isolated: false,
       json: true,
       yes: true,
     });
     expect(parseFleetArgs(["preview", "--isolated"], "/here")).toMatchObject({ command: "preview", isolated: true });
+    expect(parseFleetArgs(["up", "--no-refresh"], "/here")).toMatchObject({ command: "up", refresh: false });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 

@@ -2,7 +2,8 @@
  * `pulumi-monitoring fleet` on examples/agency: the shared template and eight client stacks made
  * by `fleet init` from a clients/ folder, deployed four at a time within one API budget, previewed
  * with no changes (the programs running inside the fleet, and with --isolated each in a process of
- * its own), checked for a change made by hand, a broken client failing alone, and destroyed.
+ * its own), checked for a change made by hand, which the next `fleet up` puts back (not with
+ * --no-refresh), a broken client failing alone, and destroyed.
  * The fleet runs as a child process (`node dist/cli/main.js fleet ...`), as users run it.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
@@ -153,6 +154,18 @@ describe("fleet over examples/agency", () => {
       expect.objectContaining({ type: "Monitor", name: "client07-root", drift: "changed", fields: [{ field: "name", recorded: "client07.example.com/", actual: "Renamed by hand" }] }),
     ]);
     expect(report.stacks.filter((stack) => stack.result !== "drifted").every((stack) => stack.result === "in sync")).toBe(true);
+  }, FLEET_STEP_MS);
+
+  it("up puts the hand change back, as it reads the service first; --no-refresh leaves it; drift then finds the fleet in sync", async () => {
+    const [monitor] = await monitorsOf("client07");
+    const one = ["--yes", "--no-shared", "--stack", "client07"];
+    expect((await fleet("up", "--no-refresh", ...one)).code).toBe(0);
+    expect((await monitorsOf("client07"))[0]).toMatchObject({ id: monitor?.id, name: "Renamed by hand" });
+
+    const { code, stdout } = await fleet("up", ...one);
+    expect(code, stdout).toBe(0);
+    expect((await monitorsOf("client07"))[0]).toMatchObject({ id: monitor?.id, name: "client07.example.com/" });
+    expect((await fleet("drift", "--no-shared", "--stack", "client07")).code).toBe(0);
   }, FLEET_STEP_MS);
 
   it("a stack with a broken configuration fails with its message while the others succeed", async () => {
