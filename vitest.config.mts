@@ -1,8 +1,48 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * Test files that start a Pulumi engine (the CLI, through the Automation API or not) or install
+ * the packed package with npm. Everything else is the `unit` project, `npm run test:unit`, which
+ * refuses to start an engine (test/support/pulumi.ts): a new file that needs one belongs here.
+ */
+const engineFiles = [
+  "test/e2e/**/*.test.ts",
+  "test/examples/**/*.test.ts",
+  "test/foundation/**/*.test.ts",
+  "test/import/import-*.test.ts",
+  "test/cli/fleet-in-process.test.ts",
+  "test/sdk/editor.test.ts",
+  "test/docs/snippets.test.ts",
+];
+
+/**
+ * The longest engine files (the table the reporter prints), started first: a long file that
+ * starts last keeps one worker busy after the other has run out of files. Vitest orders the rest
+ * by the durations of earlier runs on this machine, or, on a fresh clone, by file size, which
+ * says little about these (the import files are a few lines over a shared scenario).
+ */
+const longestFirst = [
+  "test/e2e/monitor-set.test.ts",
+  "test/import/import-default.test.ts",
+  "test/examples/agency-fleet.test.ts",
+  "test/e2e/flaky-service.test.ts",
+  "test/e2e/lifecycle.test.ts",
+  "test/import/import-alt.test.ts",
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = longestFirst.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      return index === -1 ? longestFirst.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Fails the run, naming what is missing, when the Pulumi CLI, language host or Node is absent.
     globalSetup: ["test/support/toolchain.ts"],
     // End-to-end files drive the real Pulumi CLI; two cores cannot run many of them at once.
@@ -10,7 +50,13 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 600_000,
     // The lifecycle steps inside a file depend on each other and run in order.
-    sequence: { concurrent: false },
+    sequence: { concurrent: false, sequencer: LongestFirst },
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // Projects share one pool of workers; files of "engine" are handed out first, the longest
+    // first, so that the short unit files fill the end of the run on both workers.
+    projects: [
+      { extends: true, test: { name: "engine", include: engineFiles } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: engineFiles, env: { PULUMI_MONITORING_TEST_PROJECT: "unit" } } },
+    ],
   },
 });

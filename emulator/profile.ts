@@ -39,6 +39,8 @@ export interface Profile {
     upperCaseIds: boolean;
     /** Response field names that differ from the stored ones, per collection. */
     renames: Readonly<Record<string, Readonly<Record<string, string>>>>;
+    /** Fields that list items leave out (a GET of the object shows them), per collection (stored names). */
+    listOmits: Readonly<Record<string, readonly string[]>>;
   };
   /** The body of `POST /heartbeat-groups/assign`. */
   assignBody: "one heartbeat" | "many heartbeats";
@@ -73,7 +75,7 @@ export const DEFAULT_PROFILE: Profile = {
   cursorFormat: "base64url-json",
   errorCodes: IDENTITY_CODES,
   refuseNullForScalarDefaults: false,
-  responses: { nullForUnset: false, extraFields: false, upperCaseIds: false, renames: {} },
+  responses: { nullForUnset: false, extraFields: false, upperCaseIds: false, renames: {}, listOmits: {} },
   assignBody: "one heartbeat",
   channels: { returnCredentials: false, acceptUnknownSettings: false },
 };
@@ -118,6 +120,7 @@ export const ALT_PROFILE: Profile = {
       heartbeats: { ping_url: "check_in_url" },
       webhook_subscriptions: { signing_secret: "secret", signing_secret_last4: "secret_last4" },
     },
+    listOmits: { monitors: ["request_body"] },
   },
   assignBody: "many heartbeats",
   channels: { returnCredentials: true, acceptUnknownSettings: true },

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import { type AnyResourceDefinition, type Association, type Call, factsOf } from "../schema/define.js";
+import { type AnyResourceDefinition, type Association, type Call, apiNamesOf, factsOf } from "../schema/define.js";
 import { unwrap } from "../schema/rules.js";
 import { ApiError, type ApiClient, type Query, newIdempotencyKey } from "./http.js";
 import { canonical, changedFields, declaredInputs } from "./diff.js";
@@ -21,6 +21,7 @@ import {
   updateBodyFields,
 } from "./fields.js";
 import { OperationError, ResourceInitError, describeResource } from "./failures.js";
+import { ListReads } from "./list-reads.js";
 import { isRecord } from "./naming.js";
 import { apiBody, apiNameOf, fromApi, project, toApi } from "./translate.js";
 
@@ -30,14 +31,18 @@ type ApiObject = Record<string, unknown>;
 export class ResourceEngine {
   readonly #definition: AnyResourceDefinition;
   readonly #api: () => ApiClient;
+  /** The reads of a refresh, answered from list pages where that costs less (provider/list-reads.ts). */
+  readonly #lists: ListReads;
 
   /** `api` is called only when a request is about to be made, so credentials are resolved then. */
   constructor(definition: AnyResourceDefinition, api: () => ApiClient) {
     this.#definition = definition;
     this.#api = api;
+    this.#lists = new ListReads(api);
   }
 
   async create(inputs: Values): Promise<{ id: string; outs: Values }> {
+    this.#lists.forget();
     const adoptId = inputs["adoptId"];
     if (typeof adoptId === "string") {
       const existing = await this.#step(inputs, `adopt ${adoptId}`, () => this.#fetch(adoptId, inputs));
@@ -59,6 +64,7 @@ export class ResourceEngine {
    * its outputs, read back only when a call changed it.
    */
   async adopt(id: string, apiObject: ApiObject, inputs: Values): Promise<Values> {
+    this.#lists.forget();
     return this.#converge(id, apiObject, inputs);
   }
 
@@ -86,11 +92,11 @@ export class ResourceEngine {
 
   /**
    * The object's outputs as it is now, or no id when it is gone (Pulumi then drops it from state).
-   * `listed` is the object as a list read just returned it, when the caller has it (no GET then).
+   * Reads of many objects of the kind share list pages (provider/list-reads.ts).
    */
-  async read(id: string, state: Values, listed?: ApiObject | null): Promise<{ id?: string; props?: Values }> {
+  async read(id: string, state: Values): Promise<{ id?: string; props?: Values }> {
     return this.#step(state, `read ${id}`, async () => {
-      const apiObject = listed === undefined ? await this.#fetch(id, state) : (listed ?? undefined);
+      const apiObject = await this.#current(id, state);
       if (apiObject === undefined) return {};
       const props = await this.#outputs(id, apiObject, state, this.#keptOutputs(apiObject, state), declaredInputs(state));
       return { id, props };
@@ -98,6 +104,7 @@ export class ResourceEngine {
   }
 
   async update(id: string, olds: Values, news: Values): Promise<{ outs: Values }> {
+    this.#lists.forget();
     return this.#step(news, `update ${id}`, async () => {
       await this.#applyChanges(id, olds, news);
       return { outs: await this.#outputs(id, undefined, news, this.#keptOutputs({}, olds)) };
@@ -105,6 +112,7 @@ export class ResourceEngine {
   }
 
   async delete(id: string, state: Values): Promise<void> {
+    this.#lists.forget();
     const deletion = this.#definition.deletion ?? { method: "DELETE", path: `${this.#definition.path}/{id}`, alreadyGone: [404] };
     await this.#step(state, `delete ${id}`, async () => {
       try {
@@ -348,8 +356,56 @@ export class ResourceEngine {
     return items.filter(isRecord).map((item) => String(item["id"]));
   }
 
+  /** Every object the list shows with `query`, read now, by lower-case id. */
+  async listNow(query: Query): Promise<Map<string, ApiObject>> {
+    return this.#lists.scan(this.#definition.path, query);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Read
+
+  /**
+   * The object as read needs it: from a list page shared with the other reads of its kind and
+   * scope, when the item shows every field the state records (that list items carry the fields of
+   * a GET is an assumption, see `readBy` in schema/define.ts), else by id.
+   */
+  async #current(id: string, state: Values): Promise<ApiObject | undefined> {
+    const listOnly = this.#definition.readBy === "list";
+    const listed = await this.#lists.find(fillPath(this.#definition.path, state), this.#readQuery(state), id, listOnly).catch((error: unknown) => {
+      // A list under a parent that is gone (a deleted client's share links) answers 404: so is the object.
+      if (listOnly && error instanceof ApiError && error.status === 404) return "absent" as const;
+      throw error;
+    });
+    if (typeof listed === "object" && (listOnly || this.#showsRecordedFields(listed, state))) return listed;
+    // No GET by id: absent from the whole list means gone.
+    if (listOnly) return undefined;
+    return this.#fetch(id, state);
+  }
+
+  /** Whether a listed item carries every field the state records a value for (write-only and path fields aside). */
+  #showsRecordedFields(item: ApiObject, state: Values): boolean {
+    const shape = { ...this.#definition.inputs.shape, ...this.#definition.outputs.shape } as Record<string, z.ZodType>;
+    const notCarried = new Set<string>([...this.#definition.writeOnly, ...this.#definition.keepFromState, ...pathFields(this.#definition)]);
+    return Object.entries(state).every(([field, value]) => {
+      const schema = shape[field];
+      if (value === undefined || schema === undefined || notCarried.has(field) || isInternal(field)) return true;
+      const association = associationOf(this.#definition, field);
+      if (association !== undefined && association.kind !== "toggle") return true;
+      return apiNamesOf(field, schema).some((name) => name in item);
+    });
+  }
+
+  /**
+   * The scope of the list a read looks in: the object's client as recorded; none (objects outside
+   * any client) when the state records the object without one; every client when nothing is
+   * recorded (a lookup by id).
+   */
+  #readQuery(state: Values): Query {
+    if (!("clientId" in this.#definition.inputs.shape) || pathFields(this.#definition).includes("clientId")) return {};
+    const clientId = state["clientId"];
+    if (typeof clientId === "string") return { client_id: clientId };
+    return internal.declaredInputs in state ? {} : { all_clients: true };
+  }
 
   /** The object by id: `GET path/{id}`, or a scan of the list for kinds without a GET by id. */
   async #fetch(id: string, values: Values): Promise<ApiObject | undefined> {

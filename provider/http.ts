@@ -520,6 +520,11 @@ export class ApiClient {
    * otherwise), following `next_cursor` until `has_more` is false or no cursor comes back.
    */
   async *paginate<T>(path: string, query: Query = {}): AsyncGenerator<T, void, undefined> {
+    for await (const page of this.pages<T>(path, query)) yield* page.items;
+  }
+
+  /** The pages of a list operation, one request each, as {@link paginate} walks them; `more`: another page follows. */
+  async *pages<T>(path: string, query: Query = {}): AsyncGenerator<{ items: T[]; more: boolean }, void, undefined> {
     const followed = new Set<string>();
     let cursor = query.cursor === undefined ? undefined : String(query.cursor);
     if (cursor !== undefined) followed.add(cursor);
@@ -528,9 +533,8 @@ export class ApiClient {
       if (!Array.isArray(page.data)) {
         throw invalidResponse("GET", path, page, "a list response whose data is not an array");
       }
-      for (const item of page.data) yield item as T;
-
       const next = page.pagination?.has_more === true ? page.pagination.next_cursor : null;
+      yield { items: page.data as T[], more: next !== null };
       if (next === null) return;
       if (followed.has(next)) {
         throw invalidResponse("GET", path, page, "the server returned a cursor it had returned before");

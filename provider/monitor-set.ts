@@ -8,7 +8,7 @@
  * - creates go in batches (`POST /monitors/batch`, body `{ "monitors": [...] }` — the spec lists the
  *   endpoint but not its body: an assumption, as the emulator implements it), with single POSTs when
  *   the service refuses the batch call (400, 404, 405, 422);
- * - refresh reads the list endpoint page by page, plus association reads only where declared;
+ * - refresh reads each monitor as a `Monitor` is read: many share list pages, plus association reads only where declared;
  * - updates and deletes go per monitor, at most {@link CONCURRENCY} in flight, through the process's
  *   one API client (its rate limit and connections);
  * - a partial failure records what was done and names what failed: the next `up` carries on.
@@ -266,26 +266,18 @@ class MonitorSetEngine {
     return { outs: outputsOf(state, news) };
   }
 
-  /** Lists the monitors page by page, then reads the declared associations of each. Monitors deleted by hand drop out. */
+  /**
+   * Reads every monitor as a `Monitor` is read: many of them share list pages, a few are read by
+   * id (provider/list-reads.ts); associations only where declared. Monitors deleted by hand drop out.
+   */
   async read(id: string, props: Values): Promise<{ id: string; props: Values }> {
     const before = stateOf(props);
-    const listed = await this.#listMonitors(listQuery(Object.values(before.monitors).map((outputs) => outputs["clientId"])));
     const state = stateOf({});
     await forEachLimited(Object.keys(before.ids), async (key) => {
-      const monitorId = before.ids[key] as string;
-      const current = await this.#engine.read(monitorId, monitorState(before, key), listed.get(monitorId.toLowerCase()) ?? null);
+      const current = await this.#engine.read(before.ids[key] as string, monitorState(before, key));
       if (current.id !== undefined && current.props !== undefined) record(state, key, current.id, current.props);
     });
     return { id, props: { ...props, ...outputsOf(state, props) } };
-  }
-
-  /** The monitors `query` lists, page by page, by lower-case id. */
-  async #listMonitors(query: Query): Promise<Map<string, Values>> {
-    const listed = new Map<string, Values>();
-    for await (const item of this.#api().paginate<unknown>(monitor.path, query)) {
-      if (isRecord(item) && typeof item["id"] === "string") listed.set(item["id"].toLowerCase(), item);
-    }
-    return listed;
   }
 
   async delete(_id: string, props: Values): Promise<void> {
@@ -354,7 +346,7 @@ class MonitorSetEngine {
       let existing: Map<string, Values> | undefined;
       if (answer.replayed) {
         try {
-          existing = await this.#listMonitors(listQuery(chunk.map((key) => monitorInputs(setInputs, key)["clientId"])));
+          existing = await this.#engine.listNow(listQuery(chunk.map((key) => monitorInputs(setInputs, key)["clientId"])));
         } catch (error) {
           failures.push(...chunk.map((key) => ({ key, message: `create failed: ${messageOf(error)}` })));
           return;

@@ -56,6 +56,14 @@ export interface FieldFacts {
 const FACTS = "field";
 
 /**
+ * What every kind assumes of its list operation (the spec shows no list item's fields): refresh
+ * reads many objects of a kind from list pages instead of one GET each, and falls back to the GET
+ * for an item that lacks a field the state records.
+ */
+export const LIST_ITEMS_ASSUMPTION =
+  "a list item carries the same fields as a GET of the object: a refresh of many objects reads them from list pages and, where the kind has a GET by id, reads by id an object whose list item lacks a field the state records";
+
+/**
  * Attaches a field's facts to its schema. The description (with the default, when there is one)
  * becomes the schema's own, so every generated artifact reads the same text.
  *
@@ -155,7 +163,11 @@ export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.Z
    * `{<inputName>}` placeholder is filled from that input, which is then not sent in bodies.
    */
   path: string;
-  /** How to read one object: by `GET path/{id}`, or by scanning the paginated list (no GET by id). */
+  /**
+   * How to read one object: by `GET path/{id}`, or by scanning the paginated list (no GET by id).
+   * Either way, a refresh of many objects reads them from list pages, which relies on
+   * {@link LIST_ITEMS_ASSUMPTION}.
+   */
   readBy: "get" | "list";
   /** `PATCH` sends only changed fields; `PUT` sends the whole object; `none` means every change replaces. */
   updateMethod: "PATCH" | "PUT" | "none";

@@ -2,7 +2,8 @@
  * Benchmark of the provider on the real Pulumi engine against the in-memory emulator, reset before
  * each program's lifecycle so that every `up` is a first one (no idempotency record of an earlier run).
  *
- * For each size N it runs `up`, `preview`, `refresh` and `destroy` of four programs, run after run
+ * For each size N it runs `up`, `preview`, `refresh`, a no-change `up` without and with a refresh
+ * first (`up --refresh`, what `options: refresh: always` makes every `up`), and `destroy` of four programs, run after run
  * interleaved (run 1 of every program, then run 2, ...), and prints the median of each figure:
  *  - `monitor`: N `Monitor` resources with the inputs of a basic monitor;
  *  - `floor`: the same-shape floor, N do-nothing dynamic resources with Monitor's property names
@@ -12,6 +13,7 @@
  * Figures: wall time; CPU of the engine (the `pulumi` CLI and language host), the program and the dynamic
  * provider, sampled from /proc while each operation runs (a process's last ~0.2 s can be missed);
  * API requests per monitor; state bytes per monitor; and the ratio of wall times to the floor.
+ * After each table, the cost of reconciling: the no-change `up --refresh` against the plain one.
  * Then one `MonitorSet` of `--set-max` monitors (default 10,000) is deployed and destroyed once.
  * The programs are projects in one directory made like `pulumi new typescript`, with the package
  * installed from `npm pack` (dist must be built): what users get, its serialized provider included.
@@ -86,7 +88,7 @@ new mon.MonitorSet("fleet", { monitors });
 `,
 };
 type Program = keyof typeof programs;
-const operations = ["up", "preview", "refresh", "destroy"] as const;
+const operations = ["up", "preview", "refresh", "up, no change", "up --refresh, no change", "destroy"] as const;
 type Operation = (typeof operations)[number];
 
 interface Figures {
@@ -191,7 +193,7 @@ async function main(): Promise<void> {
   const resetService = async () => void (await fetch(`${emulator.adminUrl}/reset`, { method: "POST" }));
   const config = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey };
 
-  /** One program through up, preview, refresh, destroy; figures by operation, and state bytes per monitor. */
+  /** One program through its operations; figures by operation, and state bytes per monitor. */
   async function lifecycle(program: Program, count: number): Promise<{ figures: Record<Operation, Figures>; stateBytes: number; propertyBytes: number }> {
     await resetService();
     const { stack, workDir } = await createStack(program, count, program === "monitor" || program === "set" ? config : {});
@@ -209,6 +211,8 @@ async function main(): Promise<void> {
             if (created !== (program === "set" ? 2 : count + 1)) throw new Error(`${program}: up created ${created} resources`);
           } else if (operation === "preview") await stack.preview({ expectNoChanges: true });
           else if (operation === "refresh") await stack.refresh({ expectNoChanges: true });
+          else if (operation === "up, no change") await stack.up({ expectNoChanges: true });
+          else if (operation === "up --refresh, no change") await stack.up({ expectNoChanges: true, refresh: true });
           else await stack.destroy();
         });
         figures[operation] = { ...timed, requests: (await requestCount()) / count };
@@ -258,6 +262,15 @@ async function main(): Promise<void> {
           ];
           console.log(`| ${cells.join(" | ")} |`);
         }
+      }
+      for (const program of ["monitor", "set"] as const) {
+        const plain = medianOf(program, "up, no change", "seconds");
+        const refreshing = medianOf(program, "up --refresh, no change", "seconds");
+        console.log(
+          `${program === "monitor" ? `Monitor x ${count}` : `MonitorSet of ${count}`}: no-change up with refresh ${refreshing.toFixed(1)} s / without ${plain.toFixed(1)} s = ` +
+            `${(refreshing / plain).toFixed(2)}x; refresh ${(medianOf(program, "refresh", "requests") * count).toFixed(0)} requests ` +
+            `(${medianOf(program, "refresh", "requests").toFixed(3)} per monitor)`,
+        );
       }
     }
 

@@ -321,7 +321,7 @@ async function deploy(): Promise<void> {
   }
 
   say();
-  say("pulumi preview (again, expecting no changes)");
+  say("pulumi preview (again: it reads what the service holds first, as Pulumi.yaml says, and expects no changes)");
   const preview = await stack.preview({ expectNoChanges: true });
   say(`  no changes: ${countsText(preview.changeSummary)}`);
 

@@ -6,7 +6,7 @@
 import { posix } from "node:path";
 import { isMap, isScalar, parseDocument } from "yaml";
 import { MonitoringYamlError, parseMonitoringYaml } from "../sdk/yaml-parse.js";
-import { type AnyResourceDefinition, type Association, apiNamesOf, factsOf, providerInputs } from "../schema/define.js";
+import { type AnyResourceDefinition, type Association, LIST_ITEMS_ASSUMPTION, apiNamesOf, factsOf, providerInputs } from "../schema/define.js";
 import { definitions } from "../schema/index.js";
 import {
   ENVIRONMENT_REFERENCE,
@@ -279,7 +279,6 @@ function assumptionsSection(definition: AnyResourceDefinition): string[] {
     const assumption = factsOf(schema)?.assumption;
     return assumption === undefined ? [] : [`- ${code(field)}: ${assumption}.`];
   });
-  if (definition.assumption === undefined && fields.length === 0) return [];
   return [
     "## Assumptions",
     "",
@@ -287,6 +286,7 @@ function assumptionsSection(definition: AnyResourceDefinition): string[] {
       "value a server might accept; a server that disagrees answers with an error naming the input.",
     "",
     ...(definition.assumption === undefined ? [] : [`- The kind: ${definition.assumption}.`]),
+    `- Its list: ${LIST_ITEMS_ASSUMPTION}.`,
     ...fields,
     "",
   ];

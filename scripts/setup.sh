@@ -255,6 +255,9 @@ pm_setup() {
     pm_build_typescript || return 1
   # Nothing in this project talks to Pulumi Cloud: state lives in local file backends.
   export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DIY_BACKEND_NO_LOCK=${PULUMI_DIY_BACKEND_NO_LOCK:-}
+  # V8's compiled code, kept on disk for every Node.js process started from here: each deploy
+  # starts a dynamic-provider host (and, the CLI's way, a program) that loads @pulumi/pulumi again.
+  export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$pm_cache/node-compile-cache}"
   export PULUMI_MONITORING_ROOT="$pm_root"
   pm_say "ready in $((SECONDS - pm_setup_started)) s"
 }

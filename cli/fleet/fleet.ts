@@ -336,6 +336,7 @@ class FleetRun {
           await operate(stack, this.verb, {
             onEvent: (event) => (events.observe(event), show()),
             signal: abort.signal,
+            refresh: this.options.refresh,
             ...(configFile ? { configFile } : {}),
             ...(target.program ? { program: target.program } : {}),
           });

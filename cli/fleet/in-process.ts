@@ -39,17 +39,21 @@ interface PulumiTsUtils {
 const ourRequire = createRequire(__filename);
 /** This package's built modules (its SDK among them): a library the programs share, wherever it is installed. */
 const ourBuildDir = resolve(__dirname, "..", "..");
-/** The project whose TypeScript hooks are registered; ts-node's hooks are process-wide. */
-let registeredFor: string | undefined;
+/**
+ * How TypeScript is registered, and for which project; ts-node's hooks are process-wide, so a
+ * later project can share them only when it would get the same setup.
+ */
+let registered: { setup: string; projectDir: string } | undefined;
 /** Whether the process-wide hooks every in-process run relies on are installed. */
 let processPrepared = false;
 
 /**
  * The project's program as an inline program, or the reason it must run in a process of its own:
  * another runtime, an ES module program, Node.js flags (`nodeargs`), or a @pulumi/pulumi of its
- * own (the inline program's runtime state lives in the fleet's copy).
+ * own (the inline program's runtime state lives in the fleet's copy). `environment` holds the
+ * PULUMI_NODEJS_* settings of TypeScript, as the CLI would pass them to the program.
  */
-export function inProcessRunner(project: FleetProject): ProgramRunner {
+export function inProcessRunner(project: FleetProject, environment: NodeJS.ProcessEnv = process.env): ProgramRunner {
   const runtime = project.runtime;
   if (runtime.name !== "nodejs") return { inProcess: false, reason: `the project's runtime is ${runtime.name}` };
   if (typeof runtime.options.nodeargs === "string" && runtime.options.nodeargs.trim() !== "") {
@@ -69,7 +73,9 @@ export function inProcessRunner(project: FleetProject): ProgramRunner {
   const ours = realpathSync(ourRequire.resolve("@pulumi/pulumi"));
   if (theirs !== ours) return { inProcess: false, reason: `the project loads its own @pulumi/pulumi (${dirname(theirs)}), not the fleet's (${dirname(ours)})` };
   if (runtime.options.typescript !== false) {
-    if (registeredFor !== undefined && registeredFor !== project.dir) return { inProcess: false, reason: `TypeScript is already set up for ${registeredFor}` };
+    if (registered !== undefined && registered.setup !== typeScriptSetup(project.dir, environment)) {
+      return { inProcess: false, reason: `TypeScript is already set up for ${registered.projectDir}` };
+    }
     if (pulumiTsUtils() === undefined) return { inProcess: false, reason: "this @pulumi/pulumi does not set up TypeScript the way the fleet knows (its tsutils module)" };
   }
 
@@ -83,7 +89,7 @@ export function inProcessRunner(project: FleetProject): ProgramRunner {
   return {
     inProcess: true,
     program: async () => {
-      if (runtime.options.typescript !== false) registerTypeScript(project.dir);
+      if (runtime.options.typescript !== false) registerTypeScript(project.dir, environment);
       // Relative paths in the program mean what they mean under `pulumi up`.
       if (process.cwd() !== project.dir) process.chdir(project.dir);
       forgetProjectModules();
@@ -131,13 +137,23 @@ function pulumiTsUtils(): PulumiTsUtils | undefined {
   }
 }
 
+function tsConfigPathOf(projectDir: string, environment: NodeJS.ProcessEnv): string {
+  return resolve(projectDir, environment.PULUMI_NODEJS_TSCONFIG_PATH ?? "tsconfig.json");
+}
+
+/** What decides ts-node's setup for a project: its tsconfig.json (projects without one get the same defaults) and the environment. */
+function typeScriptSetup(projectDir: string, environment: NodeJS.ProcessEnv): string {
+  const tsConfigPath = tsConfigPathOf(projectDir, environment);
+  return JSON.stringify([existsSync(tsConfigPath) ? tsConfigPath : "no tsconfig.json", environment.PULUMI_NODEJS_TRANSPILE_ONLY ?? ""]);
+}
+
 /** Registers ts-node once, with what @pulumi/pulumi's `cmd/run` would give it in the project's folder. */
-function registerTypeScript(projectDir: string): void {
-  if (registeredFor !== undefined) return;
+function registerTypeScript(projectDir: string, environment: NodeJS.ProcessEnv): void {
+  if (registered !== undefined) return;
   const tsutils = pulumiTsUtils()!;
-  const tsConfigPath = resolve(projectDir, process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? "tsconfig.json");
+  const tsConfigPath = tsConfigPathOf(projectDir, environment);
   const compilerOptions = tsutils.loadTypeScriptCompilerOptions(tsConfigPath);
-  const transpileOnlyEnv = process.env.PULUMI_NODEJS_TRANSPILE_ONLY;
+  const transpileOnlyEnv = environment.PULUMI_NODEJS_TRANSPILE_ONLY;
   const transpileOnly = transpileOnlyEnv ? transpileOnlyEnv === "true" : (compilerOptions.noCheck as boolean | undefined);
   const { tsnodeRequire, typescriptRequire } = tsutils.typeScriptRequireStrings();
   const pulumiRequire = createRequire(ourRequire.resolve("@pulumi/pulumi/tsutils"));
@@ -158,7 +174,7 @@ function registerTypeScript(projectDir: string): void {
       ...compilerOptions,
     },
   });
-  registeredFor = projectDir;
+  registered = { setup: typeScriptSetup(projectDir, environment), projectDir };
 }
 
 /**

@@ -11,6 +11,8 @@ export interface OperationOptions {
   configFile?: string;
   /** The program, run in the fleet's process (see in-process.ts); else the CLI runs it in a process of its own. */
   program?: PulumiFn;
+  /** preview/up: read what the service holds first, so that hand changes are put back (false: `--no-refresh`). */
+  refresh: boolean;
 }
 
 /** Verbs that write the stack's state, hence may leave it mid-update when interrupted. */
@@ -40,14 +42,27 @@ function withoutResultReads(stack: Stack): Stack {
   return Object.assign(Object.create(stack) as Stack, { outputs: async () => ({}), info: async () => undefined });
 }
 
-export async function operate(fleetStack: Stack, verb: Verb, { program, ...options }: OperationOptions): Promise<void> {
+/**
+ * The stack with `--refresh=false` added to its preview and up commands. The Automation API passes
+ * `--refresh` for `refresh: true` and nothing for `false`, so a project whose Pulumi.yaml says
+ * `options: refresh: always` would refresh anyway; only the CLI flag skips it.
+ */
+function withoutRefresh(stack: Stack): Stack {
+  type Command = (args: string[], ...rest: unknown[]) => Promise<unknown>;
+  const run = (stack as unknown as { runPulumiCmd: Command }).runPulumiCmd.bind(stack);
+  return Object.assign(Object.create(stack) as Stack, { runPulumiCmd: (args: string[], ...rest: unknown[]) => run([...args, "--refresh=false"], ...rest) });
+}
+
+export async function operate(fleetStack: Stack, verb: Verb, { program, refresh, ...options }: OperationOptions): Promise<void> {
   const stack = withoutResultReads(fleetStack);
+  const deploying = refresh ? stack : withoutRefresh(stack);
   switch (verb) {
     case "preview":
-      await stack.preview({ ...options, ...(program ? { program } : {}) });
+      // Reads what the service holds first, as `up` does, so the preview shows what `up` will put back.
+      await deploying.preview({ ...options, refresh, ...(program ? { program } : {}) });
       return;
     case "up":
-      await stack.up({ ...options, ...(program ? { program } : {}) });
+      await deploying.up({ ...options, refresh, ...(program ? { program } : {}) });
       return;
     case "refresh":
       await stack.refresh(options);

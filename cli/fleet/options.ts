@@ -11,8 +11,9 @@ sharing the API rate budget between them. Uses the Pulumi CLI on PATH and the ba
 logged in to (or PULUMI_BACKEND_URL); secrets providers as for the CLI (PULUMI_CONFIG_PASSPHRASE).
 
 Commands:
-  preview    Show what \`up\` would change in each stack
-  up         Deploy each stack (asks for confirmation in a terminal unless --yes)
+  preview    Show what \`up\` would change in each stack, after reading what the service holds
+  up         Deploy each stack (asks for confirmation in a terminal unless --yes): read what the
+             service holds first (a refresh), then put back what the program declares
   refresh    Record in each stack's state what the service holds now
   destroy    Delete each stack's resources (asks for confirmation in a terminal unless --yes);
              the shared stack goes last, and only when every client stack is destroyed with it
@@ -39,6 +40,8 @@ Options:
                    (default: monitoring:maxRequestsPerSecond of Pulumi.yaml's config)
   --no-shared      Do not run the shared stack named in Pulumi.yaml (fleet.shared); its current
                    outputs are still passed on to the client stacks
+  --no-refresh     preview/up: do not read the service first (faster); a change made by hand then
+                   stays until the program itself changes that object
   --isolated       Run each stack's program in a Node.js process of its own, as \`pulumi up\` does,
                    rather than once per stack inside the fleet's process (see "Programs" below)
   --shard I/N      Run share I of N of the client stacks (1 <= I <= N), one share per CI runner. A
@@ -92,6 +95,8 @@ export interface FleetOptions {
   parallel: number;
   maxRps?: number;
   shared: boolean;
+  /** preview/up read what the service holds first (a refresh), so that hand changes are put back. */
+  refresh: boolean;
   /** Each stack's program in a process of its own (the CLI's way), never in the fleet's. */
   isolated: boolean;
   clients?: string;
@@ -129,6 +134,7 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
         parallel: { type: "string" },
         "max-rps": { type: "string" },
         "no-shared": { type: "boolean" },
+        "no-refresh": { type: "boolean" },
         isolated: { type: "boolean" },
         clients: { type: "string" },
         shard: { type: "string" },
@@ -162,6 +168,7 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     exclude: values.exclude ?? [],
     parallel: defaultParallel(),
     shared: !values["no-shared"],
+    refresh: !values["no-refresh"],
     isolated: values.isolated ?? false,
     json: values.json ?? false,
     markdown: values.markdown ?? false,

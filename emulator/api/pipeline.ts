@@ -183,7 +183,7 @@ async function processRequest(
 
 function successOutcome(presenter: Presenter, result: ApiResult): Outcome {
   if (result.status === 204) return { status: 204, body: "", headers: {}, replayed: false };
-  const data = presenter.data(result.data, result.kind);
+  const data = presenter.data(result.data, result.kind, result.pagination !== undefined);
   const envelope = result.pagination === undefined ? { data } : { data, pagination: result.pagination };
   return { status: result.status, body: JSON.stringify(envelope), headers: {}, replayed: false };
 }

@@ -12,17 +12,20 @@ import { UUID_PATTERN, type FieldTables } from "./fields.js";
 export interface Presenter {
   /** An object of `kind` as responses show it. */
   object(kind: KindSpec, doc: JsonObject): JsonObject;
-  /** The `data` of a response: objects of `kind` (one, or an array), or a computed document when `kind` is absent. */
-  data(value: unknown, kind: KindSpec | undefined): unknown;
+  /**
+   * The `data` of a response: objects of `kind` (one, or an array), or a computed document when
+   * `kind` is absent. `listed`: the items of a list response, which may show fewer fields.
+   */
+  data(value: unknown, kind: KindSpec | undefined, listed?: boolean): unknown;
   /** Any other document (error details, ping answers): only its ids change. */
   ids(value: unknown): unknown;
 }
 
 export function createPresenter(profile: Profile, tables: FieldTables, origin: () => string, accountId: string): Presenter {
-  const { nullForUnset, extraFields, upperCaseIds, renames } = profile.responses;
+  const { nullForUnset, extraFields, upperCaseIds, renames, listOmits } = profile.responses;
   const ids = upperCaseIds ? upperCaseIdsIn : (value: unknown) => value;
 
-  const object = (kind: KindSpec, doc: JsonObject): JsonObject => {
+  const object = (kind: KindSpec, doc: JsonObject, listed = false): JsonObject => {
     let shown: JsonObject = { ...doc };
     if (nullForUnset && kind.table !== undefined) {
       for (const field of Object.keys(tables[kind.table])) {
@@ -35,6 +38,7 @@ export function createPresenter(profile: Profile, tables: FieldTables, origin: (
       for (const name of Object.values(renamed)) delete shown[name];
       shown = Object.fromEntries(Object.entries(shown).map(([field, value]) => [renamed[field] ?? field, value]));
     }
+    if (listed) for (const field of listOmits[kind.collection] ?? []) delete shown[field];
     if (extraFields) {
       shown["account_id"] = accountId;
       shown["etag"] = `W/"${createHash("sha256").update(JSON.stringify(doc)).digest("hex").slice(0, 16)}"`;
@@ -46,12 +50,12 @@ export function createPresenter(profile: Profile, tables: FieldTables, origin: (
     return ids(shown) as JsonObject;
   };
 
-  const reshapes = nullForUnset || extraFields || Object.keys(renames).length > 0;
+  const reshapes = nullForUnset || extraFields || Object.keys(renames).length > 0 || Object.keys(listOmits).length > 0;
   return {
-    object,
-    data(value, kind) {
+    object: (kind, doc) => object(kind, doc),
+    data(value, kind, listed = false) {
       if (kind === undefined || !reshapes) return ids(value);
-      if (Array.isArray(value)) return value.map((item: JsonObject) => object(kind, item));
+      if (Array.isArray(value)) return value.map((item: JsonObject) => object(kind, item, listed));
       return value !== null && typeof value === "object" ? object(kind, value as JsonObject) : value;
     },
     ids,

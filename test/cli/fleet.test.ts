@@ -253,12 +253,14 @@ describe("the command line", () => {
       parallel: 4,
       maxRps: 20,
       shared: false,
+      refresh: true,
       isolated: false,
       json: true,
       markdown: false,
       yes: true,
     });
     expect(parseFleetArgs(["preview", "--isolated"], "/here")).toMatchObject({ command: "preview", isolated: true });
+    expect(parseFleetArgs(["up", "--no-refresh"], "/here")).toMatchObject({ command: "up", refresh: false });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 

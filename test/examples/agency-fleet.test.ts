@@ -1,8 +1,9 @@
 /**
- * `pulumi-monitoring fleet` on examples/agency: the shared template and twelve client stacks made
+ * `pulumi-monitoring fleet` on examples/agency: the shared template and eight client stacks made
  * by `fleet init` from a clients/ folder, deployed four at a time within one API budget, previewed
  * with no changes (the programs running inside the fleet, and with --isolated each in a process of
- * its own), checked for a change made by hand, a broken client failing alone, and destroyed.
+ * its own), checked for a change made by hand, which the next `fleet up` puts back (not with
+ * --no-refresh), a broken client failing alone, and destroyed.
  * The fleet runs as a child process (`node dist/cli/main.js fleet ...`), as users run it.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
@@ -15,9 +16,10 @@ import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
 import { type CommandResult, runFleetCli, ServiceView } from "./support.js";
 
-const CLIENTS = Array.from({ length: 12 }, (_, index) => `client${String(index + 1).padStart(2, "0")}`);
+/** Two rounds of four stacks at a time. */
+const CLIENTS = Array.from({ length: 8 }, (_, index) => `client${String(index + 1).padStart(2, "0")}`);
 const BUDGET = 20;
-/** Long steps: a dozen Pulumi programs on two cores. */
+/** Long steps: eight Pulumi programs and more on two cores. */
 const FLEET_STEP_MS = 400_000;
 
 describe("fleet over examples/agency", () => {
@@ -86,7 +88,7 @@ describe("fleet over examples/agency", () => {
     expect(JSON.parse(stdout)).toEqual({ include: CLIENTS.map((stack) => ({ stack })) });
   });
 
-  it("up deploys the shared template, then the twelve clients four at a time, never above the budget", async () => {
+  it("up deploys the shared template, then the eight clients four at a time, never above the budget", async () => {
     const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
     await workspace.selectStack("client05");
     await emulator.admin.clearRequestLog();
@@ -152,6 +154,18 @@ describe("fleet over examples/agency", () => {
       expect.objectContaining({ type: "Monitor", name: "client07-root", drift: "changed", fields: [{ field: "name", recorded: "client07.example.com/", actual: "Renamed by hand", declared: true }] }),
     ]);
     expect(report.stacks.filter((stack) => stack.result !== "drifted").every((stack) => stack.result === "in sync")).toBe(true);
+  }, FLEET_STEP_MS);
+
+  it("up puts the hand change back, as it reads the service first; --no-refresh leaves it; drift then finds the fleet in sync", async () => {
+    const [monitor] = await monitorsOf("client07");
+    const one = ["--yes", "--no-shared", "--stack", "client07"];
+    expect((await fleet("up", "--no-refresh", ...one)).code).toBe(0);
+    expect((await monitorsOf("client07"))[0]).toMatchObject({ id: monitor?.id, name: "Renamed by hand" });
+
+    const { code, stdout } = await fleet("up", ...one);
+    expect(code, stdout).toBe(0);
+    expect((await monitorsOf("client07"))[0]).toMatchObject({ id: monitor?.id, name: "client07.example.com/" });
+    expect((await fleet("drift", "--no-shared", "--stack", "client07")).code).toBe(0);
   }, FLEET_STEP_MS);
 
   it("a stack with a broken configuration fails with its message while the others succeed", async () => {

@@ -31,11 +31,12 @@ describe("examples/agency", () => {
   beforeAll(async () => {
     emulator = await startTestEmulator();
     service = new ServiceView(emulator);
-    shared = await createTestStack({ program: "examples/agency/shared", config: connectionConfig(emulator) });
+    shared = await createTestStack({ program: "examples/agency/shared", config: connectionConfig(emulator), runner: "cli" });
     templateId = (await shared.stack.up()).outputs.templateId?.value;
     for (const client of CLIENTS) {
       stacks[client] = await createTestStack({
         program: "examples/agency",
+        runner: "cli",
         stackName: client,
         files: ["Pulumi.yaml", "index.ts", `Pulumi.${client}.yaml`],
         config: {

@@ -18,7 +18,7 @@ describe("examples/cron-heartbeats", () => {
   beforeAll(async () => {
     emulator = await startTestEmulator();
     service = new ServiceView(emulator);
-    harness = await createTestStack({ program: "examples/cron-heartbeats", config: connectionConfig(emulator) });
+    harness = await createTestStack({ program: "examples/cron-heartbeats", config: connectionConfig(emulator), runner: "cli" });
   });
   afterAll(async () => {
     await harness?.dispose();

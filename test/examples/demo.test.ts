@@ -37,7 +37,7 @@ describe("the demo program (Pulumi.yaml and index.ts at the root)", () => {
   beforeAll(async () => {
     emulator = await startTestEmulator();
     service = new ServiceView(emulator);
-    harness = await createTestStack({ program: ".", files: ["Pulumi.yaml", "index.ts"], config: connectionConfig(emulator) });
+    harness = await createTestStack({ program: ".", files: ["Pulumi.yaml", "index.ts"], config: connectionConfig(emulator), runner: "cli" });
   });
   afterAll(async () => {
     await harness?.dispose();

@@ -16,7 +16,7 @@ describe("examples/quickstart", () => {
   beforeAll(async () => {
     emulator = await startTestEmulator();
     service = new ServiceView(emulator);
-    harness = await createTestStack({ program: "examples/quickstart", config: connectionConfig(emulator) });
+    harness = await createTestStack({ program: "examples/quickstart", config: connectionConfig(emulator), runner: "cli" });
   });
   afterAll(async () => {
     await harness?.dispose();

@@ -28,7 +28,7 @@ describe("examples/yaml", () => {
   beforeAll(async () => {
     emulator = await startTestEmulator();
     service = new ServiceView(emulator);
-    harness = await createTestStack({ program: "examples/yaml", config: connectionConfig(emulator), env: SECRETS });
+    harness = await createTestStack({ program: "examples/yaml", config: connectionConfig(emulator), env: SECRETS, runner: "cli" });
   });
   afterAll(async () => {
     await harness?.dispose();

@@ -11,7 +11,7 @@ describe("a dynamic resource on the real Pulumi engine", () => {
   let harness: TestStack;
 
   beforeAll(async () => {
-    harness = await createTestStack({ program: "test/programs/greeting", config: { message: { value: "hello" } } });
+    harness = await createTestStack({ program: "test/programs/greeting", config: { message: { value: "hello" } }, runner: "cli" });
   });
   afterAll(async () => harness?.dispose());
 

@@ -128,7 +128,7 @@ export function describeImport({ profile, format, count }: ImportScenario): void
 
       programDir = join(repoRoot, ".work", `import-program-${randomBytes(4).toString("hex")}`);
       await mkdir(programDir, { recursive: true });
-      await writeFile(join(programDir, "Pulumi.yaml"), `name: ${PROJECT}\nmain: index.ts\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
+      await writeFile(join(programDir, "Pulumi.yaml"), `name: ${PROJECT}\nmain: index.ts\nruntime:\n  name: nodejs\n  options:\n    typescript: true\noptions:\n  refresh: always\n`);
       for (const { file, result } of imports) await writeFile(join(programDir, file), result.text);
       if (format === "yaml") {
         await writeFile(

@@ -290,12 +290,23 @@ function typescriptOf(dir: string): typeof import("typescript") {
   return createRequire(join(dir, "package.json"))("typescript") as typeof import("typescript");
 }
 
-/** Every diagnostic of one file of the project, with its related information, as the compiler phrases them. */
+/**
+ * The mistake files compiled together, with the project's tsconfig: each is a module of its own,
+ * so one program gives each file the diagnostics it would get alone, for one type-check of the
+ * package's declarations instead of one per mistake.
+ */
+let mistakesProgram: import("typescript").Program | undefined;
+
+/** Every diagnostic of one mistake file of the project, with its related information, as the compiler phrases them. */
 function compilerMessages(dir: string, file: string): string[] {
   const ts = typescriptOf(dir);
   const { options } = ts.convertCompilerOptionsFromJson(STOCK_TSCONFIG.compilerOptions, dir);
+  mistakesProgram ??= ts.createProgram(
+    MISTAKES.map((_, index) => join(dir, `mistake-${index}.ts`)),
+    { ...options, noEmit: true },
+  );
+  const program = mistakesProgram;
   const path = join(dir, file);
-  const program = ts.createProgram([path], { ...options, noEmit: true });
   return ts.getPreEmitDiagnostics(program, program.getSourceFile(path)).map((diagnostic) =>
     [diagnostic, ...(diagnostic.relatedInformation ?? [])].map((part) => ts.flattenDiagnosticMessageText(part.messageText, "\n")).join("\n"),
   );

@@ -4,9 +4,17 @@
  * Each stack gets a private copy of its program under `.work/` (inside the repository, so the
  * program resolves @pulumi/pulumi and pulumi-monitoring from the repository's node_modules) and
  * a private file backend with a passphrase secrets provider. Nothing talks to Pulumi Cloud.
+ *
+ * Every operation goes through the real CLI and engine, and the provider runs in the real
+ * dynamic-provider host. The program itself runs, by default, inside the test process as an
+ * Automation API inline program, the way `pulumi-monitoring fleet` runs it (cli/fleet/in-process.ts):
+ * the CLI then starts no language host and no Node.js process for it, which is most of what an
+ * operation costs. `runner: "cli"` runs it as `pulumi up` does; tests of what users run with the
+ * CLI (the examples, the demo, the package) use that.
  */
-import { LocalWorkspace, type Stack, type ConfigMap } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, type Stack, type ConfigMap, type PulumiFn } from "@pulumi/pulumi/automation";
 import { cp, mkdir, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 
@@ -36,11 +44,25 @@ export interface TestStackOptions {
    */
   files?: readonly string[];
   config?: ConfigMap;
-  /** Extra environment for the CLI, the program and the providers it starts. */
+  /**
+   * Extra environment for the CLI, the program and the providers it starts. A program that runs
+   * inline shares the test process's environment, so a stack with `env` runs its program with
+   * the CLI unless `runner: "inline"` says the program does not read it.
+   */
   env?: Record<string, string>;
+  /**
+   * Where the program runs: `"inline"` inside the test process (the default without `env`), or
+   * `"cli"` in a language host and a Node.js process per operation, as under `pulumi up`.
+   * PULUMI_MONITORING_TEST_RUNNER=cli (or inline) in the environment overrides it for every stack,
+   * to tell whether a failure depends on where the program runs.
+   */
+  runner?: "inline" | "cli";
 }
 
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
+  if (process.env.PULUMI_MONITORING_TEST_PROJECT === "unit") {
+    throw new Error("this test starts a Pulumi engine: list its file among the engine files in vitest.config.mts, not in `npm run test:unit`");
+  }
   const id = randomBytes(4).toString("hex");
   const programLabel = options.program === "." ? "root" : options.program.replaceAll("/", "-");
   const workDir = join(repoRoot, ".work", `${programLabel}-${id}`);
@@ -63,11 +85,18 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
         PULUMI_BACKEND_URL: `file://${backendDir}`,
         PULUMI_CONFIG_PASSPHRASE: testPassphrase,
         PULUMI_SKIP_UPDATE_CHECK: "true",
+        // npm test type-checks every program in the repository with tsc first (stricter than
+        // ts-node's defaults); each operation need not load the type checker again.
+        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
         ...options.env,
       },
     },
   );
   if (options.config) await stack.setAllConfig(options.config);
+  const runner = process.env.PULUMI_MONITORING_TEST_RUNNER ?? options.runner ?? (options.env === undefined ? "inline" : "cli");
+  if (runner === "inline") {
+    stack.workspace.program = await inlineProgram(workDir);
+  }
 
   return {
     stack,
@@ -85,5 +114,29 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
         await rm(workDir, { recursive: true, force: true });
       }
     },
+  };
+}
+
+/**
+ * The fleet's in-process runner, loaded from dist/ by Node.js itself (not through Vitest), so that
+ * the program shares the @pulumi/pulumi the Automation API runs in, and the runner tells this
+ * package's built modules (kept between runs) from the program's own (run again each time).
+ */
+const builtModules = createRequire(__filename);
+
+/** The program in `workDir`, run in this process, transpiled only, like the CLI's (see createTestStack). */
+async function inlineProgram(workDir: string): Promise<PulumiFn> {
+  const { readProject } = builtModules(join(repoRoot, "dist/cli/fleet/project.js")) as typeof import("../../cli/fleet/project.js");
+  const { inProcessRunner } = builtModules(join(repoRoot, "dist/cli/fleet/in-process.js")) as typeof import("../../cli/fleet/in-process.js");
+  const runner = inProcessRunner(await readProject(workDir), { ...process.env, PULUMI_NODEJS_TRANSPILE_ONLY: "true" });
+  if (!runner.inProcess) throw new Error(`${workDir} cannot run inline (${runner.reason}); create its stack with runner: "cli"`);
+  const { program } = runner;
+  return async () => {
+    try {
+      return await program();
+    } finally {
+      // The runner moves into the program's folder, which dispose() deletes.
+      process.chdir(repoRoot);
+    }
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Runs `emulator/bin.ts` in a child process (through typescript-hooks.cjs), for tests that need
- * a process they can signal or kill.
+ * Runs the emulator's command, `pulumi-monitoring-emulator` (dist/emulator/bin.js, which
+ * `npm test` builds first), in a child process, for tests that need a process they can signal or
+ * kill.
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ const repoRoot = join(__dirname, "..", "..", "..");
 export type EmulatorProcess = ChildProcessByStdio<null, Readable, Readable>;
 
 export function spawnEmulator(args: string[], env: Record<string, string> = {}): EmulatorProcess {
-  return spawn(process.execPath, ["-r", join(__dirname, "typescript-hooks.cjs"), join(repoRoot, "emulator", "bin.ts"), ...args], {
+  return spawn(process.execPath, [join(repoRoot, "dist", "emulator", "bin.js"), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, MONITORING_EMULATOR_KEY: "", ...env },
   });
