@@ -198,7 +198,7 @@ describe("examples/agency split across CI runners", () => {
       await writeFile(file, (await readFile(file, "utf8")).replace("name: Client acme", "name: Acme Corporation"));
     }
     // The rename is slow to answer, so the first run holds the stack's lock for a while.
-    await emulator.admin.injectFault({ method: "PATCH", path: "/clients/*", latency_ms: 15_000, times: 1 });
+    await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", latency_ms: 15_000, times: 1 });
     const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes"]);
     const deadline = Date.now() + 120_000;
     while ((await stateKeys("%/.pulumi/locks/%/acme/%")).length === 0) {
