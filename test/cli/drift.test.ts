@@ -97,14 +97,7 @@ describe("unmanaged objects, read from the emulator", () => {
   let emulator: TestEmulator;
   let api: ApiClient;
   const ids: Record<string, string> = {};
-  async function create(path: string, body: Record<string, unknown>): Promise<string> {
-    const response = await fetch(`${emulator.baseUrl}${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    return ((await response.json()) as { data: { id: string } }).data.id;
-  }
+  const create = async (path: string, body: Record<string, unknown>): Promise<string> => (await emulator.byHand<{ id: string }>("POST", path, body)).id;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();

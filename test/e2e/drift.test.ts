@@ -26,14 +26,7 @@ describe("drift made through the API", () => {
   });
   afterAll(async () => deployment?.dispose());
 
-  async function call(method: string, path: string, body?: unknown): Promise<void> {
-    const response = await fetch(`${deployment.emulator.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${deployment.emulator.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    expect(response.ok, `${method} ${path}: ${response.status}`).toBe(true);
-  }
+  const call = async (method: string, path: string, body?: unknown): Promise<void> => void (await deployment.emulator.byHand(method, path, body));
 
   it("refresh shows a changed field, a detached channel, a pause and a deleted object", async () => {
     await call("PATCH", `/monitors/${ids.web}`, { interval_seconds: 600, name: "Renamed by hand" });

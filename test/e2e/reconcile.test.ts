@@ -33,14 +33,7 @@ describe.each(profiles)("a hand change on the $profile profile", ({ profile, reg
     return stdout;
   }
 
-  async function byHand(method: string, path: string, body?: unknown): Promise<void> {
-    const response = await fetch(`${deployment.emulator.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${deployment.emulator.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    expect(response.ok, `${method} ${path}: ${response.status}`).toBe(true);
-  }
+  const byHand = async (method: string, path: string, body?: unknown): Promise<void> => void (await deployment.emulator.byHand(method, path, body));
 
   const held = () => deployment.api<Record<string, unknown>>(`/monitors/${id}`);
 

@@ -35,14 +35,7 @@ describe("pulumi-monitoring import", () => {
   let directory: string;
   let channel: string;
 
-  const post = async (path: string, body: unknown): Promise<string> => {
-    const response = await fetch(`${emulator.baseUrl}${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    return ((await response.json()) as { data: { id: string } }).data.id;
-  };
+  const post = async (path: string, body: unknown): Promise<string> => (await emulator.byHand<{ id: string }>("POST", path, body)).id;
 
   beforeAll(async () => {
     emulator = await startTestEmulator();

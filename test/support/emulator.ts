@@ -5,6 +5,7 @@
  *
  *   const emulator = await startTestEmulator();          // or ({ profile: "alt" }), ({ idempotency: false })
  *   await fetch(`${emulator.baseUrl}/monitors`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+ *   const id = (await emulator.byHand<{ id: string }>("POST", "/monitors", { url: "https://x.example" })).id;
  *   await emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 1 });
  *   expect(await emulator.admin.requestLog()).toHaveLength(0);
  *   await emulator.stop();
@@ -42,6 +43,11 @@ export interface TestEmulator {
   /** A full-access sandbox key. */
   apiKey: string;
   admin: EmulatorAdmin;
+  /**
+   * A change made by hand through the API, as a person with the full-access key would: the
+   * envelope's `data` (undefined for a 204). A refusal fails the test, naming the request.
+   */
+  byHand<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -50,7 +56,18 @@ export const FAST_WEBHOOKS = { maxAttempts: 3, backoffBaseMs: 50, timeoutMs: 200
 
 export async function startTestEmulator(options: Omit<EmulatorOptions, "port" | "quiet"> = {}): Promise<TestEmulator> {
   const running = await startEmulator({ ...options, quiet: true, webhooks: { ...FAST_WEBHOOKS, ...options.webhooks } });
-  return { baseUrl: running.baseUrl, adminUrl: running.adminUrl, apiKey: running.apiKey, admin: emulatorAdmin(running.adminUrl), stop: running.stop };
+  const { baseUrl, apiKey } = running;
+  async function byHand<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} by hand: ${response.status} ${text}`);
+    return (text === "" ? undefined : (JSON.parse(text) as { data: T }).data) as T;
+  }
+  return { baseUrl, adminUrl: running.adminUrl, apiKey, admin: emulatorAdmin(running.adminUrl), byHand, stop: running.stop };
 }
 
 /** Typed calls to the admin API of an emulator, running here or in another process. */
