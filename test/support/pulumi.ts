@@ -12,7 +12,7 @@
  * operation costs. `runner: "cli"` runs it as `pulumi up` does; tests of what users run with the
  * CLI (the examples, the demo, the package) use that.
  */
-import { LocalWorkspace, type Stack, type ConfigMap, type PulumiFn } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type Stack, type ConfigMap, type PulumiFn } from "@pulumi/pulumi/automation";
 import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -46,12 +46,13 @@ export interface TestStackOptions {
   config?: ConfigMap;
   /**
    * Extra environment for the CLI, the program and the providers it starts. A program that runs
-   * inline shares the test process's environment, so a stack with `env` runs its program with
-   * the CLI unless `runner: "inline"` says the program does not read it.
+   * inline sees the variables not named PULUMI_* in `process.env` while it runs (a YAML file's
+   * `${env:NAME}`, say); two inline programs that need different values at once fail, naming the
+   * variable.
    */
   env?: Record<string, string>;
   /**
-   * Where the program runs: `"inline"` inside the test process (the default without `env`), or
+   * Where the program runs: `"inline"` inside the test process (the default), or
    * `"cli"` in a language host and a Node.js process per operation, as under `pulumi up`.
    * PULUMI_MONITORING_TEST_RUNNER=cli (or inline) in the environment overrides it for every stack,
    * to tell whether a failure depends on where the program runs.
@@ -78,9 +79,12 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   }
 
   const stackName = options.stackName ?? `test-${id}`;
-  const stack = await LocalWorkspace.createOrSelectStack(
+  const ownBackend = options.env?.["PULUMI_BACKEND_URL"] === undefined;
+  // A new stack in a new backend (or under a new name): `stack init` alone, not `stack select` first.
+  const stack = await LocalWorkspace.createStack(
     { stackName, workDir },
     {
+      pulumiCommand: await pulumiCommand(),
       envVars: {
         PULUMI_BACKEND_URL: `file://${backendDir}`,
         PULUMI_CONFIG_PASSPHRASE: testPassphrase,
@@ -93,9 +97,9 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     },
   );
   if (options.config) await stack.setAllConfig(options.config);
-  const runner = process.env.PULUMI_MONITORING_TEST_RUNNER ?? options.runner ?? (options.env === undefined ? "inline" : "cli");
+  const runner = process.env.PULUMI_MONITORING_TEST_RUNNER ?? options.runner ?? "inline";
   if (runner === "inline") {
-    stack.workspace.program = await inlineProgram(workDir);
+    stack.workspace.program = await inlineProgram(workDir, options.env ?? {});
   }
 
   return {
@@ -109,7 +113,8 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     async dispose() {
       try {
         await stack.destroy();
-        await stack.workspace.removeStack(stackName);
+        // A private backend goes with the folder; a shared one (PostgreSQL, say) keeps no empty stack.
+        if (!ownBackend) await stack.workspace.removeStack(stackName);
       } finally {
         await rm(workDir, { recursive: true, force: true });
       }
@@ -124,17 +129,59 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
  */
 const builtModules = createRequire(__filename);
 
+/**
+ * The CLI, found and its version checked once per test process: the Automation API otherwise runs
+ * `pulumi version` for every workspace.
+ */
+let sharedCommand: Promise<PulumiCommand> | undefined;
+function pulumiCommand(): Promise<PulumiCommand> {
+  sharedCommand ??= PulumiCommand.get();
+  return sharedCommand;
+}
+
+/** Variables an inline program has set in `process.env` while it runs, with the value, by name. */
+const claimedEnvironment = new Map<string, { value: string; runs: number }>();
+
+/** Sets `env` in `process.env` for one run of an inline program; undo() puts back what was there. */
+function claimEnvironment(env: Record<string, string>): () => void {
+  const variables = Object.entries(env).filter(([name]) => !name.startsWith("PULUMI_"));
+  for (const [name, value] of variables) {
+    const claim = claimedEnvironment.get(name);
+    if (claim !== undefined && claim.value !== value) {
+      throw new Error(`two inline programs need different values of ${name} at once: create one of their stacks with runner: "cli"`);
+    }
+  }
+  const previous = variables.map(([name]) => [name, process.env[name]] as const);
+  for (const [name, value] of variables) {
+    const claim = claimedEnvironment.get(name);
+    if (claim === undefined) claimedEnvironment.set(name, { value, runs: 1 });
+    else claim.runs += 1;
+    process.env[name] = value;
+  }
+  return () => {
+    for (const [name, value] of previous) {
+      const claim = claimedEnvironment.get(name)!;
+      if (--claim.runs > 0) continue;
+      claimedEnvironment.delete(name);
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}
+
 /** The program in `workDir`, run in this process, transpiled only, like the CLI's (see createTestStack). */
-async function inlineProgram(workDir: string): Promise<PulumiFn> {
+async function inlineProgram(workDir: string, env: Record<string, string>): Promise<PulumiFn> {
   const { readProject } = builtModules(join(repoRoot, "dist/cli/fleet/project.js")) as typeof import("../../cli/fleet/project.js");
   const { inProcessRunner } = builtModules(join(repoRoot, "dist/cli/fleet/in-process.js")) as typeof import("../../cli/fleet/in-process.js");
   const runner = inProcessRunner(await readProject(workDir), { ...process.env, PULUMI_NODEJS_TRANSPILE_ONLY: "true" });
   if (!runner.inProcess) throw new Error(`${workDir} cannot run inline (${runner.reason}); create its stack with runner: "cli"`);
   const { program } = runner;
   return async () => {
+    const undo = claimEnvironment(env);
     try {
       return await program();
     } finally {
+      undo();
       // The runner moves into the program's folder, which dispose() deletes.
       process.chdir(repoRoot);
     }
