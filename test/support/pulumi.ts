@@ -12,7 +12,7 @@
  * operation costs. `runner: "cli"` runs it as `pulumi up` does; tests of what users run with the
  * CLI (the examples, the demo, the package) use that.
  */
-import { LocalWorkspace, PulumiCommand, type Stack, type ConfigMap, type PulumiFn } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type Stack, type ConfigMap, type EngineEvent, type OutputMap, type PulumiFn, type UpdateSummary } from "@pulumi/pulumi/automation";
 import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -96,6 +96,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
       },
     },
   );
+  answerFromEngineEvents(stack);
   if (options.config) await stack.setAllConfig(options.config);
   const runner = process.env.PULUMI_MONITORING_TEST_RUNNER ?? options.runner ?? "inline";
   if (runner === "inline") {
@@ -137,6 +138,49 @@ let sharedCommand: Promise<PulumiCommand> | undefined;
 function pulumiCommand(): Promise<PulumiCommand> {
   sharedCommand ??= PulumiCommand.get();
   return sharedCommand;
+}
+
+/**
+ * After `up`, `refresh` and `destroy`, the Automation API runs three more CLIs: `stack history`
+ * for the summary and `stack output` twice for the outputs, each of which loads the stack and
+ * derives the passphrase's key again (a tenth of the suite's CPU). The engine has already sent
+ * both in its events: the summary's resource changes, and the stack's outputs with every secret
+ * masked. The results here come from those events; outputs that hold a secret still come from the
+ * CLI, which alone can show it. `stack.history()` and `stack.outputs()` outside an operation
+ * still ask the CLI.
+ */
+function answerFromEngineEvents(stack: Stack): void {
+  const asked = { info: stack.info.bind(stack), outputs: stack.outputs.bind(stack) };
+  let running: { kind: UpdateSummary["kind"]; startTime: Date; summary?: UpdateSummary["resourceChanges"]; outputs?: Record<string, unknown> } | undefined;
+  const operations = { up: "update", refresh: "refresh", destroy: "destroy" } as const;
+  for (const [operation, kind] of Object.entries(operations) as [keyof typeof operations, UpdateSummary["kind"]][]) {
+    const run = stack[operation].bind(stack) as (opts?: { onEvent?: (event: EngineEvent) => void }) => Promise<unknown>;
+    (stack as unknown as Record<string, unknown>)[operation] = async (opts?: { onEvent?: (event: EngineEvent) => void }) => {
+      const current: NonNullable<typeof running> = { kind, startTime: new Date() };
+      const onEvent = (event: EngineEvent) => {
+        if (event.summaryEvent) current.summary = event.summaryEvent.resourceChanges;
+        const step = event.resOutputsEvent?.metadata;
+        if (step?.type === "pulumi:pulumi:Stack") current.outputs = step.new?.outputs ?? {};
+        opts?.onEvent?.(event);
+      };
+      running = current;
+      try {
+        return await run({ ...opts, onEvent });
+      } finally {
+        running = undefined;
+      }
+    };
+  }
+  stack.info = async (showSecrets?: boolean) => {
+    if (running?.summary === undefined) return asked.info(showSecrets);
+    const { kind, startTime, summary } = running;
+    return { kind, startTime, endTime: new Date(), result: "succeeded", resourceChanges: summary, message: "", environment: {}, config: {}, version: 0 };
+  };
+  stack.outputs = async (): Promise<OutputMap> => {
+    const outputs = running?.outputs;
+    if (outputs === undefined || JSON.stringify(outputs).includes(`"[secret]"`)) return asked.outputs();
+    return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, { value, secret: false }]));
+  };
 }
 
 /** Variables an inline program has set in `process.env` while it runs, with the value, by name. */
