@@ -2,11 +2,14 @@
  * Every resource kind and association through the lifecycle Pulumi's ProgramTest runs:
  * preview, up, an empty preview, an empty refresh, edits, destroy, and nothing left behind.
  */
+import type { OutputMap } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy, collections, profiles, secrets, type Deployment } from "./support.js";
 
 describe.each(profiles)("every kind and association on the real engine ($profile profile)", ({ profile, regions }) => {
   let deployment: Deployment;
+  /** The stack's outputs after the last up. */
+  let outputs: OutputMap;
 
   beforeAll(async () => {
     deployment = await deploy({
@@ -33,12 +36,12 @@ describe.each(profiles)("every kind and association on the real engine ($profile
   it("creates everything on up", async () => {
     const up = await deployment.harness.stack.up({ onOutput: (line) => process.stdout.write(line) });
     expect(up.summary.resourceChanges?.create).toBe(12);
+    outputs = up.outputs;
     const monitors = await deployment.listAll<{ name: string; notification_channel_ids?: string[] }>("/monitors");
     expect(monitors.map((monitor) => monitor.name).sort()).toEqual(["Acme database port", "Acme website"]);
   });
 
   it("applies the associations", async () => {
-    const { outputs } = await deployment.harness.stack.up();
     const [websiteId] = outputs.monitorIds!.value as string[];
     const attached = await deployment.api<{ id: string }[]>(`/monitors/${websiteId}/notification_channels`);
     expect(attached.map((channel) => channel.id).sort()).toEqual([...(outputs.channelIds!.value as string[])].sort());
@@ -67,6 +70,7 @@ describe.each(profiles)("every kind and association on the real engine ($profile
   it("applies the edits: updates, removed inputs, a replacement, a detach and a pause", async () => {
     await deployment.harness.stack.setConfig("step", { value: "2" });
     const up = await deployment.harness.stack.up({ onOutput: (line) => process.stdout.write(line) });
+    outputs = up.outputs;
     const changes = up.summary.resourceChanges!;
     expect(changes.replace).toBe(1); // the share link's label cannot change in place
     // The client's portal title, the website, the heartbeat, the webhook's description.
@@ -92,6 +96,7 @@ describe.each(profiles)("every kind and association on the real engine ($profile
     await deployment.harness.stack.setConfig("step", { value: "3" });
     const up = await deployment.harness.stack.up();
     expect(up.summary.resourceChanges?.update).toBe(1);
+    outputs = up.outputs;
     const client = await deployment.api<Record<string, unknown>>(`/clients/${up.outputs.clientId!.value}`);
     expect(client.archived).toBe(true);
   });
@@ -102,7 +107,6 @@ describe.each(profiles)("every kind and association on the real engine ($profile
   });
 
   it("destroys everything and leaves nothing behind", async () => {
-    const { outputs } = await deployment.harness.stack.up();
     const destroy = await deployment.harness.stack.destroy();
     expect(destroy.summary.resourceChanges?.delete).toBe(12);
     for (const collection of collections) {

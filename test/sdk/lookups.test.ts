@@ -27,6 +27,9 @@ beforeAll(async () => {
   await api.request("POST", `/monitors/${ids["monitor"]}/notification_channels/${ids["channel"]}`);
 });
 afterAll(async () => {
+  // The unit files share their processes (vitest.config.mts).
+  delete process.env["MONITORING_API_URL"];
+  delete process.env["MONITORING_API_KEY"];
   await api.close();
   await emulator.stop();
 });

@@ -29,7 +29,7 @@ export interface TestStack {
   backendDir: string;
   /** The raw state file, as written by the file backend. */
   readStateFile(): Promise<string>;
-  /** Destroys what is left and removes the stack, its state and its program copy. */
+  /** Destroys what is left, if anything, and removes the stack, its state and its program copy. */
   dispose(): Promise<void>;
 }
 
@@ -103,17 +103,36 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     stack.workspace.program = await inlineProgram(workDir, options.env ?? {});
   }
 
+  async function readStateFile(): Promise<string> {
+    const project = stack.workspace.projectSettings ? (await stack.workspace.projectSettings()).name : "";
+    return readFile(join(backendDir, ".pulumi", "stacks", project, `${stackName}.json`), "utf8");
+  }
+
+  /**
+   * Whether the private backend's state holds a resource or an operation left pending. Most tests
+   * end with a destroy of their own, and a second one finds nothing yet costs a CLI run.
+   */
+  async function holdsAnything(): Promise<boolean> {
+    let state: string;
+    try {
+      state = await readStateFile();
+    } catch (error) {
+      // No update ever ran: the stack has no state file.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+    const latest = (JSON.parse(state) as { checkpoint?: { latest?: { resources?: unknown[]; pending_operations?: unknown[] } } }).checkpoint?.latest;
+    return (latest?.resources?.length ?? 0) > 0 || (latest?.pending_operations?.length ?? 0) > 0;
+  }
+
   return {
     stack,
     workDir,
     backendDir,
-    async readStateFile() {
-      const project = stack.workspace.projectSettings ? (await stack.workspace.projectSettings()).name : "";
-      return readFile(join(backendDir, ".pulumi", "stacks", project, `${stackName}.json`), "utf8");
-    },
+    readStateFile,
     async dispose() {
       try {
-        await stack.destroy();
+        if (!ownBackend || (await holdsAnything())) await stack.destroy();
         // A private backend goes with the folder; a shared one (PostgreSQL, say) keeps no empty stack.
         if (!ownBackend) await stack.workspace.removeStack(stackName);
       } finally {
