@@ -16,7 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ConsumerProject, STOCK_TSCONFIG, createConsumerProject } from "../../scripts/consumer-project.js";
 import { type Fence, fences, readDoc, repoRoot, userDocs } from "./markdown.js";
 
@@ -77,6 +77,7 @@ describe("the TypeScript snippets of README.md and the guides", () => {
     const tsconfig = { ...STOCK_TSCONFIG, files: allFiles.map((file) => file.name) };
     project = await createConsumerProject({
       pulumiVersion,
+      sharedInstalls: inject("consumerInstalls"),
       files: {
         "tsconfig.json": `${JSON.stringify(tsconfig, null, 2)}\n`,
         ...Object.fromEntries(allFiles.map((file) => [file.name, `${file.lines.join("\n")}\n`])),

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ConsumerProject, STOCK_TSCONFIG, createConsumerProject } from "../../scripts/consumer-project.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 import { testPassphrase } from "../support/pulumi.js";
@@ -114,6 +114,7 @@ describe("the policy pack of the packed package", () => {
   beforeAll(async () => {
     project = await createConsumerProject({
       pulumiVersion: "3.259.0",
+      sharedInstalls: inject("consumerInstalls"),
       files: { "index.ts": PROGRAM, "Pulumi.yaml": "name: consumer\nruntime: nodejs\n", "monitoring.yaml": MONITORING_FILE, "loose.yaml": LOOSE_FILE },
     });
     const ownPack = join(project.dir, "acme-policy");

@@ -3,6 +3,8 @@
  * (acme, globex, initech, configured by their own Pulumi.<client>.yaml) deploy side by side
  * against one emulator. Each client sees only its own objects; destroying one client's stack
  * leaves the others untouched; destroying a client archives it, as the service cannot delete clients.
+ * The shared template runs as `pulumi up` runs it; the client programs run inside the test process,
+ * as the fleet runs them (test/examples/agency-fleet.test.ts runs them under the CLI's language host).
  */
 import type { UpResult } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +38,6 @@ describe("examples/agency", () => {
     for (const client of CLIENTS) {
       stacks[client] = await createTestStack({
         program: "examples/agency",
-        runner: "cli",
         stackName: client,
         files: ["Pulumi.yaml", "index.ts", `Pulumi.${client}.yaml`],
         config: {

@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { factsOf, providerInputs } from "../../schema/define.js";
 import { type AnyResourceDefinition, definitions } from "../../schema/index.js";
@@ -101,6 +101,7 @@ let project: ConsumerProject;
 beforeAll(async () => {
   project = await createConsumerProject({
     pulumiVersion: "3.259.0",
+    sharedInstalls: inject("consumerInstalls"),
     files: {
       "index.ts": PROGRAM,
       ...Object.fromEntries(MISTAKES.map(({ code }, index) => [`mistake-${index}.ts`, `import * as mon from "pulumi-monitoring";\n${code}\n`])),

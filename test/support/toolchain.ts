@@ -5,8 +5,20 @@
  * message that names what is missing and how to install it; nothing is skipped.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /**
+     * Where the test files of this run that need a project made like `pulumi new typescript` share
+     * one install of the packed package per @pulumi/pulumi version (scripts/consumer-project.ts).
+     */
+    consumerInstalls: string;
+  }
+}
 
 const repoRoot = join(__dirname, "..", "..");
 const howToFix = "Run the suite with `npm test`, which installs the toolchain first (scripts/setup.sh).";
@@ -37,7 +49,15 @@ export function pulumiSdkVersion(): string {
   return manifest.version as string;
 }
 
-export default function checkToolchain(): void {
+export default function setup(project: TestProject): () => void {
+  checkToolchain();
+  // Named after this process, which runs the whole suite, so every project and worker of the run agrees.
+  const consumerInstalls = join(tmpdir(), `pulumi-monitoring-test-installs-${process.pid}`);
+  project.provide("consumerInstalls", consumerInstalls);
+  return () => rmSync(consumerInstalls, { recursive: true, force: true });
+}
+
+function checkToolchain(): void {
   const missing: string[] = [];
   const nodeMajor = Number(process.versions.node.split(".")[0]);
   if (nodeMajor < 22) missing.push(`Node >= 22 (this is ${process.version})`);
