@@ -384,15 +384,36 @@ export class ResourceEngine {
 
   /** Whether a listed item carries every field the state records a value for (write-only and path fields aside). */
   #showsRecordedFields(item: ApiObject, state: Values): boolean {
+    const recorded = Object.keys(state).filter((field) => state[field] !== undefined);
+    return this.#fieldsNotCarried(item, recorded).length === 0;
+  }
+
+  /**
+   * The input fields a GET of the object may show that `item` (an item of a list) does not carry:
+   * a server that leaves unset fields out lacks them in both, one that keeps large fields out of
+   * its lists lacks them only in the list (an assumption either way: spec, "not shown").
+   * Write-only fields, fields kept from state, path fields and associations read from endpoints of
+   * their own are never carried, and are not counted.
+   */
+  fieldsNotCarried(item: ApiObject): string[] {
+    return this.#fieldsNotCarried(item, Object.keys(this.#definition.inputs.shape));
+  }
+
+  #fieldsNotCarried(item: ApiObject, fields: readonly string[]): string[] {
     const shape = { ...this.#definition.inputs.shape, ...this.#definition.outputs.shape } as Record<string, z.ZodType>;
     const notCarried = new Set<string>([...this.#definition.writeOnly, ...this.#definition.keepFromState, ...pathFields(this.#definition)]);
-    return Object.entries(state).every(([field, value]) => {
+    return fields.filter((field) => {
       const schema = shape[field];
-      if (value === undefined || schema === undefined || notCarried.has(field) || isInternal(field)) return true;
+      if (schema === undefined || notCarried.has(field) || isInternal(field)) return false;
       const association = associationOf(this.#definition, field);
-      if (association !== undefined && association.kind !== "toggle") return true;
-      return apiNamesOf(field, schema).some((name) => name in item);
+      if (association !== undefined && association.kind !== "toggle") return false;
+      return !apiNamesOf(field, schema).some((name) => name in item);
     });
+  }
+
+  /** The object by id as the service shows it (a GET, or a scan of the list for kinds without one); `undefined` when it does not exist. */
+  async fetch(id: string, context: Values = {}): Promise<ApiObject | undefined> {
+    return this.#step(context, `read ${id}`, () => this.#fetch(id, context));
   }
 
   /**

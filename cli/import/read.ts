@@ -3,6 +3,7 @@
  * kind (`limit=250`), each item turned into the kind's inputs by the provider's own engine
  * (`ResourceEngine.describe`), which also reads associations from their endpoints (a monitor's
  * attached channels: one list call per monitor; a client's portal settings: one GET per client).
+ * Items that lack a field are read by id where the list may have left it out (ListCompleteness).
  */
 import type { z } from "zod";
 import type { AnyResourceDefinition } from "../../schema/define.js";
@@ -71,16 +72,57 @@ export async function readAccount(options: ReadOptions): Promise<AccountContents
     const listed = definition === clientDefinition ? clientItems.map((item) => ({ item, context: {} })) : await listKind(definition, scope, clientItems, api);
     if (listed === undefined) continue;
     let read = 0;
+    const lists = new ListCompleteness(engine);
     const described = await mapConcurrently(listed, options.concurrency ?? 16, async ({ item, context }) => {
-      const inputs = pick(await engine.describe(item, context), Object.keys(definition.inputs.shape));
+      const object = await lists.complete(item, context);
+      if (object === undefined) return undefined;
+      const inputs = pick(await engine.describe(object, context), Object.keys(definition.inputs.shape));
       read++;
       if (read % PROGRESS_EVERY === 0) progress(`${definition.kind}: ${read}/${listed.length} read`);
       return { definition, id: String(item["id"]), inputs };
     });
-    progress(`${definition.kind}: ${described.length} read`);
-    objects.push(...described);
+    const found = described.filter((object) => object !== undefined);
+    progress(`${definition.kind}: ${found.length} read${lists.gets > 0 ? ` (${lists.gets} by id: ${lists.describe()})` : ""}`);
+    objects.push(...found);
   }
   return { objects, clients };
+}
+
+/** Items of a kind's list checked by GET before a list is trusted to carry what a GET shows. */
+const SAMPLED_GETS = 8;
+
+/**
+ * Whether a kind's list items carry every field a GET of the object shows, learned from the list
+ * itself: that they do is an assumption (spec: "not shown"), and a server may keep large fields
+ * out of its lists (the emulator's alt profile: a monitor's `request_body`). An item that lacks an
+ * input field is read by id, up to {@link SAMPLED_GETS} of them; a field the GET shows and the
+ * item lacked is left out of the list, and every later item lacking it is read by id too. A field
+ * both lack is simply unset (a server that leaves unset fields out). So an account costs at most 8
+ * more requests per kind, or one per object of a kind whose list leaves a field out.
+ */
+class ListCompleteness {
+  /** GETs made. */
+  gets = 0;
+  /** API names of fields the list leaves out and a GET shows. */
+  readonly leftOut = new Set<string>();
+
+  constructor(private readonly engine: ResourceEngine) {}
+
+  /** The object with every field a GET shows; `undefined` when it was deleted since it was listed. */
+  async complete(item: Record<string, unknown>, context: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    const lacking = this.engine.fieldsNotCarried(item);
+    if (lacking.length === 0) return item;
+    if (this.gets >= SAMPLED_GETS && !lacking.some((field) => this.leftOut.has(field))) return item;
+    this.gets++;
+    const object = await this.engine.fetch(String(item["id"]), context);
+    if (object === undefined) return undefined;
+    for (const field of this.engine.fieldsNotCarried(item)) if (!this.engine.fieldsNotCarried(object).includes(field)) this.leftOut.add(field);
+    return object;
+  }
+
+  describe(): string {
+    return this.leftOut.size === 0 ? "the list showed every field they show" : `the list leaves out ${[...this.leftOut].sort().join(", ")}`;
+  }
 }
 
 interface Listed {
