@@ -103,7 +103,7 @@ const SAMPLED_GETS = 8;
 class ListCompleteness {
   /** GETs made. */
   gets = 0;
-  /** API names of fields the list leaves out and a GET shows. */
+  /** Fields the list leaves out and a GET shows. */
   readonly leftOut = new Set<string>();
 
   constructor(private readonly engine: ResourceEngine) {}
@@ -116,7 +116,8 @@ class ListCompleteness {
     this.gets++;
     const object = await this.engine.fetch(String(item["id"]), context);
     if (object === undefined) return undefined;
-    for (const field of this.engine.fieldsNotCarried(item)) if (!this.engine.fieldsNotCarried(object).includes(field)) this.leftOut.add(field);
+    const unset = new Set(this.engine.fieldsNotCarried(object));
+    for (const field of lacking) if (!unset.has(field)) this.leftOut.add(field);
     return object;
   }
 

@@ -4,7 +4,7 @@
  * and reference nothing but `require` of the installed package: no kind, no schema, no engine,
  * no credentials.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { serializeFunction } from "@pulumi/pulumi/runtime/closure/serializeClosure.js";
 import { serializableProvider } from "../../provider/dynamic.js";
 
@@ -12,20 +12,15 @@ import { serializableProvider } from "../../provider/dynamic.js";
 const PROVIDER_TEXT_LIMIT = 600;
 
 describe("the serialized provider", () => {
+  // The unit files share their processes (vitest.config.mts).
+  afterEach(() => vi.unstubAllEnvs());
+
   // Installed under node_modules it is `require("pulumi-monitoring/host")`: test/e2e/package.test.ts.
   it("is, in a source checkout, a loader of the package's dispatcher, under 600 bytes, with no secret", async () => {
-    const keyBefore = process.env["MONITORING_API_KEY"];
-    process.env["MONITORING_API_KEY"] = "pls_test_must_not_be_captured";
-    let text: string;
-    try {
-      // As pulumi.dynamic.Resource serializes it: `() => provider`.
-      const provider = serializableProvider();
-      ({ text } = await serializeFunction(() => provider, { allowSecrets: false }));
-    } finally {
-      // The unit files share their processes (vitest.config.mts).
-      if (keyBefore === undefined) delete process.env["MONITORING_API_KEY"];
-      else process.env["MONITORING_API_KEY"] = keyBefore;
-    }
+    vi.stubEnv("MONITORING_API_KEY", "pls_test_must_not_be_captured");
+    // As pulumi.dynamic.Resource serializes it: `() => provider`.
+    const provider = serializableProvider();
+    const { text } = await serializeFunction(() => provider, { allowSecrets: false });
     expect(text).toContain('require("pulumi-monitoring/provider").dispatcher');
     expect(text).not.toMatch(/pls_test_|zod|ApiClient|ResourceEngine|monitoring:apiKey|Monitor/);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(PROVIDER_TEXT_LIMIT);

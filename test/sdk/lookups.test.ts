@@ -2,7 +2,7 @@
  * Lookups against the emulator, with the connection taken from the environment as a script or a
  * Pulumi program without stack configuration would.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ApiClient } from "../../provider/http.js";
 import * as mon from "../../sdk/index.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
@@ -13,8 +13,8 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   emulator = await startTestEmulator();
-  process.env["MONITORING_API_URL"] = emulator.baseUrl;
-  process.env["MONITORING_API_KEY"] = emulator.apiKey;
+  vi.stubEnv("MONITORING_API_URL", emulator.baseUrl);
+  vi.stubEnv("MONITORING_API_KEY", emulator.apiKey);
   api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
   const create = async (path: string, body: Record<string, unknown>) => (await api.request<{ id: string }>("POST", path, { body })).data.id;
   ids["client"] = await create("/clients", { name: "Acme" });
@@ -28,8 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // The unit files share their processes (vitest.config.mts).
-  delete process.env["MONITORING_API_URL"];
-  delete process.env["MONITORING_API_KEY"];
+  vi.unstubAllEnvs();
   await api.close();
   await emulator.stop();
 });
