@@ -9,6 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { definitions } from "../schema/index.js";
+import { membersOf } from "../schema/members.js";
 import type * as sdk from "../sdk/index.js";
 
 /** The kinds of resources this package declares, each an SDK class of that name. */
@@ -65,25 +66,22 @@ export interface DeclaredMonitor {
 }
 
 /**
- * The monitors `resource` declares: itself when it is a `Monitor`, each entry of a `MonitorSet`,
- * none otherwise. A set whose whole map, or an entry that, is unknown at preview (computed from
- * resources not yet created) cannot be looked into then; it is checked by the preview of `up`.
+ * The monitors `resource` declares: its members (schema/members.ts) that are monitors, so itself
+ * when it is a `Monitor`, each entry of a `MonitorSet`, none otherwise. A set whose whole map, or
+ * an entry that, is unknown at preview (computed from resources not yet created) cannot be looked
+ * into then; it is checked by the preview of `up`.
  */
 export function monitorsOf(resource: PolicyResource): DeclaredMonitor[] {
   const kind = kindOf(resource);
-  if (kind === "Monitor") return [{ resource, inputs: resource.props as InputsOf<"Monitor">, label: labelOf(resource) }];
-  if (kind !== "MonitorSet") return [];
-  const entries = read(resource.props, "monitors");
-  if (entries === UNKNOWN || entries === undefined || entries === null) return [];
-  const setClient = read(resource.props, "clientId");
-  const monitors: DeclaredMonitor[] = [];
-  for (const entry of Object.keys(entries as object)) {
-    const inputs = read(entries as Record<string, unknown>, entry);
-    if (inputs === UNKNOWN || typeof inputs !== "object" || inputs === null) continue;
-    const withClient = isSet(inputs, "clientId") || !isSetValue(setClient) ? inputs : withSetClient(inputs, setClient);
-    monitors.push({ resource, entry, inputs: withClient as InputsOf<"Monitor">, label: labelOf(resource, entry) });
-  }
-  return monitors;
+  if (kind === undefined) return [];
+  return membersOf(kind, resource.props, { read, share: withSetClient })
+    .filter((member) => member.definition.kind === "Monitor")
+    .map((member) => ({
+      resource,
+      ...(member.key === undefined ? {} : { entry: member.key }),
+      inputs: member.values as InputsOf<"Monitor">,
+      label: labelOf(resource, member.key),
+    }));
 }
 
 /** `Monitor "web"`, or `MonitorSet "fleet", entry "checkout"`. */
@@ -92,8 +90,8 @@ export function labelOf(resource: Pick<PolicyResource, "type" | "name">, entry?:
   return entry === undefined ? name : `${name}, entry "${entry}"`;
 }
 
-/** A set entry that takes the set's client; reads of its other fields still go to the entry. */
-function withSetClient(inputs: object, clientId: unknown): object {
+/** A set entry that takes the set's client; reads of its other fields still go to the entry (and may be unknown at preview). */
+function withSetClient(inputs: object, _field: string, clientId: unknown): object {
   return new Proxy(inputs, { get: (target, field, receiver) => (field === "clientId" ? clientId : Reflect.get(target, field, receiver)) });
 }
 

@@ -11,35 +11,29 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
-import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions, resolveSettings } from "./config.js";
+import { apiClientFor as sharedApiClient } from "./clients.js";
+import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions } from "./config.js";
 import { diff } from "./diff.js";
 import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
 import { ResourceInitError, describeResource } from "./failures.js";
 import { internal } from "./fields.js";
-import { ApiClient, describeRetry, type RetryEvent } from "./http.js";
+import { type ApiClient, describeRetry, type RetryEvent } from "./http.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
 
 export { ResourceEngine } from "./engine.js";
+export { ResourceReader } from "./reader.js";
 export { resolveSettings, type ConfigSource, type ProviderSettings } from "./config.js";
 
 /** Stack configuration as handed to `configure`; environment variables only until then. */
 let stackConfig: ConfigSource = () => undefined;
-let shared: { settings: string; client: ApiClient } | undefined;
 
 /**
  * The process's API client for the settings `config` resolves to, built on first use and kept
  * while they stay the same, so every resource shares its connections and rate limit.
  */
 export function apiClientFor(config: ConfigSource): ApiClient {
-  const settings = resolveSettings(config);
-  const signature = JSON.stringify(settings);
-  if (shared === undefined || shared.settings !== signature) {
-    const { apiUrl, ...options } = settings;
-    void shared?.client.close();
-    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, onRetry: announceSlowRetry }) };
-  }
-  return shared.client;
+  return sharedApiClient(config, announceSlowRetry);
 }
 
 /** Retrying for this long is worth a line in the output of `pulumi up`. */
@@ -82,7 +76,7 @@ function closedDomains() {
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   const cached = providers.get(kind);
   if (cached !== undefined) return cached;
-  const provider = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), () => apiClientFor(stackConfig), closedDomains) : kindProvider(kind);
+  const provider = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), closedDomains) : kindProvider(kind);
   providers.set(kind, provider);
   return provider;
 }

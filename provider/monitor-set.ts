@@ -2,13 +2,17 @@
  * `MonitorSet`: many monitors as one Pulumi resource, so a fleet of thousands costs the engine one
  * step and the state one entry instead of one per monitor.
  *
- * Every monitor of a set has the inputs, checks, defaults and idempotency of a `Monitor`: the set
- * reuses the Monitor definition and the generic engine for each of them, under a per-monitor name
- * (`<set URN>.monitors["<key>"]`) that seeds its create key. What the set adds:
+ * The set is a group (schema/members.ts): each member goes through the code a single `Monitor` goes
+ * through, check, diff, create, read, update and delete (provider/engine.ts, provider/reader.ts),
+ * under a per-monitor name (`<set URN>.monitors["<key>"]`) that seeds its create key. The set only
+ * groups members and batches their requests:
  * - creates go in batches (`POST /monitors/batch`, body `{ "monitors": [...] }` — the spec lists the
- *   endpoint but not its body: an assumption, as the emulator implements it), with single POSTs when
- *   the service refuses the batch call (400, 404, 405, 422);
- * - refresh reads each monitor as a `Monitor` is read: many share list pages, plus association reads only where declared;
+ *   endpoint but not its body: an assumption, as the emulator implements it) through the engine's
+ *   one idempotent POST, each member then completed as a single create is; single POSTs when the
+ *   service refuses the batch call (400, 404, 405, 422);
+ * - refresh reads the members' list once, page by page (a set knows its size, so no GET by id
+ *   first), and hands each member's item to the reader: ceil(N/250) requests, plus the association
+ *   reads of members that declare associations;
  * - updates and deletes go per monitor, at most {@link CONCURRENCY} in flight, through the process's
  *   one API client (its rate limit and connections);
  * - a partial failure records what was done and names what failed: the next `up` carries on.
@@ -17,20 +21,21 @@
  * outputs as a `Monitor` records them, without status), `clientId`, and per key the input names
  * the program set (`__declaredInputs`), which diff needs to tell "removed" from "never set".
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { monitor } from "../schema/resources/monitor.js";
+import { memberOf, memberPath, monitorSet } from "../schema/members.js";
 import { type CheckFailure, type ClosedDomains, check, containsUnknown } from "./check.js";
 import { changedFields, declaredInputs } from "./diff.js";
-import type { ResourceEngine } from "./engine.js";
+import { type ResourceEngine, idempotencyKeyOf } from "./engine.js";
 import { OperationError, ResourceInitError } from "./failures.js";
 import { internal, isInternal, objectBodyFields, replaceFields } from "./fields.js";
-import { ApiError, type ApiClient, type Query, newIdempotencyKey } from "./http.js";
+import { ApiError, type Query, newIdempotencyKey } from "./http.js";
 import { isRecord } from "./naming.js";
 import { apiBody } from "./translate.js";
 
-export const MONITOR_SET_KIND = "MonitorSet";
+export const MONITOR_SET_KIND = monitorSet.kind;
+const monitor = monitorSet.member;
 
 /** Requests of one set operation in flight at once. */
 const CONCURRENCY = 8;
@@ -79,11 +84,11 @@ export class PartialFailure extends Error {
 
 /** `monitors["checkout"]`: how messages and paths name a monitor of a set. */
 export function keyPath(key: string): string {
-  return `monitors[${JSON.stringify(key)}]`;
+  return memberPath(monitorSet, key);
 }
 
-export function monitorSetProvider(engine: ResourceEngine, api: () => ApiClient, closedDomains: () => ClosedDomains): pulumi.dynamic.ResourceProvider {
-  const sets = new MonitorSetEngine(engine, api);
+export function monitorSetProvider(engine: ResourceEngine, closedDomains: () => ClosedDomains): pulumi.dynamic.ResourceProvider {
+  const sets = new MonitorSetEngine(engine);
   return {
     check: async (_olds, news) => checkSet(news, closedDomains()),
     diff: async (_id, olds, news) => diffSet(olds, news),
@@ -118,7 +123,7 @@ export function checkSet(news: Values, closed: ClosedDomains = {}): { inputs: Va
       failures.push({ property: keyPath(key), reason: `${subject}: must be a monitor's inputs (an object)` });
       continue;
     }
-    const result = check({ ...monitor, kind: subject }, withSetClient(value, news["clientId"]), closed);
+    const result = check({ ...monitor, kind: subject }, memberOf(monitorSet, news, key)?.values ?? value, closed);
     for (const failure of result.failures) {
       failures.push({ property: failure.property === "" ? "" : `${keyPath(key)}.${failure.property}`, reason: failure.reason });
     }
@@ -175,7 +180,9 @@ function outputsOf(state: SetState, inputs: Values): Values {
 
 /** One monitor's outputs as a `Monitor` records them, for the engine. */
 function monitorState(state: SetState, key: string): Values {
-  return { ...state.monitors[key], status: state.statuses[key], [internal.declaredInputs]: state.declared[key] ?? [] };
+  const { ids, statuses, monitors, declared } = state;
+  const values = memberOf(monitorSet, { ids, statuses, monitors, [internal.declaredInputs]: declared }, key)?.values ?? {};
+  return { ...values, [internal.declaredInputs]: declaredInputs(values) };
 }
 
 function record(state: SetState, key: string, id: string, outputs: Values): void {
@@ -197,11 +204,6 @@ function copyOf(state: SetState): SetState {
   return { ids: { ...state.ids }, statuses: { ...state.statuses }, monitors: { ...state.monitors }, declared: { ...state.declared } };
 }
 
-/** The set's `clientId` applies to every monitor that does not name its own. */
-function withSetClient(monitorInputs: Values, clientId: unknown): Values {
-  return clientId === undefined || monitorInputs["clientId"] !== undefined ? monitorInputs : { ...monitorInputs, clientId };
-}
-
 function withoutSetClient(checked: Values, written: Values, clientId: unknown): Values {
   const inputs = Object.fromEntries(Object.entries(checked).filter(([field]) => !isInternal(field)));
   if (clientId !== undefined && written["clientId"] === undefined) delete inputs["clientId"];
@@ -210,9 +212,8 @@ function withoutSetClient(checked: Values, written: Values, clientId: unknown): 
 
 /** One monitor's inputs as a `Monitor` would get them: its own name (for messages and its create key) and the set's client. */
 function monitorInputs(setInputs: Values, key: string): Values {
-  const monitors = setInputs["monitors"] as Record<string, Values>;
   const urn = setInputs[internal.urn];
-  return { ...withSetClient(monitors[key] ?? {}, setInputs["clientId"]), [internal.urn]: `${typeof urn === "string" ? urn : MONITOR_SET_KIND}.${keyPath(key)}` };
+  return { ...memberOf(monitorSet, setInputs, key)?.values, [internal.urn]: `${typeof urn === "string" ? urn : MONITOR_SET_KIND}.${keyPath(key)}` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,11 +221,9 @@ function monitorInputs(setInputs: Values, key: string): Values {
 
 class MonitorSetEngine {
   readonly #engine: ResourceEngine;
-  readonly #api: () => ApiClient;
 
-  constructor(engine: ResourceEngine, api: () => ApiClient) {
+  constructor(engine: ResourceEngine) {
     this.#engine = engine;
-    this.#api = api;
   }
 
   async create(inputs: Values): Promise<{ id: string; outs: Values }> {
@@ -267,14 +266,19 @@ class MonitorSetEngine {
   }
 
   /**
-   * Reads every monitor as a `Monitor` is read: many of them share list pages, a few are read by
-   * id (provider/list-reads.ts); associations only where declared. Monitors deleted by hand drop out.
+   * Reads every monitor as a `Monitor` is read, from one pass over the list of the members'
+   * clients (a set knows its size: its list pages cost less than any GET by id first); a member
+   * whose item lacks a recorded field is read by id, associations only where declared. Monitors
+   * deleted by hand drop out.
    */
   async read(id: string, props: Values): Promise<{ id: string; props: Values }> {
     const before = stateOf(props);
     const state = stateOf({});
-    await forEachLimited(Object.keys(before.ids), async (key) => {
-      const current = await this.#engine.read(before.ids[key] as string, monitorState(before, key));
+    const keys = Object.keys(before.ids);
+    const listed = keys.length === 0 ? new Map<string, Values>() : await this.#engine.reader.listNow(listQuery(keys.map((key) => monitorState(before, key)["clientId"])));
+    await forEachLimited(keys, async (key) => {
+      const memberId = before.ids[key] as string;
+      const current = await this.#engine.read(memberId, monitorState(before, key), listed.get(memberId.toLowerCase()) ?? "absent");
       if (current.id !== undefined && current.props !== undefined) record(state, key, current.id, current.props);
     });
     return { id, props: { ...props, ...outputsOf(state, props) } };
@@ -346,7 +350,7 @@ class MonitorSetEngine {
       let existing: Map<string, Values> | undefined;
       if (answer.replayed) {
         try {
-          existing = await this.#engine.listNow(listQuery(chunk.map((key) => monitorInputs(setInputs, key)["clientId"])));
+          existing = await this.#engine.reader.listNow(listQuery(chunk.map((key) => monitorInputs(setInputs, key)["clientId"])));
         } catch (error) {
           failures.push(...chunk.map((key) => ({ key, message: `create failed: ${messageOf(error)}` })));
           return;
@@ -376,29 +380,20 @@ class MonitorSetEngine {
   }
 
   /**
-   * One batch create, with an idempotency key derived from the set's URN, the keys and the bodies
-   * (only their hash leaves), or a fresh one: a batch whose answer was lost is replayed, not made
-   * twice. A replayed refusal is followed by one fresh attempt under a new key, as for single creates.
+   * One batch create through the engine's one idempotent POST, under a key derived from the set's
+   * URN, the keys and the bodies, or a fresh one: a batch whose answer was lost is replayed, not
+   * made twice.
    */
   async #postBatch(setInputs: Values, keys: readonly string[], freshKey: boolean): Promise<{ created: Values[]; replayed: boolean }> {
     const shape = monitor.inputs.shape as Record<string, z.ZodType>;
-    const bodies = keys.map((key) => apiBody(shape, monitorInputs(setInputs, key), objectBodyFields(monitor)));
-    const urn = setInputs[internal.urn];
-    const key = `monitorset-${createHash("sha256").update(JSON.stringify([typeof urn === "string" ? urn : "", keys, bodies])).digest("hex")}`;
-    const post = async (idempotencyKey: string) => {
-      const response = await this.#api().request<unknown>("POST", `${monitor.path}/batch`, { body: { monitors: bodies }, idempotencyKey, expectedStatus: 201 });
-      const created = response.data;
-      if (!Array.isArray(created) || created.length !== keys.length || !created.every((item) => isRecord(item) && typeof item["id"] === "string")) {
-        throw new OperationError(`POST ${monitor.path}/batch answered without ${keys.length} monitor objects`);
-      }
-      return { created: created as Values[], replayed: response.replayed };
-    };
-    try {
-      return await post(freshKey ? newIdempotencyKey() : key);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.replayed)) throw error;
-      return post(newIdempotencyKey());
+    const body = { monitors: keys.map((key) => apiBody(shape, monitorInputs(setInputs, key), objectBodyFields(monitor))) };
+    const path = `${monitor.path}/batch`;
+    const key = freshKey ? newIdempotencyKey() : idempotencyKeyOf(MONITOR_SET_KIND, setInputs[internal.urn], path, { keys, ...body });
+    const { data, replayed } = await this.#engine.post(path, body, key);
+    if (!Array.isArray(data) || data.length !== keys.length || !data.every((item) => isRecord(item) && typeof item["id"] === "string")) {
+      throw new OperationError(`POST ${path} answered without ${keys.length} monitor objects`);
     }
+    return { created: data as Values[], replayed };
   }
 
   #partialFailure(inputs: Values, id: string, state: SetState, failures: Failure[], done: string): PartialFailure {

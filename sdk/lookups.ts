@@ -3,15 +3,16 @@
  * script). They read the connection from the stack configuration (`monitoring:apiUrl`,
  * `monitoring:apiKey`) or the MONITORING_API_URL / MONITORING_API_KEY environment variables.
  * The typed functions (`getMonitor`, ...) are generated per kind (sdk/generated) and call
- * {@link lookupObject}.
+ * {@link lookupObject}. They only read: they use the provider's reader (provider/reader.ts), never
+ * its stateful dispatcher.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition } from "../schema/define.js";
 import { definitionOf } from "../schema/index.js";
+import { apiClientFor } from "../provider/clients.js";
 import { CONFIG_NAMESPACE } from "../provider/config.js";
-import { ResourceEngine } from "../provider/engine.js";
-import { apiClientFor } from "../provider/index.js";
 import { isRecord } from "../provider/naming.js";
+import { ResourceReader } from "../provider/reader.js";
 
 /** By id; or by exact name, among the objects of one client (`clientId`) or outside any client. */
 export type LookupQuery = { id: string } | { name: string; clientId?: string };
@@ -26,7 +27,7 @@ const api = () => apiClientFor((key) => pulumi.runtime.getConfig(`${CONFIG_NAMES
 export async function lookupObject<Result extends { id: string }>(kind: string, query: LookupQuery): Promise<Result> {
   const definition = definitionOf(kind);
   const id = "id" in query ? query.id : await idByName(definition, query.name, query.clientId);
-  const found = await new ResourceEngine(definition, api).lookup(id);
+  const found = await new ResourceReader(definition, api).lookup(id);
   if (found === undefined) throw new Error(`No ${definition.kind} with id ${id}`);
   const secret = new Set<string>([...definition.secrets, ...definition.secretOutputs]);
   const fields = Object.entries(found).map(([field, value]) => [field, secret.has(field) ? pulumi.secret(value) : value]);

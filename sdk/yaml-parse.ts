@@ -25,6 +25,7 @@ import {
   referenceByNameField,
 } from "../schema/json-schema.js";
 import type { FileKind } from "../schema/file-kinds.js";
+import { membersOf, monitorSet } from "../schema/members.js";
 import { unknownFieldRule, unwrap } from "../schema/rules.js";
 
 /** A reference by name to another entry of the file, standing in for that object's id. */
@@ -138,10 +139,12 @@ function entriesOf(data: unknown): Entry[] {
   const entries: Entry[] = fileSections.flatMap((section) =>
     mappings(data[section.name]).map(([key, entry]) => ({ section, key, entry, path: [section.name, key] })),
   );
-  const monitors = fileSections.find((section) => section.definition.kind === "Monitor") as FileSection;
   for (const [set, declared] of mappings(data[MONITOR_SETS_SECTION])) {
-    for (const [key, entry] of mappings(declared["monitors"])) {
-      entries.push({ section: monitors, key, entry, path: [MONITOR_SETS_SECTION, set, "monitors", key], set });
+    // The set's members, as every other part of the package sees them (schema/members.ts).
+    for (const { key, definition, values } of membersOf(monitorSet.kind, declared)) {
+      const section = fileSections.find((candidate) => candidate.definition === definition);
+      if (key === undefined || section === undefined || !isRecord(values)) continue;
+      entries.push({ section, key, entry: values, path: [MONITOR_SETS_SECTION, set, monitorSet.membersField, key], set });
     }
   }
   return entries;

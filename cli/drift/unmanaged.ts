@@ -9,7 +9,7 @@
  */
 import type { AnyResourceDefinition } from "../../schema/define.js";
 import { definitions } from "../../schema/index.js";
-import { ResourceEngine } from "../../provider/engine.js";
+import { ResourceReader } from "../../provider/reader.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
 import { isRecord } from "../../provider/naming.js";
@@ -90,7 +90,7 @@ export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[],
   const found: AccountObject[] = [];
   for (const scope of new Set(scopes)) {
     for (const definition of definitions) {
-      const engine = new ResourceEngine(definition, () => api);
+      const engine = new ResourceReader(definition, () => api);
       for (const { item, context } of await listScope(api, definition, scope)) {
         const id = String(item["id"]);
         const inputs = { ...context, ...pick(engine.carried(item), Object.keys(definition.inputs.shape)) };

@@ -1,13 +1,13 @@
 /**
  * Reading an account through the API the way the provider reads objects: one paginated pass per
- * kind (`limit=250`), each item turned into the kind's inputs by the provider's own engine
- * (`ResourceEngine.describe`), which also reads associations from their endpoints (a monitor's
+ * kind (`limit=250`), each item turned into the kind's inputs by the provider's own reader
+ * (`ResourceReader.describe`), which also reads associations from their endpoints (a monitor's
  * attached channels: one list call per monitor; a client's portal settings: one GET per client).
  * Items that lack a field are read by id where the list may have left it out (ListCompleteness).
  */
 import type { z } from "zod";
 import type { AnyResourceDefinition } from "../../schema/define.js";
-import { ResourceEngine } from "../../provider/engine.js";
+import { ResourceReader } from "../../provider/reader.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
 import { isRecord } from "../../provider/naming.js";
@@ -68,7 +68,7 @@ export async function readAccount(options: ReadOptions): Promise<AccountContents
 
   const objects: AccountObject[] = [];
   for (const definition of dependencyOrder(options.kinds)) {
-    const engine = new ResourceEngine(definition, () => api);
+    const engine = new ResourceReader(definition, () => api);
     const listed = definition === clientDefinition ? clientItems.map((item) => ({ item, context: {} })) : await listKind(definition, scope, clientItems, api);
     if (listed === undefined) continue;
     let read = 0;
@@ -106,7 +106,7 @@ class ListCompleteness {
   /** Fields the list leaves out and a GET shows. */
   readonly leftOut = new Set<string>();
 
-  constructor(private readonly engine: ResourceEngine) {}
+  constructor(private readonly engine: ResourceReader) {}
 
   /** The object with every field a GET shows; `undefined` when it was deleted since it was listed. */
   async complete(item: Record<string, unknown>, context: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {

@@ -1,0 +1,118 @@
+/**
+ * The members of a resource: the objects of the service it stands for, each with the definition
+ * that checks, diffs, reads and writes it. A resource of a kind is its own single member; a group
+ * (`MonitorSet`) is many members of one kind, by key, and only gathers them. The provider, drift,
+ * the policy pack, the YAML loader and the importer take members from here, so a member of a set
+ * goes through exactly the code a single resource of its kind goes through.
+ */
+import type { AnyResourceDefinition } from "./define.js";
+import { definitions } from "./index.js";
+import { monitor } from "./resources/monitor.js";
+
+/** The output in which the provider records the input names the program set (a list; a map by key for a group). */
+export const DECLARED_INPUTS = "__declaredInputs";
+
+/** A resource that is many members of one kind. */
+export interface GroupDefinition {
+  kind: string;
+  member: AnyResourceDefinition;
+  /** The input (and output) that holds each member's inputs (outputs) by key. */
+  membersField: string;
+  /** The group's inputs that every member takes unless it sets its own. */
+  shared: readonly string[];
+  /** The group's outputs that hold one field of each member by key: output name -> member field. */
+  perMember: Readonly<Record<string, string>>;
+}
+
+export const monitorSet: GroupDefinition = {
+  kind: "MonitorSet",
+  member: monitor,
+  membersField: "monitors",
+  shared: ["clientId"],
+  perMember: { ids: "id", statuses: "status", [DECLARED_INPUTS]: DECLARED_INPUTS },
+};
+
+export const groups: readonly GroupDefinition[] = [monitorSet];
+
+export function groupOf(kind: string): GroupDefinition | undefined {
+  return groups.find((group) => group.kind === kind);
+}
+
+export interface Member {
+  /** The member's key in its group; absent for a resource that is its own single member. */
+  key?: string;
+  definition: AnyResourceDefinition;
+  /**
+   * Its inputs, the group's shared ones included; or, from a group's outputs, its outputs as a
+   * single resource of its kind records them (`status` and `__declaredInputs` included).
+   */
+  values: Record<string, unknown>;
+  /** Its id, when the values are outputs. */
+  id?: string;
+}
+
+/** How a caller reads a field: the policy pack's read tells a value unknown at preview (not an object, so skipped). */
+export type FieldReader = (object: object, field: string) => unknown;
+
+export interface MembersOptions {
+  read?: FieldReader;
+  /** A member's values with a shared group input it does not set itself. */
+  share?: (values: object, field: string, value: unknown) => object;
+}
+
+/** `monitors["api"]`: how paths and messages name a member of a group. */
+export function memberPath(group: GroupDefinition, key: string): string {
+  return `${group.membersField}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * The members of a resource of `kind`, from its inputs or from its outputs; none for a kind of
+ * another package. A member whose values are not an object (unknown at preview) is left out.
+ */
+export function membersOf(kind: string, values: object, options: MembersOptions = {}): Member[] {
+  const group = groupOf(kind);
+  if (group === undefined) {
+    const definition = definitions.find((candidate) => candidate.kind === kind);
+    return definition === undefined ? [] : [{ definition, values: values as Record<string, unknown> }];
+  }
+  const read = options.read ?? ((object: object, field: string) => (object as Record<string, unknown>)[field]);
+  const maps = [group.membersField, ...Object.keys(group.perMember)].map((field) => [field, read(values, field)] as const);
+  const keys = new Set(maps.flatMap(([, map]) => (isMap(map) ? Object.keys(map) : [])));
+  const members: Member[] = [];
+  for (const key of keys) {
+    const member = memberOf(group, values, key, read, options.share);
+    if (member !== undefined) members.push(member);
+  }
+  return members;
+}
+
+/** One member of a group by key, from the group's inputs or outputs; undefined when it has no values. */
+export function memberOf(group: GroupDefinition, values: object, key: string, read: FieldReader = (object, field) => (object as Record<string, unknown>)[field], share = withShared): Member | undefined {
+  const entries = read(values, group.membersField);
+  let member: object | undefined = isMap(entries) ? (read(entries, key) as object | undefined) : undefined;
+  const perMember: Record<string, unknown> = {};
+  let id: string | undefined;
+  for (const [output, field] of Object.entries(group.perMember)) {
+    const map = read(values, output);
+    const value = isMap(map) ? map[key] : undefined;
+    if (value === undefined) continue;
+    if (field === "id") id = String(value);
+    else perMember[field] = value;
+  }
+  if (member === undefined && id !== undefined) member = {};
+  if (typeof member !== "object" || member === null || Array.isArray(member)) return undefined;
+  for (const field of group.shared) {
+    const shared = read(values, field);
+    if (shared !== undefined && shared !== null && read(member, field) === undefined) member = share(member, field, shared);
+  }
+  const memberValues = Object.keys(perMember).length === 0 ? (member as Record<string, unknown>) : { ...member, ...perMember };
+  return { key, definition: group.member, values: memberValues, ...(id === undefined ? {} : { id }) };
+}
+
+function withShared(values: object, field: string, value: unknown): object {
+  return { ...values, [field]: value };
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
