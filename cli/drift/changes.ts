@@ -4,11 +4,15 @@
  * deleted by hand is created again, and a pause made by hand is flagged whatever the program says.
  * Built from the recorded and refreshed outputs of a refresh step (`metadata.old` / `metadata.new`);
  * which inputs the program set is what the provider recorded in `__declaredInputs`.
+ *
+ * Each member of a resource (schema/members.ts) is told on its own: a single resource is its own
+ * member; each monitor of a `MonitorSet` is an entry named by the set and its key
+ * (`MonitorSet fleet[api]`), with its id, told exactly as a single `Monitor`.
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { isDeepStrictEqual } from "node:util";
 import type { AnyResourceDefinition } from "../../schema/define.js";
-import { definitions } from "../../schema/index.js";
+import { groupOf, type Member, membersOf } from "../../schema/members.js";
 import { declaredInputs } from "../../provider/diff.js";
 import { inputFields, isInternal } from "../../provider/fields.js";
 
@@ -28,7 +32,7 @@ export interface FieldChange {
 export interface DriftedObject {
   /** The kind, e.g. `Monitor`. */
   type: string;
-  /** The resource's name in the program, e.g. `acme-root`. */
+  /** The resource's name in the program, e.g. `acme-root`; a set's member adds its key: `fleet[api]`. */
   name: string;
   urn: string;
   /** The object's id in the service. */
@@ -58,20 +62,47 @@ export function nameOf(urn: string): string {
 }
 
 /**
- * The drift a refresh step shows, or undefined when the object is as the program wants it. A
- * paused object counts whenever the program does not declare `paused: true`, also when an earlier
- * refresh recorded the pause: with `paused` left out, every deploy keeps it, and nobody is told.
+ * The drift a refresh step shows, one entry per member of the resource that is not as the program
+ * wants it; none when all are. A paused object counts whenever the program does not declare
+ * `paused: true`, also when an earlier refresh recorded the pause: with `paused` left out, every
+ * deploy keeps it, and nobody is told.
  */
-export function driftOf(metadata: StepEventMetadata): DriftedObject | undefined {
-  const id = metadata.old?.id ?? metadata.new?.id;
-  const object = { type: shortType(metadata.type), name: nameOf(metadata.urn), urn: metadata.urn, ...(id ? { id } : {}) };
-  if (metadata.op === "delete") return { ...object, drift: "deleted", fields: [] };
+export function driftOf(metadata: StepEventMetadata): DriftedObject[] {
+  const kind = shortType(metadata.type);
+  const name = nameOf(metadata.urn);
   const recorded = metadata.old?.outputs ?? {};
+  const actual = metadata.new?.outputs ?? {};
+  if (groupOf(kind) === undefined) {
+    const id = metadata.old?.id ?? metadata.new?.id;
+    const [member] = membersOf(kind, recorded);
+    const object = { type: kind, name, urn: metadata.urn, ...(id ? { id } : {}) };
+    if (metadata.op === "delete") return [{ ...object, drift: "deleted", fields: [] }];
+    const drift = memberDrift(object, member?.definition, recorded, actual);
+    return drift === undefined ? [] : [drift];
+  }
+  // A member gone from the refreshed outputs was deleted by hand: the set's next deploy makes it again.
+  const now = new Map(membersOf(kind, actual).map((member) => [member.key, member]));
+  return membersOf(kind, recorded).flatMap((member: Member) => {
+    const object = { type: kind, name: `${name}[${member.key}]`, urn: metadata.urn, ...(member.id ? { id: member.id } : {}) };
+    const current = metadata.op === "delete" ? undefined : now.get(member.key);
+    if (current === undefined) return [{ ...object, drift: "deleted" as const, fields: [] }];
+    const drift = memberDrift(object, member.definition, member.values, current.values);
+    return drift === undefined ? [] : [drift];
+  });
+}
+
+/** How one object (a resource, or a member of a set) drifted between its recorded and refreshed outputs; undefined when it did not. */
+function memberDrift(
+  object: Pick<DriftedObject, "type" | "name" | "urn" | "id">,
+  definition: AnyResourceDefinition | undefined,
+  recorded: Record<string, unknown>,
+  actual: Record<string, unknown>,
+): DriftedObject | undefined {
   const declared = declaredInputs(recorded).includes(PAUSED);
-  const paused = metadata.new?.outputs?.[PAUSED] === true && !(declared && recorded[PAUSED] === true);
+  const paused = actual[PAUSED] === true && !(declared && recorded[PAUSED] === true);
   // A change to a field the program leaves out comes as a `same` step (the provider's diff ignores
   // it), so every step's outputs are compared, not only those of updates.
-  const fields = changedFields(metadata).filter((change) => !(paused && change.field === PAUSED));
+  const fields = changedFields(definition, recorded, actual).filter((change) => !(paused && change.field === PAUSED));
   if (fields.length === 0 && !paused) return undefined;
   return { ...object, drift: "changed", fields, ...(paused ? { paused: { declared } } : {}) };
 }
@@ -83,12 +114,9 @@ export function byObject(a: DriftedObject, b: DriftedObject): number {
 
 /**
  * The fields whose values differ between the recorded and the refreshed outputs: the kind's inputs
- * (server outputs such as a status follow the object and are no change), secrets masked.
+ * (server outputs such as ids and statuses follow the object and are no change), secrets masked.
  */
-export function changedFields(metadata: StepEventMetadata): FieldChange[] {
-  const recorded = metadata.old?.outputs ?? {};
-  const actual = metadata.new?.outputs ?? {};
-  const definition = definitionOfType(metadata.type);
+export function changedFields(definition: AnyResourceDefinition | undefined, recorded: Record<string, unknown>, actual: Record<string, unknown>): FieldChange[] {
   const declared = declaredInputs(recorded);
   const candidates = definition === undefined ? [...new Set([...Object.keys(recorded), ...Object.keys(actual)])] : inputFields(definition);
   return candidates
@@ -99,9 +127,4 @@ export function changedFields(metadata: StepEventMetadata): FieldChange[] {
       const shown = (value: unknown): unknown => (secret && value !== undefined ? SECRET : value);
       return { field, recorded: shown(recorded[field]), actual: shown(actual[field]), declared: declared.includes(field) };
     });
-}
-
-function definitionOfType(type: string): AnyResourceDefinition | undefined {
-  const kind = shortType(type);
-  return definitions.find((definition) => definition.kind === kind);
 }

@@ -9,6 +9,7 @@
  */
 import type { AnyResourceDefinition } from "../../schema/define.js";
 import { definitions } from "../../schema/index.js";
+import { membersOf } from "../../schema/members.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
@@ -54,12 +55,12 @@ function kindOf(resource: RecordedResource): string | undefined {
   return resource.type.startsWith("pulumi-nodejs:dynamic/monitoring:") ? shortType(resource.type) : undefined;
 }
 
-/** The ids of the service's objects a stack's state records (a monitor set's monitors included), lower case. */
+/** The ids of the service's objects a stack's state records (each member of a monitor set included), lower case. */
 export function managedIds(resources: readonly RecordedResource[]): string[] {
   return resources.flatMap((resource) => {
-    if (kindOf(resource) === undefined || resource.id === undefined || resource.id === "") return [];
-    const members = resource.outputs?.["ids"];
-    const memberIds = isRecord(members) ? Object.values(members).filter((id): id is string => typeof id === "string") : [];
+    const kind = kindOf(resource);
+    if (kind === undefined || resource.id === undefined || resource.id === "") return [];
+    const memberIds = membersOf(kind, resource.outputs ?? {}).flatMap((member) => (member.id === undefined ? [] : [member.id]));
     return [resource.id, ...memberIds].map((id) => id.toLowerCase());
   });
 }
@@ -74,8 +75,12 @@ export function scopesOf(resources: readonly RecordedResource[]): ScopeKey[] {
       scopes.add(resource.id.toLowerCase());
       continue;
     }
-    const clientId = resource.outputs?.[CLIENT_FIELD];
-    scopes.add(typeof clientId === "string" ? clientId.toLowerCase() : "account");
+    const members = membersOf(kind, resource.outputs ?? {});
+    // A set with no member recorded still names its client.
+    for (const values of members.length === 0 ? [resource.outputs ?? {}] : members.map((member) => member.values)) {
+      const clientId = values[CLIENT_FIELD];
+      scopes.add(typeof clientId === "string" ? clientId.toLowerCase() : "account");
+    }
   }
   return [...scopes].sort();
 }

@@ -106,8 +106,7 @@ export class StackEvents {
   }
 
   #recordDrift(metadata: StepEventMetadata): void {
-    const drift = driftOf(metadata);
-    if (drift !== undefined) this.drift.push(drift);
+    this.drift.push(...driftOf(metadata));
   }
 }
 

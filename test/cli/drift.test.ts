@@ -41,28 +41,100 @@ describe("a refreshed object", () => {
     ["a pause the program does not declare: flagged, kept", { paused: true, status: "PAUSED" }, { fields: [], paused: { declared: false } }],
     ["a secret: masked", { requestHeaders: [{ name: "x-token", value: "t0ken" }] }, { fields: [{ field: "requestHeaders", recorded: undefined, actual: "[secret]", declared: false }] }],
   ])("%s", (_case, change, expected) => {
-    expect(driftOf(refreshed(monitor, { ...monitor, ...change }))).toEqual({ type: "Monitor", name: "web", urn: urn("web"), id: "m-1", drift: "changed", ...expected });
+    expect(driftOf(refreshed(monitor, { ...monitor, ...change }))[0]).toEqual({ type: "Monitor", name: "web", urn: urn("web"), id: "m-1", drift: "changed", ...expected });
   });
 
   it("a pause the program declares is put back by the next deploy", () => {
     const declared = { ...monitor, __declaredInputs: ["name", "url", "paused"] };
-    expect(driftOf(refreshed(declared, { ...declared, paused: true }))?.paused).toEqual({ declared: true });
+    expect(driftOf(refreshed(declared, { ...declared, paused: true }))[0]?.paused).toEqual({ declared: true });
   });
 
   it("a pause recorded by an earlier refresh stays flagged while the program does not declare paused: true", () => {
     const recordedPause = { ...monitor, paused: true };
     const unchanged = (outputs: Record<string, unknown>): StepEventMetadata => ({ ...refreshed(outputs, outputs), op: "same" });
-    expect(driftOf(unchanged(recordedPause))).toMatchObject({ name: "web", drift: "changed", fields: [], paused: { declared: false } });
-    expect(driftOf(unchanged({ ...recordedPause, __declaredInputs: ["name", "url", "paused"] }))).toBeUndefined();
-    expect(driftOf(unchanged(monitor))).toBeUndefined();
+    expect(driftOf(unchanged(recordedPause))[0]).toMatchObject({ name: "web", drift: "changed", fields: [], paused: { declared: false } });
+    expect(driftOf(unchanged({ ...recordedPause, __declaredInputs: ["name", "url", "paused"] }))).toEqual([]);
+    expect(driftOf(unchanged(monitor))).toEqual([]);
   });
 
   it("a server output that moves on (a status) is no drift", () => {
-    expect(driftOf(refreshed(monitor, { ...monitor, status: "DOWN" }))).toBeUndefined();
+    expect(driftOf(refreshed(monitor, { ...monitor, status: "DOWN" }))).toEqual([]);
   });
 
   it("an object gone from the service is deleted", () => {
-    expect(driftOf(refreshed(monitor, undefined))).toMatchObject({ name: "web", id: "m-1", drift: "deleted", fields: [] });
+    expect(driftOf(refreshed(monitor, undefined))).toEqual([expect.objectContaining({ name: "web", id: "m-1", drift: "deleted", fields: [] })]);
+  });
+});
+
+describe("a refreshed MonitorSet, member by member", () => {
+  const SET_TYPE = "pulumi-nodejs:dynamic/monitoring:MonitorSet";
+  const member = (name: string, fields: Record<string, unknown> = {}) => ({ name, url: "https://acme.example", intervalSeconds: 60, paused: false, monitorType: "http", ...fields });
+  const declared = ["name", "url", "paused"];
+  const recorded = {
+    ids: { api: "m-a", web: "m-w", docs: "m-d" },
+    statuses: { api: "UP", web: "UP", docs: "UP" },
+    monitors: { api: member("Api"), web: member("Web"), docs: member("Docs") },
+    __declaredInputs: { api: declared, web: declared, docs: declared },
+  };
+  // By hand: api renamed, web paused and its interval (left out by the program) changed, docs deleted.
+  const refreshed = {
+    ids: { api: "m-a", web: "m-w" },
+    statuses: { api: "DOWN", web: "PAUSED" },
+    monitors: { api: member("Renamed by hand"), web: member("Web", { paused: true, intervalSeconds: 900 }) },
+    __declaredInputs: { api: declared, web: declared },
+  };
+  const step = (op: "update" | "delete", actual?: Record<string, unknown>): StepEventMetadata => ({
+    op,
+    urn: urn("fleet", SET_TYPE),
+    type: SET_TYPE,
+    provider: "",
+    old: { id: "set-1", outputs: recorded } as never,
+    ...(actual === undefined ? {} : { new: { id: "set-1", outputs: actual } as never }),
+  });
+  const fourChanges = [
+    { type: "MonitorSet", name: "fleet[api]", urn: urn("fleet", SET_TYPE), id: "m-a", drift: "changed", fields: [{ field: "name", recorded: "Api", actual: "Renamed by hand", declared: true }] },
+    {
+      type: "MonitorSet",
+      name: "fleet[web]",
+      urn: urn("fleet", SET_TYPE),
+      id: "m-w",
+      drift: "changed",
+      fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }],
+      paused: { declared: true },
+    },
+    { type: "MonitorSet", name: "fleet[docs]", urn: urn("fleet", SET_TYPE), id: "m-d", drift: "deleted", fields: [] },
+  ];
+
+  it("tells each member as a single Monitor: put back, kept, paused, deleted; ids and statuses are no drift", () => {
+    expect(driftOf(step("update", refreshed))).toEqual(fourChanges);
+  });
+
+  it("a set deleted as a whole has every member deleted; a set as recorded has no drift", () => {
+    expect(driftOf(step("delete")).map((object) => [object.name, object.drift])).toEqual([
+      ["fleet[api]", "deleted"],
+      ["fleet[web]", "deleted"],
+      ["fleet[docs]", "deleted"],
+    ]);
+    expect(driftOf(step("update", { ...recorded, statuses: { api: "DOWN", web: "DOWN", docs: "PENDING" } }))).toEqual([]);
+  });
+
+  it("is reported in the same sections and words as single monitors, with no whole-map field", () => {
+    const report: FleetReport = {
+      verb: "drift",
+      project: "agency",
+      parallel: 1,
+      interrupted: false,
+      stacks: [{ stack: "acme", role: "client", result: "drifted", counts: noChanges(), durationMs: 4200, drift: driftOf(step("update", refreshed)), unmanaged: [] }],
+    };
+    const table = renderTable(report);
+    expect(table).toMatch(/^acme +1 +1 +1 +1 +0 +4\.2s +drifted$/m);
+    expect(table).toContain("  acme: MonitorSet fleet[web] (id m-w): PAUSED; the next deploy resumes it");
+    expect(table).toContain('  acme: MonitorSet fleet[api]: name "Api" -> "Renamed by hand"');
+    expect(table).toContain("  acme: MonitorSet fleet[web]: intervalSeconds 60 -> 900");
+    expect(table).toContain("  acme: MonitorSet fleet[docs] (id m-d)");
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain("| acme | MonitorSet | fleet[web] | `intervalSeconds` | `60` | `900` |");
+    for (const text of [table, markdown, JSON.stringify(report)]) expect(text).not.toMatch(/\b(ids|statuses|monitors)\b/);
   });
 });
 
