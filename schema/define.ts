@@ -139,6 +139,8 @@ export interface Deletion {
   alreadyGone: number[];
   /** The state the deletion leaves the object in, when it stays readable (an archived client): it then counts as gone. */
   leaves?: { field: string; value: unknown };
+  /** What the spec does not show about the deletion, when anything. */
+  assumption?: string;
 }
 
 /** The variants of a kind: the input that selects one, its value when left out, and each variant's own fields. */

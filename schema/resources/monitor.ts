@@ -161,6 +161,14 @@ export const monitor = defineResource({
   path: "/monitors",
   readBy: "get",
   updateMethod: "PATCH",
+  deletion: {
+    method: "DELETE",
+    path: "/monitors/{id}",
+    alreadyGone: [404],
+    assumption:
+      "a monitor's attachments (notification channels) go with it, so destroy sends one DELETE: not shown; " +
+      "where a server refuses the DELETE (409, 422), each attached channel is detached first and the DELETE sent again",
+  },
   inputs,
   variants: { field: "monitorType", default: "http", fields: FIELDS_BY_TYPE },
   refine(monitor, issue) {

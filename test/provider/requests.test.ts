@@ -1,0 +1,181 @@
+/**
+ * Requests per operation against the fewest the spec allows (issue: every step within 1.1x of its
+ * minimum, plus 2), counted in the emulator's request log, for a program of two notification
+ * channels, an escalation policy and monitors attached to both channels with the policy: once as
+ * single `Monitor`s, once as a `MonitorSet`, through the provider's own methods driven as the
+ * engine drives them (create, the reads of a refresh, update, delete), on both profiles.
+ *
+ * The minimums:
+ * - create: 1 POST per object, references (`escalation_policy_id`) in its body, plus 1 attach per
+ *   association; a new monitor has no channels, so none is read, and nothing is read back;
+ * - a no-change refresh: the list pages of each kind, plus 1 association read per monitor that
+ *   declares associations (the spec has no other way to read them);
+ * - an edit: 1 write per changed object, plus 1 request per association added or removed;
+ * - destroy: 1 DELETE per object (a monitor's attachments go with it: an assumption, see the
+ *   Monitor definition's `deletion`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AnyResourceDefinition, escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
+import { check } from "../../provider/check.js";
+import { diff } from "../../provider/diff.js";
+import { ResourceEngine } from "../../provider/engine.js";
+import { ApiClient } from "../../provider/http.js";
+import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
+import { profiles } from "../e2e/support.js";
+import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+
+type Values = Record<string, unknown>;
+
+/** A step's requests may exceed its minimum by 10 %, plus 2. */
+const within = (sent: number, minimum: number) => expect(sent, `${sent} requests for a minimum of ${minimum}`).toBeLessThanOrEqual(Math.floor(1.1 * minimum + 2));
+
+describe.each(profiles)("requests per step against the minimum ($profile profile)", ({ profile, regions }) => {
+  let emulator: TestEmulator;
+  let api: ApiClient;
+  const engines = new Map<AnyResourceDefinition, ResourceEngine>();
+  const engineOf = (definition: AnyResourceDefinition) => engines.get(definition) ?? engines.set(definition, new ResourceEngine(definition, () => api)).get(definition)!;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ profile });
+    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+  });
+  afterAll(async () => {
+    await api.close();
+    await emulator.stop();
+  });
+
+  async function counted(action: () => Promise<unknown>): Promise<number> {
+    await emulator.admin.clearRequestLog();
+    await action();
+    return (await emulator.admin.requestLog()).length;
+  }
+  const urn = (kind: string, name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:${kind}::${name}-${profile}`;
+  function checked(definition: AnyResourceDefinition, name: string, inputs: Values): Values {
+    const result = check(definition, { ...inputs, __urn: urn(definition.kind, name) });
+    expect(result.failures).toEqual([]);
+    return result.inputs;
+  }
+
+  /** The two channels and the policy: 3 objects, 3 POSTs. */
+  async function references(): Promise<{ objects: { definition: AnyResourceDefinition; id: string; outs: Values }[]; channels: string[]; policy: string; creates: number }> {
+    const objects: { definition: AnyResourceDefinition; id: string; outs: Values }[] = [];
+    const creates = await counted(async () => {
+      for (const name of ["ops", "oncall"]) {
+        const inputs = checked(notificationChannel, name, { name, kind: "email", config: { address: `${name}@example.com` } });
+        objects.push({ definition: notificationChannel, ...(await engineOf(notificationChannel).create(inputs)) });
+      }
+      const channels = objects.map((object) => object.id);
+      const inputs = checked(escalationPolicy, "plan", { name: "Plan", steps: [{ delayMinutes: 0, notificationChannelIds: channels }] });
+      objects.push({ definition: escalationPolicy, ...(await engineOf(escalationPolicy).create(inputs)) });
+    });
+    return { objects, channels: objects.slice(0, 2).map((object) => object.id), policy: objects[2]!.id, creates };
+  }
+  const monitorInputs = (name: string, channels: string[], policy: string) => ({
+    name,
+    url: `https://example.com/${name}`,
+    regions: regions.split(","),
+    notificationChannelIds: channels,
+    escalationPolicyId: policy,
+  });
+  /** The refresh reads of the channels and the policy (2 GETs and 1: few objects are read by id, provider/list-reads.ts). */
+  const readReferences = (objects: { definition: AnyResourceDefinition; id: string; outs: Values }[]) =>
+    Promise.all(objects.map((object) => engineOf(object.definition).read(object.id, object.outs)));
+
+  it("single monitors: create, no-change refresh, edit and destroy", async () => {
+    const { objects, channels, policy, creates } = await references();
+    const names = ["web", "api"];
+    const created: { id: string; outs: Values; inputs: Values }[] = [];
+    const engine = engineOf(monitor);
+    const monitorCreates = await counted(async () => {
+      for (const name of names) {
+        const inputs = checked(monitor, name, monitorInputs(name, channels, policy));
+        created.push({ ...(await engine.create(inputs)), inputs });
+      }
+    });
+    // 3 references and 2 monitors: 5 POSTs, and 2 attaches per monitor.
+    expect(creates + monitorCreates).toBe(5 + 4);
+    for (const { outs, inputs } of created) expect(diff(monitor, outs, inputs).changes).toBe(false);
+
+    let refreshed: { id?: string; props?: Values }[] = [];
+    const reads = await counted(async () => {
+      await readReferences(objects);
+      refreshed = await Promise.all(created.map(({ id, outs }) => engine.read(id, outs)));
+    });
+    // A page per kind (3), plus the channels of each monitor (2).
+    within(reads, 3 + 2);
+    refreshed.forEach((result, index) => expect(diff(monitor, result.props!, created[index]!.inputs).changes).toBe(false));
+
+    // Edit: each monitor renamed and detached from one channel: 1 PATCH and 1 DELETE each.
+    const edits = await counted(async () => {
+      for (const [index, { id, inputs }] of created.entries()) {
+        const news = checked(monitor, names[index]!, { ...monitorInputs(`${names[index]} renamed`, channels.slice(0, 1), policy) });
+        const { outs } = await engine.update(id, refreshed[index]!.props!, news);
+        expect(diff(monitor, outs, news).changes).toBe(false);
+        created[index] = { id, outs, inputs };
+      }
+    });
+    within(edits, 2 * 2);
+    const held = await api.listAll<Values>(`/monitors/${created[0]!.id}/notification_channels`);
+    expect(held.map((channel) => String(channel["id"]).toLowerCase())).toEqual([channels[0]!.toLowerCase()]);
+
+    const deletes = await counted(async () => {
+      for (const { id, outs } of created) await engine.delete(id, outs);
+      for (const object of objects.reverse()) await engineOf(object.definition).delete(object.id, object.outs);
+    });
+    expect(deletes).toBe(5);
+  });
+
+  it("destroy falls back to detaching first where a server refuses to delete a monitor that has attachments", async () => {
+    const { objects, channels, policy } = await references();
+    const engine = engineOf(monitor);
+    const { id, outs } = await engine.create(checked(monitor, "refused", monitorInputs("refused", channels, policy)));
+    await emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}`, status: 409, times: 1 });
+    await emulator.admin.clearRequestLog();
+    await engine.delete(id, outs);
+    const sent = (await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path.toLowerCase()} ${entry.status}`);
+    const path = `/monitors/${id.toLowerCase()}`;
+    // The detaches in the order the server lists the channels.
+    expect([...sent.slice(0, 2), ...sent.slice(2, 4).sort(), sent[4]]).toEqual([
+      `DELETE ${path} 409`,
+      `GET ${path}/notification_channels 200`,
+      ...channels.map((channel) => `DELETE ${path}/notification_channels/${channel.toLowerCase()} 204`).sort(),
+      `DELETE ${path} 204`,
+    ]);
+    for (const object of objects.reverse()) await engineOf(object.definition).delete(object.id, object.outs);
+  });
+
+  it("a MonitorSet: the same steps, its members through the same path, its creates batched and its refresh in list pages", async () => {
+    const { objects, channels, policy } = await references();
+    const sets = monitorSetProvider(engineOf(monitor), () => ({}));
+    const keys = ["web", "api", "docs"];
+    const setInputs = (rename: string, attached: string[]) =>
+      checkSet({ monitors: Object.fromEntries(keys.map((key) => [key, monitorInputs(`${key}${rename}`, attached, policy)])), __urn: urn("MonitorSet", "fleet") }).inputs;
+    const inputs = setInputs("", channels);
+    let id = "";
+    let outs: Values = {};
+    const creates = await counted(async () => ({ id, outs } = await sets.create!(inputs)));
+    // One batch POST for 3 monitors (fewer than one per object), and 2 attaches per monitor.
+    expect(creates).toBe(1 + 6);
+    expect((await sets.diff!(id, outs, inputs)).changes).toBe(false);
+
+    let props: Values = {};
+    const reads = await counted(async () => {
+      await readReferences(objects);
+      props = (await sets.read!(id, outs)).props!;
+    });
+    // A page per kind (3), plus the channels of each member (3).
+    within(reads, 3 + 3);
+    expect((await sets.diff!(id, props, inputs)).changes).toBe(false);
+
+    const news = setInputs(" renamed", channels.slice(0, 1));
+    const edits = await counted(async () => ({ outs } = await sets.update!(id, props, news)));
+    within(edits, 3 * 2);
+    expect((await sets.diff!(id, outs, news)).changes).toBe(false);
+
+    const deletes = await counted(async () => {
+      await sets.delete!(id, outs);
+      for (const object of objects.reverse()) await engineOf(object.definition).delete(object.id, object.outs);
+    });
+    expect(deletes).toBe(3 + 3);
+  });
+});
