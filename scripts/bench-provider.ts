@@ -14,11 +14,16 @@
  * provider, sampled from /proc while each operation runs (a process's last ~0.2 s can be missed);
  * API requests per monitor; state bytes per monitor; and the ratio of wall times to the floor.
  * After each table, the cost of reconciling: the no-change `up --refresh` against the plain one.
- * Then one `MonitorSet` of `--set-max` monitors (default 10,000) is deployed and destroyed once.
+ * Each figure of requests comes with the fewest the spec allows for that operation.
+ * Then the requests of each step for monitors with two channels and an escalation policy
+ * (`--shaped` monitors, default 20), as `Monitor`s and as a `MonitorSet`: create, no-change
+ * `up --refresh`, an edit (each renamed and detached from one channel), destroy, each next to its
+ * minimum. Then one `MonitorSet` of `--set-max` monitors (default 10,000) is deployed, refreshed
+ * (at most ceil(N/250) + 2 requests) and destroyed once.
  * The programs are projects in one directory made like `pulumi new typescript`, with the package
  * installed from `npm pack` (dist must be built): what users get, its serialized provider included.
  *
- * Usage: npm run bench:provider [-- --sizes 300,1000 --runs 3 --set-max 10000]
+ * Usage: npm run bench:provider [-- --sizes 300,1000 --runs 3 --shaped 20 --set-max 10000]
  */
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { readFileSync, readdirSync } from "node:fs";
@@ -35,8 +40,10 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "300,1000" },
     runs: { type: "string", default: "3" },
     "set-max": { type: "string", default: "10000" },
+    shaped: { type: "string", default: "20" },
   },
 });
+const shapedCount = Number(values.shaped);
 const sizes = (values.sizes ?? "").split(",").map(Number);
 const runs = Number(values.runs);
 const setMax = Number(values["set-max"]);
@@ -88,6 +95,29 @@ new mon.MonitorSet("fleet", { monitors });
 `,
 };
 type Program = keyof typeof programs;
+
+/**
+ * Monitors with two channels and an escalation policy, as `Monitor`s or as one `MonitorSet`;
+ * config `edit` renames each monitor and detaches it from the second channel.
+ */
+const shapedProgram = (asSet: boolean) => `
+import * as pulumi from "@pulumi/pulumi";
+import * as mon from "pulumi-monitoring";
+const config = new pulumi.Config();
+const count = config.requireNumber("count");
+const edit = config.getBoolean("edit") ?? false;
+const channels = ["ops", "oncall"].map((name) => new mon.NotificationChannel(name, { name, kind: "email", config: { address: \`\${name}@example.com\` } }));
+const policy = new mon.EscalationPolicy("plan", { name: "Plan", steps: [{ delayMinutes: 0, notificationChannelIds: channels.map((channel) => channel.id) }] });
+const inputs = (i: number) => ({
+  name: \`bench \${i}\${edit ? " renamed" : ""}\`,
+  url: \`https://example.com/\${i}\`,
+  notificationChannelIds: (edit ? channels.slice(0, 1) : channels).map((channel) => channel.id),
+  escalationPolicyId: policy.id,
+});
+${asSet
+    ? "const monitors: Record<string, mon.MonitorSetMonitorArgs> = {};\nfor (let i = 0; i < count; i++) monitors[`m${i}`] = inputs(i);\nnew mon.MonitorSet(\"fleet\", { monitors });"
+    : "for (let i = 0; i < count; i++) new mon.Monitor(`m${i}`, inputs(i));"}
+`;
 const operations = ["up", "preview", "refresh", "up, no change", "up --refresh, no change", "destroy"] as const;
 type Operation = (typeof operations)[number];
 
@@ -162,18 +192,37 @@ async function measured(action: () => Promise<unknown>): Promise<Omit<Figures, "
 /** The project the benchmark's stacks live in, one folder each: made once, in main. */
 let consumer: ConsumerProject;
 
-async function createStack(program: Program, count: number, env: Record<string, string>): Promise<{ stack: Stack; workDir: string }> {
+async function createStack(program: Program | "shaped-monitor" | "shaped-set", count: number, env: Record<string, string>): Promise<{ stack: Stack; workDir: string }> {
   const workDir = join(consumer.dir, `${program}-${count}`);
   await rm(workDir, { recursive: true, force: true });
   await mkdir(join(workDir, ".state"), { recursive: true });
   await writeFile(join(workDir, "Pulumi.yaml"), `name: bench-${program}\nmain: index.ts\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
-  await writeFile(join(workDir, "index.ts"), programs[program]);
+  await writeFile(join(workDir, "index.ts"), program === "shaped-monitor" || program === "shaped-set" ? shapedProgram(program === "shaped-set") : programs[program]);
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: "bench", workDir },
     { envVars: { PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`, PULUMI_CONFIG_PASSPHRASE: "bench", PULUMI_SKIP_UPDATE_CHECK: "true" } },
   );
   await stack.setAllConfig({ count: { value: String(count) }, ...Object.fromEntries(Object.entries(env).map(([key, value]) => [key, { value }])) });
   return { stack, workDir };
+}
+
+/**
+ * The fewest requests the spec allows for an operation on N basic monitors (no associations): a
+ * POST each (a batch of 100 for a set), the list pages of a refresh (250 a page), a DELETE each.
+ */
+function minimumRequests(program: "monitor" | "set", operation: Operation, count: number): number {
+  const pages = Math.ceil(count / 250);
+  switch (operation) {
+    case "up":
+      return program === "set" ? Math.ceil(count / 100) : count;
+    case "refresh":
+    case "up --refresh, no change":
+      return pages;
+    case "destroy":
+      return count;
+    default:
+      return 0;
+  }
 }
 
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] as number;
@@ -242,7 +291,7 @@ async function main(): Promise<void> {
       }
       const medianOf = (program: Program, operation: Operation, figure: keyof Figures) => median(results[program].map((result) => result.figures[operation][figure]));
       console.log(`\nN = ${count}`);
-      console.log("| program | operation | wall s | x floor | engine CPU s | program CPU s | provider CPU s | requests/monitor | state B/monitor: entry (inputs+outputs) |");
+      console.log("| program | operation | wall s | x floor | engine CPU s | program CPU s | provider CPU s | requests/monitor (minimum) | state B/monitor: entry (inputs+outputs) |");
       console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
       for (const program of Object.keys(programs) as Program[]) {
         for (const operation of operations) {
@@ -255,7 +304,9 @@ async function main(): Promise<void> {
             medianOf(program, operation, "engineCpu").toFixed(1),
             medianOf(program, operation, "programCpu").toFixed(1),
             medianOf(program, operation, "providerCpu").toFixed(1),
-            program === "monitor" || program === "set" ? medianOf(program, operation, "requests").toFixed(3) : "-",
+            program === "monitor" || program === "set"
+              ? `${medianOf(program, operation, "requests").toFixed(3)} (${(minimumRequests(program, operation, count) / count).toFixed(3)})`
+              : "-",
             operation === "up"
               ? `${Math.round(median(results[program].map((result) => result.stateBytes)))} (${Math.round(median(results[program].map((result) => result.propertyBytes)))})`
               : "",
@@ -274,6 +325,43 @@ async function main(): Promise<void> {
       }
     }
 
+    if (shapedCount > 0) {
+      const n = shapedCount;
+      console.log(`\nRequests by step: ${n} monitors with two channels and an escalation policy (minimum: 1 POST per object, 1 attach per association; list pages and 1 association read per monitor; 1 write per change; 1 DELETE per object)`);
+      console.log("| program | step | requests | minimum | ratio |");
+      console.log("| --- | --- | --- | --- | --- |");
+      for (const program of ["shaped-monitor", "shaped-set"] as const) {
+        await resetService();
+        const { stack, workDir } = await createStack(program, n, config);
+        const minimums = {
+          create: 3 + n + 2 * n,
+          "up --refresh, no change": 2 + Math.ceil(n / 250) + n,
+          "edit (rename, detach one channel)": 2 * n,
+          destroy: 3 + n,
+        };
+        const steps: Record<keyof typeof minimums, () => Promise<unknown>> = {
+          create: () => stack.up(),
+          "up --refresh, no change": () => stack.up({ refresh: true, expectNoChanges: true }),
+          "edit (rename, detach one channel)": async () => {
+            await stack.setConfig("edit", { value: "true" });
+            await stack.up();
+          },
+          destroy: () => stack.destroy(),
+        };
+        try {
+          for (const [step, run] of Object.entries(steps) as [keyof typeof minimums, () => Promise<unknown>][]) {
+            await clearRequests();
+            await run();
+            const sent = await requestCount();
+            console.log(`| ${program === "shaped-set" ? `MonitorSet of ${n}` : `Monitor x ${n}`} | ${step} | ${sent} | ${minimums[step]} | ${(sent / minimums[step]).toFixed(2)}x |`);
+          }
+        } finally {
+          await stack.workspace.removeStack("bench").catch(() => undefined);
+          await rm(workDir, { recursive: true, force: true });
+        }
+      }
+    }
+
     if (setMax > 0) {
       await resetService();
       const { stack, workDir } = await createStack("set", setMax, config);
@@ -287,7 +375,7 @@ async function main(): Promise<void> {
         const destroy = await measured(() => stack.destroy());
         console.log(
           `\nMonitorSet of ${setMax}: up ${up.seconds.toFixed(1)} s (${upRequests} requests), refresh ${refresh.seconds.toFixed(1)} s ` +
-            `(${refreshRequests} requests), destroy ${destroy.seconds.toFixed(1)} s`,
+            `(${refreshRequests} requests; at most ceil(N/250) + 2 = ${Math.ceil(setMax / 250) + 2}), destroy ${destroy.seconds.toFixed(1)} s`,
         );
       } finally {
         await stack.workspace.removeStack("bench").catch(() => undefined);
