@@ -11,13 +11,12 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { type AnyResourceDefinition, type Association, type Call, factsOf } from "../schema/define.js";
-import { unwrap } from "../schema/rules.js";
 import { ApiError, type ApiClient, newIdempotencyKey } from "./http.js";
 import { canonical, changedFields, declaredInputs } from "./diff.js";
 import { fillPath, internal, isInternal, objectBodyFields, replaceFields, updateBodyFields } from "./fields.js";
 import { OperationError, ResourceInitError, describeResource } from "./failures.js";
 import { isRecord } from "./naming.js";
-import { type ApiObject, type Listed, ResourceReader, apiObjectOf, declaredNames } from "./reader.js";
+import { type ApiObject, type Listed, ResourceReader, apiObjectOf, declaredNames, resetValue } from "./reader.js";
 import { apiBody, apiNameOf, fromApi, project, toApi } from "./translate.js";
 
 type Values = Record<string, unknown>;
@@ -380,18 +379,6 @@ export class ResourceEngine {
  */
 function retryableIfPost(method: string): { idempotencyKey?: "auto" } {
   return method === "POST" ? { idempotencyKey: "auto" } : {};
-}
-
-/** The value an association returns to when the user stops declaring it. */
-export function resetValue(schema: z.ZodType, association: Association): unknown {
-  switch (association.kind) {
-    case "toggle":
-      return false;
-    case "set":
-      return [];
-    case "document":
-      return unwrap(schema).parse({});
-  }
 }
 
 /** The object a call answered with, when it did (an object with an id). */

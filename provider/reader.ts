@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import { type AnyResourceDefinition, type Association, apiNamesOf } from "../schema/define.js";
+import { unwrap } from "../schema/rules.js";
 import { ApiError, type ApiClient, type Query } from "./http.js";
 import { declaredInputs } from "./diff.js";
 import { associationOf, fillPath, inputFields, internal, isInternal, pathFields } from "./fields.js";
@@ -270,6 +271,18 @@ export class ResourceReader {
     if (!("clientId" in this.definition.inputs.shape) || pathFields(this.definition).includes("clientId")) return {};
     const clientId = values["clientId"];
     return typeof clientId === "string" ? { client_id: clientId } : { all_clients: true };
+  }
+}
+
+/** The value an association returns to when the user stops declaring it. */
+export function resetValue(schema: z.ZodType, association: Association): unknown {
+  switch (association.kind) {
+    case "toggle":
+      return false;
+    case "set":
+      return [];
+    case "document":
+      return unwrap(schema).parse({});
   }
 }
 

@@ -20,7 +20,7 @@ import { isSetSchema, openKeysOf, unwrap } from "../../schema/rules.js";
 import { humanKind } from "../../schema/json-schema.js";
 import { check } from "../../provider/check.js";
 import { canonical } from "../../provider/diff.js";
-import { resetValue } from "../../provider/engine.js";
+import { resetValue } from "../../provider/reader.js";
 import { associationOf } from "../../provider/fields.js";
 import { isRecord } from "../../provider/naming.js";
 import { NameRegistry, camelOf, displayTextOf, slugOf } from "./names.js";

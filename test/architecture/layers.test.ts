@@ -91,3 +91,38 @@ test("the scan sees an import that crosses a layer", () => {
   expect(crossesLayer(join(ROOT, "provider", "dynamic.ts"), "pulumi-monitoring", ["provider", "schema"])).toBe(true);
   expect(importSpecifiers('/** as `require("x")` does */\n// values the user never set\nconst a = 1; // copied from "elsewhere"\nimport {\n  b,\n} from "./b.js";\nconst c = require("c");')).toEqual(["./b.js", "c"]);
 });
+
+/**
+ * Reader and writer apart: what only reads (lookups, the importer, the drift scan) reaches the
+ * provider's reader, never its writer or its stateful dispatcher, and the reader sends no write.
+ * Followed through every module a file imports inside the repository.
+ */
+describe("what only reads reaches the reader, not the writer nor the dispatcher", () => {
+  const WRITER = join(ROOT, "provider", "engine.ts");
+  const DISPATCHER = join(ROOT, "provider", "index.ts");
+
+  /** Every repository file `file` reaches through relative imports, itself included. */
+  function reached(file: string, seen = new Set<string>()): Set<string> {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    for (const specifier of importSpecifiers(readFileSync(file, "utf8"))) {
+      if (!specifier.startsWith(".")) continue;
+      const target = resolve(dirname(file), specifier).replace(/\.js$/, ".ts");
+      if (target.startsWith(ROOT) && target.endsWith(".ts")) reached(target, seen);
+    }
+    return seen;
+  }
+
+  test.each([["sdk/lookups.ts"], ["provider/reader.ts"], ["cli/import/read.ts"], ["cli/drift/unmanaged.ts"]])("%s", (file) => {
+    const modules = reached(join(ROOT, file));
+    expect(modules.has(join(ROOT, "provider", "reader.ts"))).toBe(true);
+    expect([...modules].filter((module) => module === WRITER || module === DISPATCHER).map((module) => relative(ROOT, module))).toEqual([]);
+  });
+
+  test("the reader sends no write: its only requests are GETs and list pages", () => {
+    const source = readFileSync(join(ROOT, "provider", "reader.ts"), "utf8");
+    const methods = [...source.matchAll(/\.request(?:<[^>]*>)?\(\s*"([A-Z]+)"/g)].map((match) => match[1]);
+    expect(methods.length).toBeGreaterThan(0);
+    expect(new Set(methods)).toEqual(new Set(["GET"]));
+  });
+});
