@@ -23,7 +23,7 @@
  * The programs are projects in one directory made like `pulumi new typescript`, with the package
  * installed from `npm pack` (dist must be built): what users get, its serialized provider included.
  *
- * Usage: npm run bench:provider [-- --sizes 300,1000 --runs 3 --shaped 20 --set-max 10000]
+ * Usage: npm run bench:provider [-- --sizes 300,1000 --runs 3 --programs monitor,floor,noop,set --shaped 20 --set-max 10000]
  */
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { readFileSync, readdirSync } from "node:fs";
@@ -41,6 +41,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     "set-max": { type: "string", default: "10000" },
     shaped: { type: "string", default: "20" },
+    programs: { type: "string", default: "monitor,floor,noop,set" },
   },
 });
 const shapedCount = Number(values.shaped);
@@ -95,6 +96,8 @@ new mon.MonitorSet("fleet", { monitors });
 `,
 };
 type Program = keyof typeof programs;
+/** The programs to run (`--programs`, e.g. `floor,set`): the floor always, every ratio needs it. */
+const chosen = [...new Set(["floor", ...(values.programs ?? "").split(",")])].filter((name): name is Program => name in programs);
 
 /**
  * Monitors with two channels and an escalation policy, as `Monitor`s or as one `MonitorSet`;
@@ -284,7 +287,7 @@ async function main(): Promise<void> {
     for (const count of sizes) {
       const results: Record<Program, { figures: Record<Operation, Figures>; stateBytes: number; propertyBytes: number }[]> = { monitor: [], floor: [], noop: [], set: [] };
       for (let run = 1; run <= runs; run++) {
-        for (const program of Object.keys(programs) as Program[]) {
+        for (const program of chosen) {
           results[program].push(await lifecycle(program, count));
           process.stderr.write(`  N=${count} run ${run} ${program} done\n`);
         }
@@ -293,7 +296,7 @@ async function main(): Promise<void> {
       console.log(`\nN = ${count}`);
       console.log("| program | operation | wall s | x floor | engine CPU s | program CPU s | provider CPU s | requests/monitor (minimum) | state B/monitor: entry (inputs+outputs) |");
       console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-      for (const program of Object.keys(programs) as Program[]) {
+      for (const program of chosen) {
         for (const operation of operations) {
           const seconds = medianOf(program, operation, "seconds");
           const cells = [
@@ -314,7 +317,7 @@ async function main(): Promise<void> {
           console.log(`| ${cells.join(" | ")} |`);
         }
       }
-      for (const program of ["monitor", "set"] as const) {
+      for (const program of (["monitor", "set"] as const).filter((name) => chosen.includes(name))) {
         const plain = medianOf(program, "up, no change", "seconds");
         const refreshing = medianOf(program, "up --refresh, no change", "seconds");
         console.log(

@@ -15,6 +15,7 @@ next deploy does about each finding:
   - fields the program leaves out, changed by hand: the next deploy keeps them;
   - objects deleted by hand: the next deploy creates them again;
   - monitors and heartbeats paused by hand, flagged even when the program does not declare paused;
+  - each monitor of a MonitorSet told on its own, as \`MonitorSet <set>[<key>]\` with its id;
   - unmanaged objects: in the stack's scope (its clients, or outside any client) and managed by no
     stack of the project, each with the declaration that adopts it (new mon.Kind("…", { adoptId, … })).
     Pulumi.yaml's \`drift:\` section names other projects whose stacks count as managing, and ids and
