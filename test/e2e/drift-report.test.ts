@@ -6,13 +6,11 @@
  * `fleet up` (which refreshes first) puts back what the program declares, and with the hand-made
  * monitor ignored in Pulumi.yaml, `fleet drift` exits 0. The commands run as users run them.
  */
-import { execFile } from "node:child_process";
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
-import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { deploy, type Deployment, profiles } from "./support.js";
+import { deploy, type Deployment, profiles, runCli } from "./support.js";
 
 const resources = [
   { kind: "Client", name: "acme", args: { name: "Acme" } },
@@ -28,20 +26,7 @@ describe.each(profiles)("drift report ($profile profile)", ({ profile }) => {
   let stackName: string;
 
   /** `pulumi-monitoring <args>` in the stack's project, with what it printed and its exit status. */
-  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env = {
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`,
-      PULUMI_CONFIG_PASSPHRASE: testPassphrase,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    };
-    return new Promise((resolve) =>
-      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), ...args, "--cwd", deployment.harness.workDir], { env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
-      ),
-    );
-  }
+  const cli = (...args: string[]) => runCli(deployment, ...args);
   async function call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
     const response = await fetch(`${deployment.emulator.baseUrl}${path}`, {
       method,

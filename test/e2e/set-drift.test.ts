@@ -7,12 +7,9 @@
  * `MonitorSet fleet[<key>]` with its id, in the words used for single monitors, and no whole-map
  * field; one plain `pulumi up` then does what the report said.
  */
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
-import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { deploy, type Deployment, profiles } from "./support.js";
+import { deploy, type Deployment, profiles, runCli } from "./support.js";
 
 const monitors = {
   api: { name: "Api", url: "https://acme.example/api", paused: false },
@@ -31,20 +28,7 @@ describe.each(profiles)("a MonitorSet's drift, member by member ($profile profil
   let stackName: string;
 
   /** `pulumi-monitoring <args>` in the stack's project, as a user runs it. */
-  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    const env = {
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`,
-      PULUMI_CONFIG_PASSPHRASE: testPassphrase,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    };
-    return new Promise((resolve) =>
-      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), ...args, "--cwd", deployment.harness.workDir], { env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
-      ),
-    );
-  }
+  const cli = (...args: string[]) => runCli(deployment, ...args);
   const setIds = (outputs: Record<string, { value: unknown }>) => (outputs["setIds"]!.value as Record<string, Record<string, string>>)["fleet"]!;
 
   beforeAll(async () => {
