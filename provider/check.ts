@@ -8,7 +8,7 @@ import { type AnyResourceDefinition, providerInputs } from "../schema/define.js"
 import { isInternal } from "./fields.js";
 import { type OpenDomain, metadataOf, undeclaredKeys, unknownFieldRule, unwrap } from "../schema/rules.js";
 import { describeResource } from "./failures.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 
 export interface CheckFailure {
   property: string;

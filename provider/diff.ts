@@ -12,7 +12,7 @@ import type { AnyResourceDefinition } from "../schema/define.js";
 import { isSetSchema, openKeysOf, unwrap } from "../schema/rules.js";
 import { containsUnknown } from "./check.js";
 import { inputFields, internal, replaceFields } from "./fields.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 
 export interface DiffResult {
   changes: boolean;

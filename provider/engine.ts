@@ -22,7 +22,7 @@ import {
 } from "./fields.js";
 import { OperationError, ResourceInitError, describeResource } from "./failures.js";
 import { ListReads } from "./list-reads.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 import { apiBody, apiNameOf, fromApi, project, toApi } from "./translate.js";
 
 type Values = Record<string, unknown>;

@@ -4,6 +4,7 @@
  * message so that a failure reads as a sentence about the field ("must be a UUID").
  */
 import { z } from "zod";
+import { isRecord } from "./naming.js";
 
 /**
  * Regions the emulator's default profile offers. The spec says only that monitor creation accepts
@@ -139,7 +140,8 @@ export function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
+/** The schema one optional/nullable/default wrapper inside, or undefined when `schema` wraps none. */
+export function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
     return schema.unwrap() as z.ZodType;
   }
@@ -172,11 +174,10 @@ export function undeclaredKeys(schema: z.ZodType, value: unknown, path: string):
   if (inner instanceof z.ZodArray && Array.isArray(value)) {
     return value.flatMap((item, index) => undeclaredKeys(inner.element as z.ZodType, item, `${path}[${index}]`));
   }
-  if (!(inner instanceof z.ZodObject) || typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  if (!(inner instanceof z.ZodObject) || !isRecord(value)) return [];
   const shape = inner.shape as Record<string, z.ZodType>;
-  const record = value as Record<string, unknown>;
-  const own = openKeysOf(schema) === undefined ? [] : Object.keys(record).filter((key) => !(key in shape)).map((key) => `${path}.${key}`);
-  return [...own, ...Object.entries(shape).flatMap(([key, fieldSchema]) => undeclaredKeys(fieldSchema, record[key], `${path}.${key}`))];
+  const own = openKeysOf(schema) === undefined ? [] : Object.keys(value).filter((key) => !(key in shape)).map((key) => `${path}.${key}`);
+  return [...own, ...Object.entries(shape).flatMap(([key, fieldSchema]) => undeclaredKeys(fieldSchema, value[key], `${path}.${key}`))];
 }
 
 /** Fields owned by one variant of a kind (a monitor type, a channel kind). */

@@ -11,7 +11,7 @@ import { definitionOf } from "../schema/index.js";
 import { CONFIG_NAMESPACE } from "../provider/config.js";
 import { ResourceEngine } from "../provider/engine.js";
 import { apiClientFor } from "../provider/index.js";
-import { isRecord } from "../provider/naming.js";
+import { isRecord } from "../schema/naming.js";
 
 /** By id; or by exact name, among the objects of one client (`clientId`) or outside any client. */
 export type LookupQuery = { id: string } | { name: string; clientId?: string };

@@ -25,6 +25,7 @@ import {
   referenceByNameField,
 } from "../schema/json-schema.js";
 import type { FileKind } from "../schema/file-kinds.js";
+import { isRecord } from "../schema/naming.js";
 import { unknownFieldRule, unwrap } from "../schema/rules.js";
 
 /** A reference by name to another entry of the file, standing in for that object's id. */
@@ -593,8 +594,4 @@ function pathKey(path: Path): string {
 
 function isPrefix(prefix: Path, path: Path): boolean {
   return prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof EntryReference);
 }
