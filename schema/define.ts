@@ -20,7 +20,7 @@
  */
 import { z } from "zod";
 import { toSnakeCase } from "./naming.js";
-import { type VariantFields, type VariantIssue, unwrapOnce } from "./rules.js";
+import { type VariantFields, type VariantIssue, unwrapOnce, uuid } from "./rules.js";
 
 /** A field of the API, addressed by its camelCase input name. */
 export type FieldName<S extends z.ZodObject> = Extract<keyof z.input<S>, string>;
@@ -237,8 +237,7 @@ export function defineResource<S extends z.ZodObject, O extends z.ZodObject>(spe
  * to the API nor compared by diff.
  */
 export const providerInputs = z.object({
-  adoptId: z
-    .uuid({ error: "must be a UUID" })
+  adoptId: uuid
     .optional()
     .describe(
       "Id of an existing object to take over instead of creating one: the first deployment reads it and " +
