@@ -6,10 +6,9 @@
  * which inputs the program set is what the provider recorded in `__declaredInputs`.
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
-import { isDeepStrictEqual } from "node:util";
 import type { AnyResourceDefinition } from "../../schema/define.js";
 import { definitions } from "../../schema/index.js";
-import { declaredInputs } from "../../provider/diff.js";
+import { declaredInputs, sameInputValue } from "../../provider/diff.js";
 import { inputFields, isInternal } from "../../provider/fields.js";
 
 /** How a value the report must not show is shown. */
@@ -92,7 +91,7 @@ export function changedFields(metadata: StepEventMetadata): FieldChange[] {
   const declared = declaredInputs(recorded);
   const candidates = definition === undefined ? [...new Set([...Object.keys(recorded), ...Object.keys(actual)])] : inputFields(definition);
   return candidates
-    .filter((field) => !isInternal(field) && !isDeepStrictEqual(recorded[field], actual[field]))
+    .filter((field) => !isInternal(field) && !sameInputValue(definition, field, actual[field], recorded[field]))
     .sort()
     .map((field) => {
       const secret = definition?.secrets.includes(field) === true;
