@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { type AnyResourceDefinition, providerInputs } from "../schema/define.js";
 import { isInternal } from "./fields.js";
-import { IS_REQUIRED, ruleOfZodIssue, unknownFieldRule } from "../schema/rule-messages.js";
+import { IS_REQUIRED, parseFieldValue, unknownFieldRule } from "../schema/rule-messages.js";
 import { type OpenDomain, metadataOf, undeclaredKeys, unwrap } from "../schema/rules.js";
 import { describeResource } from "./failures.js";
 import { isRecord } from "../schema/naming.js";
@@ -72,7 +72,7 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
       parsed[field] = value;
       continue;
     }
-    const result = schema.safeParse(value, { reportInput: true, error: ruleOfZodIssue });
+    const result = parseFieldValue(schema, value);
     if (result.success) {
       if (result.data !== undefined) parsed[field] = result.data;
       for (const [path, rule] of closedDomainIssues(schema, result.data, field, closed)) fail(path, rule);

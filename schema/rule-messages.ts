@@ -130,6 +130,14 @@ export function ruleOfZodIssue(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/**
+ * Parses `value` by a field's schema, every message in these words: what the definition phrases
+ * itself, else {@link ruleOfZodIssue}. Issues carry the value they refuse (`input`).
+ */
+export function parseFieldValue<T extends z.ZodType>(schema: T, value: unknown): z.ZodSafeParseResult<z.output<T>> {
+  return schema.safeParse(value, { reportInput: true, error: ruleOfZodIssue });
+}
+
 /** The message of a JSON Schema error found by ajv (compiled with `verbose`, for the known fields of an object). */
 export function ruleOfSchemaError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;

@@ -28,7 +28,7 @@ import {
 } from "../schema/json-schema.js";
 import type { FileKind } from "../schema/file-kinds.js";
 import { isRecord } from "../schema/naming.js";
-import { ruleOfSchemaError, ruleOfZodIssue } from "../schema/rule-messages.js";
+import { parseFieldValue, ruleOfSchemaError } from "../schema/rule-messages.js";
 import { unwrap } from "../schema/rules.js";
 
 /** A reference by name to another entry of the file, standing in for that object's id. */
@@ -267,7 +267,7 @@ function checkFieldRules(
   const inputs = replaceReferences(declaredInputs, standInId) as Record<string, unknown>;
   const passed: Record<string, unknown> = {};
   for (const [field, schema] of Object.entries(entryInputs(definition).shape as Record<string, z.ZodType>)) {
-    const result = schema.safeParse(inputs[field], { error: ruleOfZodIssue });
+    const result = parseFieldValue(schema, inputs[field]);
     if (result.success) {
       if (result.data !== undefined) passed[field] = result.data;
       continue;

@@ -17,7 +17,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { ruleOfZodIssue } from "../../schema/rule-messages.js";
+import { parseFieldValue } from "../../schema/rule-messages.js";
 import {
   Client,
   ClientShareLink,
@@ -158,7 +158,7 @@ export class ClientMonitoring extends pulumi.ComponentResource {
 
   constructor(name: string, spec: ClientMonitoringSpec, opts: pulumi.ComponentResourceOptions = {}) {
     super("monitoring:agency:ClientMonitoring", name, {}, opts);
-    const parsed = clientMonitoringSpec.safeParse(spec, { error: ruleOfZodIssue });
+    const parsed = parseFieldValue(clientMonitoringSpec, spec);
     if (!parsed.success) throw new ClientMonitoringSpecError(name, parsed.error.issues);
     const client = parsed.data;
     const child = { parent: this };
