@@ -6,9 +6,10 @@
 import { z } from "zod";
 import { type AnyResourceDefinition, providerInputs } from "../schema/define.js";
 import { isInternal } from "./fields.js";
-import { type OpenDomain, metadataOf, undeclaredKeys, unknownFieldRule, unwrap } from "../schema/rules.js";
+import { IS_REQUIRED, parseFieldValue, unknownFieldRule } from "../schema/rule-messages.js";
+import { type OpenDomain, metadataOf, undeclaredKeys, unwrap } from "../schema/rules.js";
 import { describeResource } from "./failures.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 
 export interface CheckFailure {
   property: string;
@@ -71,14 +72,14 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
       parsed[field] = value;
       continue;
     }
-    const result = schema.safeParse(value, { reportInput: true, error: genericRule });
+    const result = parseFieldValue(schema, value);
     if (result.success) {
       if (result.data !== undefined) parsed[field] = result.data;
       for (const [path, rule] of closedDomainIssues(schema, result.data, field, closed)) fail(path, rule);
       continue;
     }
     for (const issue of result.error.issues) {
-      for (const [path, rule] of describeIssue(field, issue, secrets.has(field))) fail(path, rule);
+      for (const [path, rule] of describeIssue(field, schema, issue, secrets.has(field))) fail(path, rule);
     }
   }
   // Cross-field rules read other fields' values, so they run once every field passed its own rules
@@ -149,46 +150,29 @@ function formatPath(field: string, path: readonly PropertyKey[]): string {
   );
 }
 
-/** One `[path, rule]` per problem of a zod issue; unknown keys are one problem each. */
-function describeIssue(field: string, issue: z.core.$ZodIssue, secret: boolean): [string, string][] {
+/**
+ * One `[path, rule]` per problem of a zod issue; unknown keys are one problem each. A missing value
+ * is required whatever the rule its schema phrases for a wrong one.
+ */
+function describeIssue(field: string, schema: z.ZodType, issue: z.core.$ZodIssue, secret: boolean): [string, string][] {
   const path = formatPath(field, issue.path);
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => [`${path}.${key}`, "unknown field"]);
+    const known = knownKeysAt(schema, issue.path);
+    return issue.keys.map((key) => [`${path}.${key}`, unknownFieldRule(key, known)]);
   }
   const input = (issue as { input?: unknown }).input;
-  if (input === undefined) return [[path, "is required"]];
+  if (input === undefined) return [[path, IS_REQUIRED]];
   const shown = !secret && input !== undefined && (typeof input !== "object" || input === null);
   return [[path, shown ? `${issue.message} (got ${JSON.stringify(input)})` : issue.message]];
 }
 
-/** Rules for the checks whose schema does not phrase its own message. */
-function genericRule(issue: z.core.$ZodRawIssue): string | undefined {
-  switch (issue.code) {
-    case "invalid_type":
-      return `must be ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
-    case "too_small":
-    case "too_big": {
-      const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
-      const word = issue.code === "too_small" ? "least" : "most";
-      if (issue.origin === "string") return `must be at ${word} ${bound} characters long`;
-      if (issue.origin === "array" || issue.origin === "set") return `must have at ${word} ${bound} items`;
-      return `must be at ${word} ${bound}`;
-    }
-    case "invalid_value":
-      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
-    case "invalid_format":
-      return `must be a valid ${issue.format}`;
-    default:
-      return undefined;
+/** The keys the object at `path` inside `schema` declares (none where the path leads to no object). */
+function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let inner = unwrap(schema);
+  for (const segment of path) {
+    if (inner instanceof z.ZodArray && typeof segment === "number") inner = unwrap(inner.element as z.ZodType);
+    else if (inner instanceof z.ZodObject && typeof segment === "string" && segment in inner.shape) inner = unwrap(inner.shape[segment] as z.ZodType);
+    else return [];
   }
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
 }
-
-const TYPE_NAMES: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  int: "a whole number",
-  boolean: "true or false",
-  array: "a list",
-  object: "an object",
-};
-

@@ -12,7 +12,7 @@ import type { AnyResourceDefinition } from "../schema/define.js";
 import { isSetSchema, openKeysOf, unwrap } from "../schema/rules.js";
 import { containsUnknown } from "./check.js";
 import { inputFields, internal, replaceFields } from "./fields.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 
 export interface DiffResult {
   changes: boolean;
@@ -46,9 +46,21 @@ export function changedFields(
     const next = news[field];
     if (next === undefined || next === null) return declaredBefore.includes(field);
     if (containsUnknown(next)) return true;
-    const schema = definition.inputs.shape[field] as z.ZodType;
-    return canonical(schema, withinDeclared(schema, olds[field], next)) !== canonical(schema, next);
+    return !sameInputValue(definition, field, olds[field], next);
   });
+}
+
+/**
+ * Whether the service holding `held` for an input field already has the value `wanted`, as a
+ * deploy judges it: lists declared with `setOf()` without order, `null` like absent, UUIDs without
+ * regard to case, and keys of open objects that `wanted` leaves out not counted. Diff and drift
+ * both judge by it, so that what drift reports is what the next deploy changes. A field the
+ * definition does not declare (or no definition) compares as plain JSON, `null` like absent.
+ */
+export function sameInputValue(definition: AnyResourceDefinition | undefined, field: string, held: unknown, wanted: unknown): boolean {
+  const schema = definition?.inputs.shape[field] as z.ZodType | undefined;
+  if (schema === undefined) return JSON.stringify(normalize(undefined, held)) === JSON.stringify(normalize(undefined, wanted));
+  return canonical(schema, withinDeclared(schema, held, wanted)) === canonical(schema, wanted);
 }
 
 /**

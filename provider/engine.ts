@@ -15,7 +15,7 @@ import { ApiError, type ApiClient, newIdempotencyKey } from "./http.js";
 import { canonical, changedFields, declaredInputs } from "./diff.js";
 import { fillPath, internal, isInternal, objectBodyFields, replaceFields, updateBodyFields } from "./fields.js";
 import { OperationError, ResourceInitError, describeResource } from "./failures.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 import { type ApiObject, type Listed, ResourceReader, apiObjectOf, declaredNames, resetValue } from "./reader.js";
 import { apiBody, apiNameOf, fromApi, project, toApi } from "./translate.js";
 

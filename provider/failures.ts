@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { AnyResourceDefinition } from "../schema/define.js";
 import type { ApiError } from "./http.js";
 import { internal } from "./fields.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 import { inputPathOf } from "./translate.js";
 
 /** A failed provider operation, with a message ready for the user. */

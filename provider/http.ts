@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { Pool } from "undici";
+import { isRecord } from "../schema/naming.js";
 import { ApiError } from "./errors.js";
 
 export { ApiError } from "./errors.js";
@@ -712,12 +713,12 @@ function parseErrorBody(result: Extract<AttemptResult, { kind: "response" }>): {
 } {
   const headerRequestId = header(result.headers, "x-request-id");
   const error = parseJsonObject(result.text)?.error;
-  if (isPlainObject(error) && typeof error.code === "string" && error.code !== "") {
+  if (isRecord(error) && typeof error.code === "string" && error.code !== "") {
     return {
       code: error.code,
       reason: typeof error.message === "string" && error.message !== "" ? error.message : "no message",
       requestId: typeof error.request_id === "string" ? error.request_id : headerRequestId,
-      details: isPlainObject(error.details) ? error.details : undefined,
+      details: isRecord(error.details) ? error.details : undefined,
     };
   }
   // The body itself stays out of the message: it is not the service's envelope and may echo anything.
@@ -730,7 +731,7 @@ function parseErrorBody(result: Extract<AttemptResult, { kind: "response" }>): {
 }
 
 function parsePagination(raw: unknown): Pagination | undefined {
-  if (!isPlainObject(raw)) return undefined;
+  if (!isRecord(raw)) return undefined;
   const pagination: Pagination = {
     cursor: opaqueCursor(raw.cursor),
     has_more: raw.has_more === true,
@@ -778,7 +779,7 @@ function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   const pending: unknown[] = [error];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (!isPlainObject(next)) continue;
+    if (!isRecord(next)) continue;
     if (typeof next.code === "string") codes.push(next.code);
     if (next.cause !== undefined) pending.push(next.cause);
     if (Array.isArray(next.errors)) pending.push(...next.errors);
@@ -809,12 +810,8 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
-    return isPlainObject(parsed) ? parsed : undefined;
+    return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

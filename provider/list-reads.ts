@@ -25,7 +25,7 @@
  * so a read never answers from a page older than the process's last change.
  */
 import { ApiError, type ApiClient, type Query } from "./http.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 
 type ApiObject = Record<string, unknown>;
 

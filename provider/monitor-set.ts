@@ -31,7 +31,7 @@ import { type ResourceEngine, idempotencyKeyOf } from "./engine.js";
 import { OperationError, ResourceInitError } from "./failures.js";
 import { internal, isInternal, objectBodyFields, replaceFields } from "./fields.js";
 import { ApiError, type Query, newIdempotencyKey } from "./http.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 import { apiBody } from "./translate.js";
 
 export const MONITOR_SET_KIND = monitorSet.kind;

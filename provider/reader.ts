@@ -13,7 +13,7 @@ import { declaredInputs } from "./diff.js";
 import { associationOf, fillPath, inputFields, internal, isInternal, pathFields } from "./fields.js";
 import { OperationError, describeResource } from "./failures.js";
 import { ListReads } from "./list-reads.js";
-import { isRecord } from "./naming.js";
+import { isRecord } from "../schema/naming.js";
 import { fromApi, project } from "./translate.js";
 
 type Values = Record<string, unknown>;

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { apiNamesOf } from "../schema/define.js";
 import { openKeysOf, unwrap } from "../schema/rules.js";
-import { fieldPathToCamelCase, isRecord } from "./naming.js";
+import { fieldPathToCamelCase, isRecord } from "../schema/naming.js";
 
 type Shape = Record<string, z.ZodType>;
 

@@ -19,7 +19,8 @@
  *   where the provider itself fills the value in (e.g. a nested document's fields).
  */
 import { z } from "zod";
-import type { VariantFields, VariantIssue } from "./rules.js";
+import { toSnakeCase } from "./naming.js";
+import { type VariantFields, type VariantIssue, unwrapOnce, uuid } from "./rules.js";
 
 /** A field of the API, addressed by its camelCase input name. */
 export type FieldName<S extends z.ZodObject> = Extract<keyof z.input<S>, string>;
@@ -88,19 +89,8 @@ export function factsOf(schema: z.ZodType): FieldFacts | undefined {
 /** The names a field may have in the API, the one sent first. */
 export function apiNamesOf(inputName: string, schema: z.ZodType | undefined): readonly string[] {
   const declared = schema === undefined ? undefined : factsOf(schema)?.apiName;
-  if (declared === undefined) return [snakeCase(inputName)];
+  if (declared === undefined) return [toSnakeCase(inputName)];
   return typeof declared === "string" ? [declared] : declared;
-}
-
-function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-}
-
-function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
-    return schema.unwrap() as z.ZodType;
-  }
-  return undefined;
 }
 
 /** An HTTP call of an association. Paths use `{id}` for the object's id and `{value}` for an item. */
@@ -249,8 +239,7 @@ export function defineResource<S extends z.ZodObject, O extends z.ZodObject>(spe
  * to the API nor compared by diff.
  */
 export const providerInputs = z.object({
-  adoptId: z
-    .uuid({ error: "must be a UUID" })
+  adoptId: uuid
     .optional()
     .describe(
       "Id of an existing object to take over instead of creating one: the first deployment reads it and " +

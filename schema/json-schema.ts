@@ -18,6 +18,7 @@ import { z } from "zod";
 import { type AnyResourceDefinition, providerInputs } from "./define.js";
 import { FILE_KINDS, lowerFirst, sectionName } from "./file-kinds.js";
 import { definitions } from "./index.js";
+import { isRecord } from "./naming.js";
 
 export { FILE_KINDS, type FileKind, type SectionName, lowerFirst, sectionName } from "./file-kinds.js";
 
@@ -253,8 +254,8 @@ export function jsonSchemaOf(schema: z.ZodObject, io: "input" | "output"): JsonS
 /** Applies `transform` to every subschema of `node` and then to `node`, innermost first. */
 export function mapSchema(node: JsonSchema, transform: (node: JsonSchema) => JsonSchema): JsonSchema {
   const result: JsonSchema = { ...node };
-  if (isSchema(result.items)) result.items = mapSchema(result.items, transform);
-  if (isSchema(result.properties)) {
+  if (isRecord(result.items)) result.items = mapSchema(result.items, transform);
+  if (isRecord(result.properties)) {
     result.properties = Object.fromEntries(
       Object.entries(result.properties as Record<string, JsonSchema>).map(([field, property]) => [field, mapSchema(property, transform)]),
     );
@@ -308,10 +309,6 @@ function acceptEnvironmentReference(node: JsonSchema): JsonSchema {
 function appendDescription(node: JsonSchema, sentence: string): JsonSchema {
   const description = typeof node.description === "string" ? `${node.description} ${sentence}` : sentence;
   return { ...node, description };
-}
-
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `NotificationChannel` → `Notification channel`. */

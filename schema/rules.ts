@@ -1,9 +1,12 @@
 /**
  * Field rules shared by several resource kinds, written once so that check, the JSON Schema of
  * YAML files and the reference docs all state them the same way. Each rule carries its own
- * message so that a failure reads as a sentence about the field ("must be a UUID").
+ * message, in the words of schema/rule-messages.ts, so that a failure reads as a sentence about
+ * the field ("must be a UUID").
  */
 import { z } from "zod";
+import { isRecord } from "./naming.js";
+import { NO_REPEATS, formatRule, maximumRule, minLengthRule, minimumRule, typeRule } from "./rule-messages.js";
 
 /**
  * Regions the emulator's default profile offers. The spec says only that monitor creation accepts
@@ -45,7 +48,7 @@ export const KNOWN_URGENCIES = ["low", "high"] as const;
  * `domain` names a domain the stack configuration can close (`region`: `monitoring:offeredRegions`).
  */
 export function openEnum(known: readonly string[], domain?: OpenDomain): z.ZodString {
-  return z.string().min(1, { error: "must not be empty" }).meta({ knownValues: known, ...(domain === undefined ? {} : { domain }) });
+  return z.string().min(1, { error: minLengthRule(1) }).meta({ knownValues: known, ...(domain === undefined ? {} : { domain }) });
 }
 
 /** Open domains that stack configuration may close, and the config key that does. */
@@ -60,7 +63,7 @@ export function knownValuesOf(schema: z.ZodType): readonly string[] | undefined 
 
 export const region = openEnum(KNOWN_REGIONS, "region");
 
-export const uuid = z.uuid({ error: "must be a UUID" });
+export const uuid = z.uuid({ error: formatRule("uuid") });
 
 /** A reference to another object of the service by its id. */
 export function idOf(what: string): z.ZodUUID {
@@ -68,14 +71,14 @@ export function idOf(what: string): z.ZodUUID {
 }
 
 export const port = z
-  .int({ error: "must be a whole number" })
+  .int({ error: typeRule("int") })
   .min(1, { error: "must be a port from 1 to 65535" })
   .max(65535, { error: "must be a port from 1 to 65535" });
 
 /** A whole number at least `minimum` (and at most `maximum`, when given). */
 export function wholeNumber(minimum: number, maximum?: number): z.ZodInt {
-  const atLeast = z.int({ error: "must be a whole number" }).min(minimum, { error: `must be at least ${minimum}` });
-  return maximum === undefined ? atLeast : atLeast.max(maximum, { error: `must be at most ${maximum}` });
+  const atLeast = z.int({ error: typeRule("int") }).min(minimum, { error: minimumRule(minimum) });
+  return maximum === undefined ? atLeast : atLeast.max(maximum, { error: maximumRule(maximum) });
 }
 
 export const timeOfDay = z
@@ -101,12 +104,12 @@ function isIanaTimeZone(name: string): boolean {
 
 export const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 export const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https URL" });
-export const email = z.email({ error: "must be an email address" });
+export const email = z.email({ error: formatRule("email") });
 /** A phone number in E.164 form: `+`, country code and number, no spaces. */
 export const e164PhoneNumber = z.string().regex(/^\+[1-9]\d{6,14}$/, { error: "must be a phone number in E.164 form such as +14155550100" });
 export const hexColor = z.string().regex(/^#[0-9A-Fa-f]{6}$/, { error: "must be a color as #RRGGBB" });
-export const isoDateTime = z.iso.datetime({ offset: true, error: "must be an ISO-8601 date and time such as 2030-01-31T12:00:00Z" });
-export const nonEmpty = z.string().min(1, { error: "must not be empty" });
+export const isoDateTime = z.iso.datetime({ offset: true, error: formatRule("datetime") });
+export const nonEmpty = z.string().min(1, { error: minLengthRule(1) });
 
 /**
  * A list whose order carries no meaning: diff compares it as a set, and duplicates are refused.
@@ -115,9 +118,7 @@ export const nonEmpty = z.string().min(1, { error: "must not be empty" });
 export function setOf<T extends z.ZodType>(item: T) {
   return z
     .array(item)
-    .refine((items) => new Set(items.map((value) => JSON.stringify(value))).size === items.length, {
-      error: "must not list the same value twice",
-    })
+    .refine((items) => new Set(items.map((value) => JSON.stringify(value))).size === items.length, { error: NO_REPEATS })
     .meta({ uniqueItems: true });
 }
 
@@ -139,7 +140,8 @@ export function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
+/** The schema one optional/nullable/default wrapper inside, or undefined when `schema` wraps none. */
+export function unwrapOnce(schema: z.ZodType): z.ZodType | undefined {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
     return schema.unwrap() as z.ZodType;
   }
@@ -172,11 +174,10 @@ export function undeclaredKeys(schema: z.ZodType, value: unknown, path: string):
   if (inner instanceof z.ZodArray && Array.isArray(value)) {
     return value.flatMap((item, index) => undeclaredKeys(inner.element as z.ZodType, item, `${path}[${index}]`));
   }
-  if (!(inner instanceof z.ZodObject) || typeof value !== "object" || value === null || Array.isArray(value)) return [];
+  if (!(inner instanceof z.ZodObject) || !isRecord(value)) return [];
   const shape = inner.shape as Record<string, z.ZodType>;
-  const record = value as Record<string, unknown>;
-  const own = openKeysOf(schema) === undefined ? [] : Object.keys(record).filter((key) => !(key in shape)).map((key) => `${path}.${key}`);
-  return [...own, ...Object.entries(shape).flatMap(([key, fieldSchema]) => undeclaredKeys(fieldSchema, record[key], `${path}.${key}`))];
+  const own = openKeysOf(schema) === undefined ? [] : Object.keys(value).filter((key) => !(key in shape)).map((key) => `${path}.${key}`);
+  return [...own, ...Object.entries(shape).flatMap(([key, fieldSchema]) => undeclaredKeys(fieldSchema, value[key], `${path}.${key}`))];
 }
 
 /** Fields owned by one variant of a kind (a monitor type, a channel kind). */
@@ -215,35 +216,4 @@ export function checkVariantFields<F extends string>(
       issue(field, `applies only to ${variants.join(" and ")} ${noun}, not ${variant}`, "misplaced");
     }
   }
-}
-
-/**
- * The rule for a field a schema does not know, naming the known field the key most likely meant:
- * the same name in another case (`interval_seconds`), a typo (`intervalSecs`), or the tail of a
- * longer name (`channels` for `notificationChannels`).
- */
-export function unknownFieldRule(key: string, known: readonly string[]): string {
-  const lower = key.toLowerCase();
-  const camel = lower.replace(/[_-]([a-z0-9])/g, (_match, letter: string) => letter);
-  const sameName = known.find((name) => name.toLowerCase() === lower || name.toLowerCase() === camel);
-  const byDistance = known
-    .map((name) => ({ name, distance: editDistance(name.toLowerCase(), lower) }))
-    .filter(({ name, distance }) => distance <= Math.max(1, Math.floor(name.length / 4)))
-    .sort((a, b) => a.distance - b.distance);
-  const bySuffix = lower.length >= 4 ? known.find((name) => name.toLowerCase().endsWith(lower)) : undefined;
-  const suggestion = sameName ?? byDistance[0]?.name ?? bySuffix;
-  return suggestion === undefined ? "unknown field" : `unknown field (did you mean ${suggestion}?)`;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }

@@ -11,7 +11,7 @@ import type { AnyResourceDefinition } from "../schema/define.js";
 import { definitionOf } from "../schema/index.js";
 import { apiClientFor } from "../provider/clients.js";
 import { CONFIG_NAMESPACE } from "../provider/config.js";
-import { isRecord } from "../provider/naming.js";
+import { isRecord } from "../schema/naming.js";
 import { ResourceReader } from "../provider/reader.js";
 
 /** By id; or by exact name, among the objects of one client (`clientId`) or outside any client. */

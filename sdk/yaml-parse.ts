@@ -7,6 +7,8 @@
  * generated from the definitions (validated by ajv: structure, types, unknown fields, field
  * rules); the definitions' zod field rules, which phrase the messages and state rules JSON Schema
  * cannot (time zones, URL schemes); the definitions' cross-field rules; and references by name.
+ * Messages are worded by schema/rule-messages.ts, as check's at preview are, so a bad value reads
+ * the same in a file and in a program.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { type Document, LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
@@ -26,7 +28,9 @@ import {
 } from "../schema/json-schema.js";
 import type { FileKind } from "../schema/file-kinds.js";
 import { membersOf, monitorSet } from "../schema/members.js";
-import { unknownFieldRule, unwrap } from "../schema/rules.js";
+import { isRecord } from "../schema/naming.js";
+import { parseFieldValue, ruleOfSchemaError, unknownFieldRule } from "../schema/rule-messages.js";
+import { unwrap } from "../schema/rules.js";
 
 /** A reference by name to another entry of the file, standing in for that object's id. */
 export class EntryReference {
@@ -212,60 +216,6 @@ function validateAgainstSchema(data: unknown): ErrorObject[] {
   return validateFile(data) ? [] : (validateFile.errors ?? []);
 }
 
-/** How a schema error reads when the definition's own rule does not phrase it. */
-function schemaRule(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
-  const limit = params.limit as number;
-  switch (error.keyword) {
-    case "type":
-      return `must be ${describeType(String(params.type))}`;
-    case "required":
-      return "is required";
-    case "additionalProperties": {
-      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      return unknownFieldRule(String(params.additionalProperty), known);
-    }
-    case "minimum":
-      return `must be at least ${limit}`;
-    case "maximum":
-      return `must be at most ${limit}`;
-    case "minLength":
-      return limit === 1 ? "must not be empty" : `must be at least ${limit} characters long`;
-    case "maxLength":
-      return `must be at most ${limit} characters long`;
-    case "minProperties":
-      return `must have at least ${limit} ${limit === 1 ? "entry" : "entries"}`;
-    case "minItems":
-      return `must have at least ${limit} ${limit === 1 ? "item" : "items"}`;
-    case "maxItems":
-      return `must have at most ${limit} items`;
-    case "uniqueItems":
-      return "must not list the same value twice";
-    case "enum":
-      return `must be one of ${(params.allowedValues as unknown[]).join(", ")}`;
-    case "format":
-      return `must be a valid ${String(params.format)}`;
-    default:
-      return error.message ?? `breaks the rule ${error.keyword}`;
-  }
-}
-
-const TYPE_NAMES: Record<string, string> = {
-  integer: "a whole number",
-  int: "a whole number",
-  number: "a number",
-  string: "a string",
-  boolean: "true or false",
-  array: "a list",
-  object: "a mapping",
-  null: "empty",
-};
-
-function describeType(type: string): string {
-  return TYPE_NAMES[type] ?? `a ${type}`;
-}
-
-
 // ---------------------------------------------------------------------------------------------
 // Declarations and the definitions' rules
 
@@ -320,7 +270,7 @@ function checkFieldRules(
   const inputs = replaceReferences(declaredInputs, standInId) as Record<string, unknown>;
   const passed: Record<string, unknown> = {};
   for (const [field, schema] of Object.entries(entryInputs(definition).shape as Record<string, z.ZodType>)) {
-    const result = schema.safeParse(inputs[field], { error: genericRule });
+    const result = parseFieldValue(schema, inputs[field]);
     if (result.success) {
       if (result.data !== undefined) passed[field] = result.data;
       continue;
@@ -331,29 +281,6 @@ function checkFieldRules(
     }
   }
   definition.refine?.(passed, (field, message) => issues.crossField(entryPath, [...entryPath, ...toFilePath(field.split("."))], message));
-}
-
-/** Messages for the zod checks that do not phrase their own, worded like the schema's. */
-function genericRule(issue: z.core.$ZodRawIssue): string | undefined {
-  if (issue.input === undefined) return "is required";
-  switch (issue.code) {
-    case "invalid_type":
-      return `must be ${describeType(issue.expected)}`;
-    case "too_small":
-    case "too_big": {
-      const bound = Number(issue.code === "too_small" ? issue.minimum : issue.maximum);
-      const word = issue.code === "too_small" ? "least" : "most";
-      if (issue.origin === "string") return bound === 1 && word === "least" ? "must not be empty" : `must be at ${word} ${bound} characters long`;
-      if (issue.origin === "array") return `must have at ${word} ${bound} ${bound === 1 ? "item" : "items"}`;
-      return `must be at ${word} ${bound}`;
-    }
-    case "invalid_value":
-      return `must be one of ${issue.values.join(", ")}`;
-    case "invalid_format":
-      return `must be a valid ${issue.format}`;
-    default:
-      return undefined;
-  }
 }
 
 /** An input path (`steps`, 0, `notificationChannelIds`) as the file writes it. */
@@ -461,14 +388,15 @@ class IssueCollector {
   schemaError(error: ErrorObject, data: unknown): void {
     const params = error.params as Record<string, unknown>;
     const at = instancePath(error.instancePath, data);
-    const rule = schemaRule(error);
+    const rule = ruleOfSchemaError(error);
     if (error.keyword === "required") {
       this.issues.push({ path: [...at, String(params.missingProperty)], subject: "field", rule, source: "schema-structure" });
     } else if (error.keyword === "additionalProperties") {
       this.issues.push({ path: [...at, String(params.additionalProperty)], subject: "field", rule, source: "schema-structure" });
     } else {
-      const source = error.keyword === "type" ? "schema-structure" : "schema-value";
-      this.issues.push({ path: at, subject: "value", rule, source });
+      // A value of the wrong type too: where the definition phrases the field's rule (`must be a
+      // UUID` for 5), that is what check says at preview, so the file says it as well.
+      this.issues.push({ path: at, subject: "value", rule, source: "schema-value" });
     }
   }
 
@@ -596,8 +524,4 @@ function pathKey(path: Path): string {
 
 function isPrefix(prefix: Path, path: Path): boolean {
   return prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof EntryReference);
 }

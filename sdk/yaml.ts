@@ -7,13 +7,18 @@ import { readFileSync } from "node:fs";
 import type * as pulumi from "@pulumi/pulumi";
 import type { FileKind, SectionName } from "../schema/file-kinds.js";
 import { MONITOR_SETS_SECTION, fileSections } from "../schema/json-schema.js";
-// The package root defines the classes and re-exports this module. The cycle is harmless: the
-// classes are only read when a file is loaded, after both modules have finished loading.
-import * as sdk from "./index.js";
+import * as generated from "./generated/index.js";
+import { MonitorSet } from "./monitor-set.js";
 import { type Declaration, EntryReference, parseMonitoringYaml, replaceReferences } from "./yaml-parse.js";
 
 export { EntryReference, MonitoringYamlError, formatIssue, parseMonitoringYaml } from "./yaml-parse.js";
 export type { Declaration, FileIssue, MonitoringFile, ParseOptions } from "./yaml-parse.js";
+
+/**
+ * The class of every kind a file declares, read from the modules that define them, not from the
+ * package root, which re-exports this module.
+ */
+const resourceClasses: { [Kind in FileKind]: (typeof generated)[Kind] } & { MonitorSet: typeof MonitorSet } = { ...generated, MonitorSet };
 
 export interface LoadMonitoringYamlOptions {
   /** The client (agency partition) every entry is created in; outside any client when left out. */
@@ -29,13 +34,13 @@ export interface LoadMonitoringYamlOptions {
 
 /** The created resources: for every section of the file, its entries' resources by entry name. */
 export type DeclaredResources = {
-  [Kind in FileKind as SectionName<Kind>]: Record<string, InstanceType<(typeof sdk)[Kind]>>;
+  [Kind in FileKind as SectionName<Kind>]: Record<string, InstanceType<(typeof resourceClasses)[Kind]>>;
 } & {
   /** The monitor sets, one `MonitorSet` resource per set name. */
-  monitorSets: Record<string, sdk.MonitorSet>;
+  monitorSets: Record<string, MonitorSet>;
 };
 
-type DeclaredResource = InstanceType<(typeof sdk)[FileKind | "MonitorSet"]>;
+type DeclaredResource = InstanceType<(typeof resourceClasses)[FileKind | "MonitorSet"]>;
 
 /**
  * Validates the monitoring file at `path` and declares its entries as resources. Throws a
@@ -57,7 +62,7 @@ export function loadMonitoringYaml(path: string, options: LoadMonitoringYamlOpti
     if (existing !== undefined) return existing;
     const inputs = replaceReferences(declaration.inputs, (reference) => create(declarationOf(reference)).id) as Record<string, unknown>;
     if (options.clientId !== undefined) inputs.clientId = options.clientId;
-    const resourceClass = sdk[declaration.kind];
+    const resourceClass = resourceClasses[declaration.kind];
     // The inputs passed the kind's schema and rules in parseMonitoringYaml, which TypeScript cannot follow.
     const resource = new resourceClass(`${options.namePrefix ?? ""}${declaration.name}`, inputs as never, options.resourceOptions);
     created.set(declaration, resource);

@@ -10,10 +10,9 @@
  * (`MonitorSet fleet[api]`), with its id, told exactly as a single `Monitor`.
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
-import { isDeepStrictEqual } from "node:util";
 import type { AnyResourceDefinition } from "../../schema/define.js";
 import { groupOf, type Member, membersOf } from "../../schema/members.js";
-import { declaredInputs } from "../../provider/diff.js";
+import { declaredInputs, sameInputValue } from "../../provider/diff.js";
 import { inputFields, isInternal } from "../../provider/fields.js";
 
 /** How a value the report must not show is shown. */
@@ -120,7 +119,7 @@ export function changedFields(definition: AnyResourceDefinition | undefined, rec
   const declared = declaredInputs(recorded);
   const candidates = definition === undefined ? [...new Set([...Object.keys(recorded), ...Object.keys(actual)])] : inputFields(definition);
   return candidates
-    .filter((field) => !isInternal(field) && !isDeepStrictEqual(recorded[field], actual[field]))
+    .filter((field) => !isInternal(field) && !sameInputValue(definition, field, actual[field], recorded[field]))
     .sort()
     .map((field) => {
       const secret = definition?.secrets.includes(field) === true;

@@ -13,7 +13,7 @@ import { membersOf } from "../../schema/members.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
-import { isRecord } from "../../provider/naming.js";
+import { isRecord } from "../../schema/naming.js";
 import { globToRegExp } from "../fleet/select.js";
 import { displayTextOf } from "../import/names.js";
 import { planImport } from "../import/plan.js";

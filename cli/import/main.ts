@@ -11,7 +11,7 @@ import { definitions } from "../../schema/index.js";
 import { FILE_KINDS, sectionName } from "../../schema/json-schema.js";
 import { resolveSettings } from "../../provider/config.js";
 import { ApiClient, type RequestEvent } from "../../provider/http.js";
-import { isRecord } from "../../provider/naming.js";
+import { isRecord } from "../../schema/naming.js";
 import { type ImportPlan, Placeholder, Reference, planImport } from "./plan.js";
 import { type Scope, readAccount } from "./read.js";
 import { renderTypeScript, renderYaml } from "./render.js";

@@ -22,7 +22,7 @@ import { check } from "../../provider/check.js";
 import { canonical } from "../../provider/diff.js";
 import { resetValue } from "../../provider/reader.js";
 import { associationOf } from "../../provider/fields.js";
-import { isRecord } from "../../provider/naming.js";
+import { isRecord } from "../../schema/naming.js";
 import { NameRegistry, camelOf, displayTextOf, slugOf } from "./names.js";
 import type { AccountContents, AccountObject } from "./read.js";
 import { dependencyOrder, referencedDefinition, upperFirst } from "./references.js";

@@ -10,7 +10,7 @@ import type { AnyResourceDefinition } from "../../schema/define.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
-import { isRecord } from "../../provider/naming.js";
+import { isRecord } from "../../schema/naming.js";
 import { fromApi } from "../../provider/translate.js";
 import { dependencyOrder, referencedDefinition } from "./references.js";
 

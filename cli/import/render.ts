@@ -5,7 +5,7 @@
  */
 import { Document, isScalar, visit } from "yaml";
 import { humanKind, referenceByIdField, sectionName, fileSections } from "../../schema/json-schema.js";
-import { isRecord } from "../../provider/naming.js";
+import { isRecord } from "../../schema/naming.js";
 import { type Declaration, type ImportPlan, Placeholder, Reference } from "./plan.js";
 
 const LINE_WIDTH = 120;

@@ -191,15 +191,6 @@ export function referenceIssue(store: Store, collection: CollectionName, id: str
   return undefined;
 }
 
-/** Every record of `collection` whose `field` holds `id` (for "still referenced" checks on delete). */
-export function referrers(store: Store, collection: CollectionName, field: string, id: string): string[] {
-  return store
-    .collection(collection)
-    .all()
-    .filter((record) => record.doc[field] === id)
-    .map((record) => String(record.doc["id"]));
-}
-
 export function stringField(doc: JsonObject, field: string): string {
   const value = doc[field];
   return typeof value === "string" ? value : "";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineResource, field } from "../define.js";
+import { oneOfRule, typeRule } from "../rule-messages.js";
 import { client } from "./client.js";
 import { clientTemplate } from "./client-template.js";
 import {
@@ -29,7 +30,7 @@ const TEMPLATE_MAY_CHANGE = "A client's template may apply another default.";
 // Spec 2.4 states every field's name and type, the types, methods and alert types, and the minimum interval.
 const inputs = z.object({
   name: field(nonEmpty.optional(), { description: "Display name." }),
-  monitorType: field(z.enum(MONITOR_TYPES, { error: `must be one of ${MONITOR_TYPES.join(", ")}` }).optional(), {
+  monitorType: field(z.enum(MONITOR_TYPES, { error: oneOfRule(MONITOR_TYPES) }).optional(), {
     description: "What the monitor checks: `http` (a URL answers), `ping` (a host answers ICMP), `tcp` (a port accepts connections) or `dns` (a name resolves).",
     default: "http",
   }),
@@ -45,14 +46,14 @@ const inputs = z.object({
     assumption: "region names and the default regions are not shown: any name passes check unless `monitoring:offeredRegions` is set",
   }),
   expectedStatusCode: field(
-    z.int({ error: "must be a whole number" }).min(100, { error: "must be an HTTP status from 100 to 599" }).max(599, { error: "must be an HTTP status from 100 to 599" }).optional(),
+    z.int({ error: typeRule("int") }).min(100, { error: "must be an HTTP status from 100 to 599" }).max(599, { error: "must be an HTTP status from 100 to 599" }).optional(),
     { description: "`http` only: the check passes only when the response has this status." },
   ),
-  alertType: field(z.enum(ALERT_TYPES, { error: `must be one of ${ALERT_TYPES.join(", ")}` }).optional(), {
+  alertType: field(z.enum(ALERT_TYPES, { error: oneOfRule(ALERT_TYPES) }).optional(), {
     description: "`http` only: content check. `keyword` fails when `keyword` is missing from the response, `keyword_absence` when it is present.",
   }),
   keyword: field(nonEmpty.optional(), { description: "`http` only: the text searched for by `alertType`; required with it." }),
-  httpMethod: field(z.enum(HTTP_METHODS, { error: `must be one of ${HTTP_METHODS.join(", ")}` }).optional(), {
+  httpMethod: field(z.enum(HTTP_METHODS, { error: oneOfRule(HTTP_METHODS) }).optional(), {
     description: "`http` only: request method.",
     default: "GET",
     assumption: "the default is not shown",

@@ -2,14 +2,14 @@
  * The rules of a ClientMonitoring spec, checked when the component is declared. The spec's public
  * type (with the meaning of every field) is the hand-written `ClientMonitoringSpec` interface in
  * client-monitoring.ts, which keeps zod out of the package's declaration files; the compiler holds
- * the two to the same shape (see the end of this module).
+ * the two to the same shape (see there).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { heartbeat, monitor } from "../../schema/index.js";
+import { IS_REQUIRED } from "../../schema/rule-messages.js";
 import { email, isoDateTime, nonEmpty, region, setOf, wholeNumber } from "../../schema/rules.js";
 import type { ClientTemplateArgs } from "../generated/index.js";
-import type { ClientMonitoringSpec } from "./client-monitoring.js";
 import { endpointKey, nameSegment } from "./resource-names.js";
 
 const present = (value: unknown): boolean => value !== undefined && value !== null;
@@ -29,7 +29,7 @@ const contactsSpec = z
     chat: z
       .object({
         kind: z.enum(["slack", "msteams"], { error: "must be slack or msteams" }),
-        webhookUrl: z.custom<pulumi.Input<string>>(present, { error: "is required" }),
+        webhookUrl: z.custom<pulumi.Input<string>>(present, { error: IS_REQUIRED }),
         channel: z.string().optional(),
       })
       .strict()
@@ -46,7 +46,7 @@ const cronJobSpec = z
   .strict();
 
 const templateChoice = z.union([
-  z.object({ id: z.custom<pulumi.Input<string>>(present, { error: "is required" }) }).strict(),
+  z.object({ id: z.custom<pulumi.Input<string>>(present, { error: IS_REQUIRED }) }).strict(),
   z.object({ create: z.custom<ClientTemplateArgs>((value) => typeof value === "object" && value !== null) }).strict(),
 ]);
 
@@ -78,8 +78,3 @@ export const clientMonitoringSpec = z
     reportDuplicates("endpoints", spec.endpoints.map(endpointKey));
     reportDuplicates("cronJobs", spec.cronJobs.map((job) => nameSegment(job.name)));
   });
-
-// The public interface and the schema accept the same specs: a field added to one and not the
-// other fails to compile here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const specTypesAgree: Same<ClientMonitoringSpec, z.input<typeof clientMonitoringSpec>> = true;

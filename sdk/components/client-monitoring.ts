@@ -16,6 +16,8 @@
  * fails the preview with the path of the bad field rather than halfway through a deployment.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { parseFieldValue } from "../../schema/rule-messages.js";
 import {
   Client,
   ClientShareLink,
@@ -117,6 +119,12 @@ export interface ClientMonitoringShareLink {
   expiresAt?: string;
 }
 
+// The public interface and the schema accept the same specs: a field added to one and not the
+// other fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Expect<T extends true> = T;
+type SpecTypesAgree = Expect<Same<ClientMonitoringSpec, z.input<typeof clientMonitoringSpec>>>;
+
 /** A problem of a spec: where (`endpoints.1.path`) and what. */
 export interface ClientMonitoringSpecIssue {
   path: readonly PropertyKey[];
@@ -150,7 +158,7 @@ export class ClientMonitoring extends pulumi.ComponentResource {
 
   constructor(name: string, spec: ClientMonitoringSpec, opts: pulumi.ComponentResourceOptions = {}) {
     super("monitoring:agency:ClientMonitoring", name, {}, opts);
-    const parsed = clientMonitoringSpec.safeParse(spec);
+    const parsed = parseFieldValue(clientMonitoringSpec, spec);
     if (!parsed.success) throw new ClientMonitoringSpecError(name, parsed.error.issues);
     const client = parsed.data;
     const child = { parent: this };

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { clientTemplate, escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
 import { UNKNOWN, check } from "../../provider/check.js";
+import { BAD_VALUES, valueAt } from "../support/bad-values.js";
 
 const ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b";
 const PROVIDER = "exports.handler = __f0; /* serialized provider */";
@@ -183,5 +184,15 @@ describe("check", () => {
     expect(check(monitor, { url: "https://x.io", adoptId: "mon-1" }).failures).toEqual([
       { property: "adoptId", reason: 'Monitor.adoptId: must be a UUID (got "mon-1")' },
     ]);
+  });
+});
+
+describe("a bad value reads as in a monitoring file (the rows of test/support/bad-values.ts)", () => {
+  it.each(BAD_VALUES)("$name", ({ definition, inputs, path, rule }) => {
+    const value = valueAt(inputs, path);
+    // Check shows the value a rule refuses (a scalar, never a secret), and names a secret field only in the reason.
+    const secret = (definition.secrets as readonly string[]).includes(path.split(/[.[]/)[0] as string);
+    const shown = secret || rule.startsWith("unknown field") || typeof value === "object" || value === undefined ? "" : ` (got ${JSON.stringify(value)})`;
+    expect(check(definition, inputs).failures).toEqual([{ property: secret ? "" : path, reason: `${definition.kind}.${path}: ${rule}${shown}` }]);
   });
 });

@@ -18,7 +18,7 @@ import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import { ApiClient } from "../../provider/http.js";
 import { providerFor } from "../../provider/index.js";
-import { toSnakeCase } from "../../provider/naming.js";
+import { toSnakeCase } from "../../schema/naming.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 
 type Values = Record<string, unknown>;

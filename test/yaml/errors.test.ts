@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
+import { stringify } from "yaml";
+import { sectionName } from "../../schema/file-kinds.js";
 import { MonitoringYamlError, formatIssue, parseMonitoringYaml } from "../../sdk/yaml-parse.js";
+import { BAD_VALUES } from "../support/bad-values.js";
 
 const PAGERDUTY_KEY = "0123456789abcdef0123456789abcdef";
 
@@ -338,5 +341,13 @@ monitors:
       "monitoring.yaml:4:54: monitors.api.authPassword: must be a string",
     ]);
     expect(error.message).not.toContain("not-a-url-secret");
+  });
+});
+
+describe("a bad value reads as check says it at preview (the rows of test/support/bad-values.ts)", () => {
+  it.each(BAD_VALUES)("$name", ({ definition, inputs, path, rule }) => {
+    const section = sectionName(definition.kind);
+    const error = loadError(stringify({ [section]: { entry: inputs } }), {});
+    expect(error.issues.map(({ path, rule }) => ({ path, rule }))).toEqual([{ path: `${section}.entry.${path}`, rule }]);
   });
 });
