@@ -13,7 +13,7 @@ import { ApiClient } from "../../provider/http.js";
 import { rateForStack, shareOfBudget, stacksAtOnce } from "../fleet/budget.js";
 import type { FleetIO } from "../fleet/fleet.js";
 import { commandErrorMessage, fleetWorkspace } from "../fleet/operations.js";
-import type { FleetOptions } from "../fleet/options.js";
+import { type FleetOptions, UsageError } from "../fleet/options.js";
 import { type FleetProject, readProject } from "../fleet/project.js";
 import { runBounded } from "../fleet/scheduler.js";
 import { formatShard } from "../fleet/shard.js";
@@ -162,11 +162,12 @@ export async function verifyStack(workspace: LocalWorkspace, name: string, label
  */
 export async function runFleetVerify(options: FleetOptions, project: FleetProject, workspace: LocalWorkspace, clients: readonly string[], io: FleetIO): Promise<number> {
   const settings: VerifySettings = { all: options.verifyAll ?? false, alerts: options.alerts ?? false, timeoutMs: (options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000 };
-  const targets: Array<{ label: string; name: string; workspace: LocalWorkspace }> = clients.map((name) => ({ label: name, name, workspace }));
-  if (project.shared !== undefined && options.shared && options.shard === undefined) {
+  const targets: Array<{ label: string; name: string; workspace: LocalWorkspace }> = options.sharedOnly ? [] : clients.map((name) => ({ label: name, name, workspace }));
+  if (project.shared !== undefined && ((options.shared && options.shard === undefined) || options.sharedOnly)) {
     const sharedProject = await readProject(project.shared.dir);
     targets.unshift({ label: `${sharedProject.name}/${project.shared.stack}`, name: project.shared.stack, workspace: await fleetWorkspace(project.shared.dir) });
   }
+  if (targets.length === 0 && options.shard === undefined) throw new UsageError(options.sharedOnly ? "--shared-only: Pulumi.yaml names no shared stack (fleet.shared)" : "no stack to run: the selection is empty");
   const atOnce = stacksAtOnce(options.parallel, targets.length);
   const agencyBudget = options.maxRps ?? project.budget;
   const budget = agencyBudget !== undefined && options.shard !== undefined ? agencyBudget / options.shard.count : agencyBudget;
