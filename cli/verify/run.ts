@@ -55,7 +55,7 @@ const PAGE = 250;
 
 /**
  * Verifies `targets`; `routes` are every monitor of the stack, the routes a test alert may take.
- * Entries come back in the order of `targets`.
+ * Entries come back monitors first, then webhook subscriptions, then channels, each kind by name.
  */
 export async function verifyTargets(api: ApiClient, targets: readonly Target[], routes: readonly Target[], options: VerifyOptions): Promise<VerifyEntry[]> {
   const lists = new ResultLists(api);
@@ -69,11 +69,17 @@ export async function verifyTargets(api: ApiClient, targets: readonly Target[], 
   for (const check of checks) entries.set(check.target, monitorEntry(check, statuses));
   for (const entry of await bounded(subscriptions, (subscription) => testSubscription(api, lists, subscription, options))) entries.set(entry.target, entry.entry);
   for (const [target, entry] of await testChannels(api, channels, routes)) entries.set(target, entry);
-  return targets.flatMap((target) => {
-    const entry = entries.get(target);
-    return entry === undefined ? [] : [entry];
-  });
+  const rank = (entry: VerifyEntry): number => KIND_ORDER.indexOf(entry.kind);
+  return targets
+    .flatMap((target) => {
+      const entry = entries.get(target);
+      return entry === undefined ? [] : [entry];
+    })
+    .sort((left, right) => rank(left) - rank(right) || (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
 }
+
+/** Entries are listed monitors first, then subscriptions, then channels, each by name. */
+const KIND_ORDER: readonly Target["kind"][] = ["Monitor", "WebhookSubscription", "NotificationChannel"];
 
 // ---------------------------------------------------------------------------------------------
 // Monitors
