@@ -86,7 +86,7 @@ export function renderJunit(report: VerifyReport): string {
     const seconds = (ms: number): string => (ms / 1000).toFixed(3);
     const cases = stack.entries.map((entry) => {
       const open = `    <testcase classname="${xml(`${stack.stack}.${entry.kind}`)}" name="${xml(entry.name)}" time="${seconds(entry.durationMs)}">`;
-      const detail = xml(detailText(entry));
+      const detail = xmlText(detailText(entry));
       if (entry.verdict === "skipped") return `${open}\n      <skipped message="${xml(entry.reason)}"/>\n    </testcase>`;
       if (entry.verdict === "failed") {
         const element = entry.error ? "error" : "failure";
@@ -152,13 +152,17 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
 }
 
-/** Text safe in XML attributes and bodies; characters XML 1.0 forbids are dropped. */
-function xml(text: string): string {
+/** Text safe in an element's body; characters XML 1.0 forbids are dropped. */
+function xmlText(text: string): string {
   return text
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
+    .replace(/>/g, "&gt;");
+}
+
+/** Text safe in a double-quoted attribute. */
+function xml(text: string): string {
+  return xmlText(text).replace(/"/g, "&quot;").replace(/\n/g, "&#10;");
 }
