@@ -6,6 +6,7 @@
 import { runDrift } from "./drift/command.js";
 import { runFleet } from "./fleet/fleet.js";
 import { runImport } from "./import/main.js";
+import { runVerify } from "./verify/command.js";
 
 interface Command {
   summary: string;
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   drift: { summary: "check one stack for changes made outside Pulumi and for objects no stack manages", run: runDrift },
   fleet: { summary: "preview, deploy and check drift across every client stack of a project", run: runFleet },
   import: { summary: "write a Pulumi program that adopts an existing account", run: runImport },
+  verify: { summary: "prove that what the last deploy created or changed works: checks, test deliveries, test alerts", run: runVerify },
 };
 
 const USAGE = `Usage: pulumi-monitoring <command> [options]

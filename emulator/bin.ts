@@ -18,6 +18,8 @@ const USAGE = `Usage: pulumi-monitoring-emulator [options]
   --webhook-backoff-ms N   Wait before the second attempt, doubling after (default 1000)
   --webhook-timeout-ms N   Limit of one delivery attempt (default 10000)
   --profile NAME           The choices where the spec is silent: ${PROFILE_NAMES.join(" or ")} (default: default)
+  --check-delay MS         A check's result lands MS milliseconds after POST /monitors/{id}/check
+                           answered; the monitor keeps its status until then (default 0)
   --no-idempotency         Ignore Idempotency-Key headers: every request runs as new
   --quiet                  Do not print the startup banner
   --help                   Show this text`;
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
       "webhook-backoff-ms": { type: "string" },
       "webhook-timeout-ms": { type: "string" },
       profile: { type: "string" },
+      "check-delay": { type: "string" },
       "no-idempotency": { type: "boolean" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     rateLimit: integerOption(values, "rate-limit", 1),
     profile: profileNamed(values.profile ?? "default").name,
     idempotency: !(values["no-idempotency"] ?? false),
+    ...optional("checkDelayMs", integerOption(values, "check-delay", 0)),
     webhooks: {
       ...optional("maxAttempts", integerOption(values, "webhook-attempts", 1)),
       ...optional("backoffBaseMs", integerOption(values, "webhook-backoff-ms", 0)),

@@ -54,6 +54,8 @@ export interface EmulatorOptions {
   profile?: ProfileName;
   /** `false` ignores `Idempotency-Key` entirely: every request runs as new. Default `true`. */
   idempotency?: boolean;
+  /** A check's result lands this long after `POST /monitors/{id}/check` answered (`--check-delay`). Default 0. */
+  checkDelayMs?: number;
 }
 
 export interface RunningEmulator {
@@ -94,7 +96,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const deliverer = new WebhookDeliverer(store, clock, { ...DEFAULT_DELIVERY_OPTIONS, ...options.webhooks });
   const events = new EventBus(store, clock, deliverer, (type, object) => presenter.data(object, kindOfEvent(type)));
   const outbox = new NotificationOutbox();
-  const services: Services = { store, clock, events, outbox, origin: () => origin, profile, rules, present: presenter.object };
+  const pending = new DelayedTasks(() => store.commit()?.catch((error: unknown) => console.error("emulator: could not save:", error)));
+  const services: Services = {
+    store,
+    clock,
+    events,
+    outbox,
+    origin: () => origin,
+    profile,
+    rules,
+    present: presenter.object,
+    checkDelayMs: options.checkDelayMs ?? 0,
+    later: (delayMs, task) => pending.run(delayMs, task),
+  };
   const router = new Router<ApiHandler>();
   const route = (method: string, pattern: string, scope: string | null, handler: ApiHandler) => router.add(method, pattern, scope, handler);
   const pingTokens = new PingTokens(services);
@@ -133,7 +147,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requestLog,
     outbox,
     onClockAdvanced: runTimeDrivenTransitions,
-    onReset: () => deliverer.cancelAll(),
+    onReset: () => {
+      deliverer.cancelAll();
+      pending.cancelAll();
+    },
     info: () => ({
       base_url: `${origin}/v1`,
       admin_url: `${origin}${ADMIN_PREFIX}`,
@@ -207,6 +224,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     async stop() {
       clearInterval(tick);
       clearInterval(purge);
+      pending.cancelAll();
       await deliverer.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
@@ -216,6 +234,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   if (!options.quiet) printBanner(running, options.dataFile, profile.name);
   return running;
+}
+
+/** Work that lands later (a delayed check's result), saved when done, dropped on stop and reset. */
+class DelayedTasks {
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly save: () => void) {}
+
+  run(delayMs: number, task: () => void): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      task();
+      this.save();
+    }, delayMs);
+    timer.unref();
+    this.#timers.add(timer);
+  }
+
+  cancelAll(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
 }
 
 /** The kind of the object an event carries (`webhook.test` carries none). */

@@ -14,6 +14,12 @@ export const internal = {
   urn: "__urn",
   /** The kind, in outputs: read and delete get only outputs and dispatch on it. */
   kind: "__kind",
+  /**
+   * In outputs: when a create or update last wrote the object (ISO time), kept by reads. A refresh
+   * also changes the state's own `modified` time (a monitor's status moved), so this is how
+   * `pulumi-monitoring verify` tells what a deploy itself created or changed.
+   */
+  changedAt: "__changedAt",
 } as const;
 
 export function isInternal(key: string): boolean {

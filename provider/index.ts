@@ -132,11 +132,16 @@ function withKind<T extends Record<string, unknown> | undefined>(outputs: T, kin
   return (outputs === undefined ? undefined : { ...outputs, [internal.kind]: kind }) as T;
 }
 
+/** Outputs a create or update just wrote: with their kind and the time of the write. */
+function written<T extends Record<string, unknown> | undefined>(outputs: T, kind: string): T {
+  return (outputs === undefined ? undefined : { ...withKind(outputs, kind), [internal.changedAt]: new Date().toISOString() }) as T;
+}
+
 /** An init failure's partial outputs carry their kind like complete ones. */
 function kindOnFailure(kind: string): (error: unknown) => never {
   return (error) => {
     if (!(error instanceof ResourceInitError)) throw error;
-    throw new ResourceInitError(error.id, withKind(error.properties, kind), error.cause);
+    throw new ResourceInitError(error.id, written(error.properties, kind), error.cause);
   };
 }
 
@@ -151,17 +156,19 @@ export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
   create: async (inputs) => {
     const kind = kindOf(inputs);
     const { id, outs } = await providerFor(kind).create(inputs).catch(kindOnFailure(kind));
-    return { id, outs: withKind(outs, kind) };
+    return { id, outs: written(outs, kind) };
   },
   read: async (id, props) => {
     const kind = kindOf(props ?? {});
     const result = await providerFor(kind).read!(id, props);
-    return { ...result, props: withKind(result.props, kind) };
+    const changedAt = props?.[internal.changedAt];
+    const kept = result.props === undefined || changedAt === undefined ? result.props : { ...result.props, [internal.changedAt]: changedAt };
+    return { ...result, props: withKind(kept, kind) };
   },
   update: async (id, olds, news) => {
     const kind = kindOf(news);
     const { outs } = await providerFor(kind).update!(id, olds, news).catch(kindOnFailure(kind));
-    return { outs: withKind(outs, kind) };
+    return { outs: written(outs, kind) };
   },
   delete: async (id, props) => providerFor(kindOf(props)).delete!(id, props),
 };

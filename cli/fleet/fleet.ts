@@ -27,6 +27,7 @@ import type { RecordedResource } from "../drift/unmanaged.js";
 import { runBounded } from "./scheduler.js";
 import { selectStacks } from "./select.js";
 import { formatShard, shardMatrix, stacksOfShard } from "./shard.js";
+import { runFleetVerify } from "../verify/command.js";
 
 export interface FleetIO {
   stdout: Output;
@@ -65,6 +66,7 @@ export async function runFleet(argv: readonly string[], io: FleetIO = defaultIO(
       io.stdout.write(options.json ? `${JSON.stringify({ include: clients.map((stack) => ({ stack })) })}\n` : clients.map((stack) => `${stack}\n`).join(""));
       return EXIT.ok;
     }
+    if (options.command === "verify") return await runFleetVerify(options, project, workspace, clients, io);
     return await new FleetRun(options, options.command, project, workspace, io).run(clients, sharedDestroyBlocker(options, clients, summaries));
   } catch (error) {
     io.stderr.write(`pulumi-monitoring fleet: ${(error as Error).message}\n`);

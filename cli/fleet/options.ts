@@ -22,6 +22,9 @@ Commands:
              (the next up keeps them), objects deleted, monitors and heartbeats paused, and
              objects in the stack's scope that no stack manages (Pulumi.yaml \`drift:\` section;
              see docs/reconcile-and-drift.md). Same report as \`pulumi-monitoring drift\`
+  verify     Prove that what each stack's last deploy created or changed works: a check of each
+             monitor, a test delivery of each webhook subscription, with --alerts one test per
+             notification channel; one report (--junit FILE too). Same as \`pulumi-monitoring verify\`
   list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]};
              with --shards N the N shares instead: {"include":[{"shard":"1/2","stacks":"acme globex"},...]}
   init       Create a stack for each spec file of the clients folder (clients/<stack>.yaml)
@@ -54,6 +57,10 @@ Options:
   --wait-lock S    When another run holds a stack's lock, retry for up to S seconds instead of
                    reporting the stack as locked
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
+  --all            verify: every object of each stack, not only what its last deploy created or changed
+  --alerts         verify: send each notification channel in scope one test notification
+  --timeout S      verify: how long to wait for a check's result or a delivery's outcome (default 120)
+  --junit FILE     verify: also write the report as JUnit XML to FILE
   --json           Write the report (list: the matrix) as JSON on stdout instead of a table
   --markdown       drift, report merge of drift reports: write the report as markdown, for a CI
                    job to post as a comment or an issue
@@ -80,11 +87,11 @@ is reported as \`locked (by user@host, pid N, since TIME)\`. See docs/teams-and-
 
 Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
 Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard sent no report),
-2 bad usage, 3 drift or unmanaged objects found (drift), 130 interrupted.
+2 bad usage, 3 drift or unmanaged objects found (drift) or an object failed (verify), 130 interrupted.
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
-export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "list", "init", "report"] as const;
+export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "list", "init", "report"] as const;
 export type FleetCommand = (typeof VERBS)[number];
 
 export interface FleetOptions {
@@ -114,6 +121,14 @@ export interface FleetOptions {
   waitLockSeconds?: number;
   /** report merge: the --json reports to merge. */
   reports?: string[];
+  /** verify: every object, not only what the last deploy created or changed. */
+  verifyAll?: boolean;
+  /** verify: test each notification channel. */
+  alerts?: boolean;
+  /** verify: the time limit of a check or a test delivery. */
+  timeoutSeconds?: number;
+  /** verify: where to write the JUnit report. */
+  junit?: string;
 }
 
 export class UsageError extends Error {}
@@ -143,6 +158,10 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
         "wait-lock": { type: "string" },
         json: { type: "boolean" },
         markdown: { type: "boolean" },
+        all: { type: "boolean" },
+        alerts: { type: "boolean" },
+        timeout: { type: "string" },
+        junit: { type: "string" },
         yes: { type: "boolean", short: "y" },
         help: { type: "boolean", short: "h" },
       },
@@ -206,6 +225,12 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
       throw new UsageError("--shared-only runs the shared stack alone: it goes with neither --no-shared, --shard nor --stack");
     }
     options.sharedOnly = true;
+  }
+  if (values.all !== undefined || values.alerts !== undefined || values.timeout !== undefined || values.junit !== undefined) {
+    if (command !== "verify") throw new UsageError("--all, --alerts, --timeout and --junit go with verify");
+    const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+    if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout))) throw new UsageError(`--timeout must be a positive number of seconds, got ${values.timeout}`);
+    Object.assign(options, { verifyAll: values.all ?? false, alerts: values.alerts ?? false, ...(timeout === undefined ? {} : { timeoutSeconds: timeout }), ...(values.junit === undefined ? {} : { junit: values.junit }) });
   }
   if (values["wait-lock"] !== undefined) {
     const seconds = Number(values["wait-lock"]);

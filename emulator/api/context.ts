@@ -50,6 +50,10 @@ export interface Services {
   rules: Record<TableName, FieldRules>;
   /** An object of `kind` as responses show it under the profile. */
   present(kind: KindSpec, doc: JsonObject): JsonObject;
+  /** How long after `POST /monitors/{id}/check` its result lands (`--check-delay`); 0: before the answer. */
+  checkDelayMs: number;
+  /** Runs `task` after `delayMs`, then saves the state; cancelled when the emulator stops or is reset. */
+  later(delayMs: number, task: () => void): void;
 }
 
 export type RouteRegistrar = (method: string, pattern: string, scope: string | null, handler: ApiHandler) => void;

@@ -113,12 +113,21 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
     const record = monitorOf(request);
     if (record.doc["paused"] === true) throw conflict("The monitor is paused; resume it to run checks", { status: "PAUSED" });
     const checkId = newId();
-    const now = clock.nowIso();
-    const results = simulateCheck(record, checkId, now, profile.regions);
-    for (const result of results) store.insert("results", result);
-    record.internal = { ...record.internal, check_count: Number(record.internal["check_count"] ?? 0) + 1 };
-    applyCheckOutcome(services, record, results.some((result) => result.status === "down") ? "DOWN" : "UP", now);
-    return accepted({ check_id: checkId, monitor_id: record.doc["id"], accepted_at: now });
+    const acceptedAt = clock.nowIso();
+    const land = (): void => {
+      // A delayed result lands only on the monitor as it is then: not deleted, not paused meanwhile.
+      const current = store.collection("monitors").get(String(record.doc["id"]));
+      if (current === undefined || current.doc["paused"] === true) return;
+      const now = clock.nowIso();
+      const results = simulateCheck(current, checkId, now, profile.regions);
+      for (const result of results) store.insert("results", result);
+      current.internal = { ...current.internal, check_count: Number(current.internal["check_count"] ?? 0) + 1 };
+      applyCheckOutcome(services, current, results.some((result) => result.status === "down") ? "DOWN" : "UP", now);
+    };
+    // With --check-delay the answer comes first and the monitor keeps its status until the result lands.
+    if (services.checkDelayMs > 0) services.later(services.checkDelayMs, land);
+    else land();
+    return accepted({ check_id: checkId, monitor_id: record.doc["id"], accepted_at: acceptedAt });
   });
 
   route("PUT", "/monitors/{monitorID}/escalation-policy", "monitor.delete", (request) => {

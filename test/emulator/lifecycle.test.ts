@@ -20,6 +20,28 @@ afterAll(() => emulator.stop());
 beforeEach(() => emulator.admin.reset());
 
 describe("monitors", () => {
+  test("with --check-delay a check's result lands later: the monitor keeps its status until then, a paused one gets none", async () => {
+    const delayed = await startTestEmulator({ checkDelayMs: 300 });
+    try {
+      const client = apiClient(delayed.baseUrl, delayed.apiKey);
+      const monitor = dataOf(await client.post("/monitors", { name: "Shop", url: "https://shop.invalid" }), 201);
+      const check = dataOf(await client.post(`/monitors/${monitor.id}/check`), 202);
+      expect(dataOf(await client.get(`/monitors/${monitor.id}`), 200)).toMatchObject({ status: "PENDING", last_checked_at: null });
+      expect(dataOf(await client.get(`/monitors/${monitor.id}/results`), 200)).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(dataOf(await client.get(`/monitors/${monitor.id}`), 200)).toMatchObject({ status: "DOWN" });
+      const results = dataOf(await client.get(`/monitors/${monitor.id}/results`), 200);
+      expect(results.map((result: Json) => result.check_id)).toEqual([check.check_id, check.check_id]);
+
+      dataOf(await client.post(`/monitors/${monitor.id}/check`), 202);
+      dataOf(await client.post(`/monitors/${monitor.id}/pause`), 201);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(dataOf(await client.get(`/monitors/${monitor.id}/results`), 200)).toHaveLength(2);
+    } finally {
+      await delayed.stop();
+    }
+  });
+
   test("a failing check turns the monitor DOWN, opens an incident and notifies; a passing one resolves it", async () => {
     const channel = dataOf(await api.post("/notification_channels", { name: "Mail", kind: "email", config: { address: "ops@example.com" } }), 201);
     const monitor = dataOf(await api.post("/monitors", { name: "Shop", url: "https://shop.invalid", regions: ["us-east-1", "eu-west-1", "ap-south-1"] }), 201);

@@ -1,0 +1,182 @@
+/**
+ * `pulumi-monitoring verify`: proves after a deploy that what it created or changed works: each
+ * monitor runs a check and must be UP once that check's result has landed, each webhook
+ * subscription takes a test delivery, and with `--alerts` each notification channel gets one test.
+ * `fleet verify` (runFleetVerify) does the same over the stacks of a fleet, in one report.
+ */
+import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { appendFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { CONFIG_NAMESPACE, resolveSettings } from "../../provider/config.js";
+import { ApiClient } from "../../provider/http.js";
+import { rateForStack, shareOfBudget, stacksAtOnce } from "../fleet/budget.js";
+import type { FleetIO } from "../fleet/fleet.js";
+import { commandErrorMessage, fleetWorkspace } from "../fleet/operations.js";
+import { type FleetOptions, UsageError } from "../fleet/options.js";
+import { type FleetProject, readProject } from "../fleet/project.js";
+import { runBounded } from "../fleet/scheduler.js";
+import { formatShard } from "../fleet/shard.js";
+import { renderJson, renderJunit, renderMarkdown, renderTable, type StackVerification, VERIFY_EXIT, type VerifyReport, verifyExitCode } from "./report.js";
+import { verifyTargets } from "./run.js";
+import { allMonitors, lastDeploy, type StateResource, targetsOf } from "./targets.js";
+
+export const USAGE = `Usage: pulumi-monitoring verify [options]
+
+Proves that what the stack's last deploy created or changed works, without changing it:
+  - each monitor runs a check (POST /monitors/{id}/check) and passes when the service lists it UP
+    once a result of that check has landed; DOWN, or no result within --timeout, fails it;
+  - each webhook subscription takes a test delivery, reported as its deliveries list shows it;
+  - with --alerts, each notification channel receives exactly one test notification: through a
+    monitor's test alert (the route a real alert takes) where that reaches no channel twice, else
+    the channel's own test. Off by default: a test notification may page a person.
+Monitors the program declares paused are skipped (reported as skipped): nothing is resumed.
+Requests go through the provider's HTTP client, with the stack's rate limit and retries.
+
+Options:
+  --stack NAME      The stack to verify (default: the project's selected stack)
+  --cwd DIR         The Pulumi project directory (default: the current directory)
+  --all             Verify every object of the stack, not only what the last deploy created or changed
+  --alerts          Send each notification channel in scope one test notification
+  --timeout SECONDS How long to wait for a check's result or a delivery's outcome (default 120)
+  --json            Write the report as JSON (one entry per object: name, id, verdict, the server's details)
+  --junit FILE      Also write the report as JUnit XML to FILE (one test case per object)
+  -h, --help        Show this text
+
+When GITHUB_STEP_SUMMARY is set, a markdown summary naming what failed is appended to that file.
+\`pulumi-monitoring fleet verify\` verifies every stack of a fleet in one report.
+
+Exit status: 0 everything passed, 1 could not verify (no connection, refused key, unreadable stack),
+2 bad usage, 3 something failed.`;
+
+/** What verify is asked to do, for one stack or a fleet. */
+export interface VerifySettings {
+  all: boolean;
+  alerts: boolean;
+  timeoutMs: number;
+  /** Polling schedule (tests shorten it). */
+  firstPollMs?: number;
+  maxPollMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+
+const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
+
+export async function runVerify(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        stack: { type: "string" },
+        cwd: { type: "string" },
+        all: { type: "boolean" },
+        alerts: { type: "boolean" },
+        timeout: { type: "string" },
+        json: { type: "boolean" },
+        junit: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    return usage(io, (error as Error).message);
+  }
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return VERIFY_EXIT.ok;
+  }
+  const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(values.timeout);
+  if (!(timeoutSeconds > 0) || !Number.isFinite(timeoutSeconds)) return usage(io, `--timeout must be a positive number of seconds, got ${values.timeout}`);
+  const cwd = resolve(values.cwd ?? process.cwd());
+  let report: VerifyReport;
+  try {
+    const project = await readProject(cwd);
+    const workspace = await fleetWorkspace(cwd);
+    const stack = values.stack ?? (await workspace.stack())?.name;
+    if (stack === undefined) return usage(io, "no stack is selected: pass --stack NAME");
+    const settings: VerifySettings = { all: values.all ?? false, alerts: values.alerts ?? false, timeoutMs: timeoutSeconds * 1000 };
+    report = { project: project.name, stacks: [await verifyStack(workspace, stack, stack, settings)] };
+  } catch (error) {
+    io.stderr.write(`pulumi-monitoring verify: ${commandErrorMessage(error)}\n`);
+    return VERIFY_EXIT.error;
+  }
+  return publish(report, { json: values.json ?? false, junit: values.junit, cwd }, io);
+}
+
+function usage(io: FleetIO, message: string): number {
+  io.stderr.write(`pulumi-monitoring verify: ${message}\nRun \`pulumi-monitoring verify --help\` for the options.\n`);
+  return VERIFY_EXIT.usage;
+}
+
+/** Writes the report (stdout, JUnit file, job summary) and returns the exit status. */
+async function publish(report: VerifyReport, output: { json: boolean; junit?: string | undefined; cwd: string }, io: FleetIO): Promise<number> {
+  io.stdout.write(output.json ? renderJson(report) : renderTable(report));
+  if (output.junit !== undefined) await writeFile(resolve(output.cwd, output.junit), renderJunit(report));
+  const summary = process.env["GITHUB_STEP_SUMMARY"];
+  if (summary !== undefined && summary !== "") await appendFile(summary, renderMarkdown(report));
+  return verifyExitCode(report);
+}
+
+/**
+ * Verifies one stack: reads its state, its history (unless `--all`) and its configuration (the
+ * service and key, as drift reads them), then its objects against the service. `rate`: the
+ * stack's share of a fleet's budget. Never throws: a stack that cannot be verified says why.
+ */
+export async function verifyStack(workspace: LocalWorkspace, name: string, label: string, settings: VerifySettings, rate?: number): Promise<StackVerification> {
+  const scope = settings.all ? "all" : "last deploy";
+  let api: ApiClient | undefined;
+  try {
+    const stack = await Stack.select(name, workspace);
+    const [state, history, config] = await Promise.all([
+      workspace.exportStack(name),
+      settings.all ? Promise.resolve([]) : stack.history(20, 1, false),
+      stack.getAllConfig(),
+    ]);
+    const resources = ((state.deployment as { resources?: StateResource[] } | undefined)?.resources ?? []) as StateResource[];
+    const window = settings.all ? undefined : lastDeploy(history);
+    if (!settings.all && window === undefined) return { stack: label, scope, entries: [], notes: ["The stack's history holds no deploy: --all verifies every object."] };
+    const inScope = targetsOf(resources, window);
+    const targets = settings.alerts ? inScope : inScope.filter((target) => target.kind !== "NotificationChannel");
+    const notes: string[] = [];
+    const untested = inScope.length - targets.length;
+    if (untested > 0) notes.push(`${untested} notification channel(s) not tested: --alerts sends each one test notification.`);
+    if (targets.length === 0) return { stack: label, scope, entries: [], ...(notes.length > 0 ? { notes } : {}) };
+
+    const { apiUrl, maxRequestsPerSecond, ...options } = resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value);
+    const limit = rate === undefined ? maxRequestsPerSecond : rateForStack(rate, maxRequestsPerSecond);
+    api = new ApiClient({ baseUrl: apiUrl, ...options, ...(limit === undefined ? {} : { maxRequestsPerSecond: limit }) });
+    const entries = await verifyTargets(api, targets, allMonitors(resources), settings);
+    return { stack: label, scope, entries, ...(notes.length > 0 ? { notes } : {}) };
+  } catch (error) {
+    return { stack: label, scope, entries: [], error: commandErrorMessage(error) };
+  } finally {
+    await api?.close();
+  }
+}
+
+/**
+ * `fleet verify`: every selected stack (this runner's share with `--shard`, the shared stack
+ * first unless `--no-shared` or a shard), at most `--parallel` at a time, each with its share of
+ * the rate budget, in one report.
+ */
+export async function runFleetVerify(options: FleetOptions, project: FleetProject, workspace: LocalWorkspace, clients: readonly string[], io: FleetIO): Promise<number> {
+  const settings: VerifySettings = { all: options.verifyAll ?? false, alerts: options.alerts ?? false, timeoutMs: (options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000 };
+  const targets: Array<{ label: string; name: string; workspace: LocalWorkspace }> = options.sharedOnly ? [] : clients.map((name) => ({ label: name, name, workspace }));
+  if (project.shared !== undefined && ((options.shared && options.shard === undefined) || options.sharedOnly)) {
+    const sharedProject = await readProject(project.shared.dir);
+    targets.unshift({ label: `${sharedProject.name}/${project.shared.stack}`, name: project.shared.stack, workspace: await fleetWorkspace(project.shared.dir) });
+  }
+  if (targets.length === 0 && options.shard === undefined) throw new UsageError(options.sharedOnly ? "--shared-only: Pulumi.yaml names no shared stack (fleet.shared)" : "no stack to run: the selection is empty");
+  const atOnce = stacksAtOnce(options.parallel, targets.length);
+  const agencyBudget = options.maxRps ?? project.budget;
+  const budget = agencyBudget !== undefined && options.shard !== undefined ? agencyBudget / options.shard.count : agencyBudget;
+  const rate = budget === undefined ? undefined : shareOfBudget(budget, atOnce);
+  const results = await runBounded(targets, atOnce, (target) => verifyStack(target.workspace, target.name, target.label, settings, rate));
+  const report: VerifyReport = {
+    project: project.name,
+    ...(options.shard === undefined ? {} : { shard: formatShard(options.shard) }),
+    stacks: results.map((result, index) => (result.status === "fulfilled" ? result.value : { stack: targets[index]!.label, scope: settings.all ? "all" : "last deploy", entries: [], error: "not verified" })),
+  };
+  return publish(report, { json: options.json, junit: options.junit, cwd: options.cwd }, io);
+}
