@@ -19,6 +19,8 @@ const USAGE = `Usage: pulumi-monitoring-emulator [options]
   --webhook-timeout-ms N   Limit of one delivery attempt (default 10000)
   --profile NAME           The choices where the spec is silent: ${PROFILE_NAMES.join(" or ")} (default: default)
   --no-idempotency         Ignore Idempotency-Key headers: every request runs as new
+  --probe                  Checks reach the monitors' targets for real (HTTP, TCP connect, DNS
+                           lookup) instead of being simulated
   --quiet                  Do not print the startup banner
   --help                   Show this text`;
 
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
       "webhook-timeout-ms": { type: "string" },
       profile: { type: "string" },
       "no-idempotency": { type: "boolean" },
+      probe: { type: "boolean" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     rateLimit: integerOption(values, "rate-limit", 1),
     profile: profileNamed(values.profile ?? "default").name,
     idempotency: !(values["no-idempotency"] ?? false),
+    probe: values.probe ?? false,
     webhooks: {
       ...optional("maxAttempts", integerOption(values, "webhook-attempts", 1)),
       ...optional("backoffBaseMs", integerOption(values, "webhook-backoff-ms", 0)),

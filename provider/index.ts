@@ -11,8 +11,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
-import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions, resolveSettings } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, offeredRegions, resolveSettings } from "./config.js";
 import { diff } from "./diff.js";
+import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
 import { ResourceInitError, describeResource } from "./failures.js";
@@ -65,6 +66,9 @@ function announceSlowRetry(event: RetryEvent): void {
 
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
+/** `monitoring:dryRun`: check asks the service about the monitors it creates or changes, every request of the process through one batcher. */
+const dryRun = { enabled: () => dryRunEnabled(stackConfig), batcher: new DryRunBatcher(() => apiClientFor(stackConfig)) };
+
 async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
   stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
 }
@@ -82,7 +86,8 @@ function closedDomains() {
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   const cached = providers.get(kind);
   if (cached !== undefined) return cached;
-  const provider = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), () => apiClientFor(stackConfig), closedDomains) : kindProvider(kind);
+  const own = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), () => apiClientFor(stackConfig), closedDomains) : kindProvider(kind);
+  const provider = withDryRun(kind, MONITOR_SET_KIND, own, dryRun);
   providers.set(kind, provider);
   return provider;
 }

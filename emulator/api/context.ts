@@ -13,6 +13,7 @@ import type { Profile } from "../profile.js";
 import type { KindSpec } from "./common.js";
 import type { TableName } from "./fields.js";
 import type { FieldRules } from "./validation.js";
+import type { Prober } from "./probes.js";
 
 export interface ApiRequest {
   method: string;
@@ -50,6 +51,8 @@ export interface Services {
   rules: Record<TableName, FieldRules>;
   /** An object of `kind` as responses show it under the profile. */
   present(kind: KindSpec, doc: JsonObject): JsonObject;
+  /** With `--probe`: checks reach their targets for real (probes.ts); without, they are simulated (checks.ts). */
+  prober?: Prober;
 }
 
 export type RouteRegistrar = (method: string, pattern: string, scope: string | null, handler: ApiHandler) => void;
