@@ -112,7 +112,8 @@ export async function askService(api: ApiClient, bodies: readonly Values[]): Pro
   try {
     // Nothing is created, so a retry is harmless: the key lets the client retry it like a create.
     const response = await api.request<unknown>("POST", DRY_RUN_PATH, { body: { monitors: bodies }, idempotencyKey: "auto", expectedStatus: 201 });
-    return verdictsOfAnswer(bodies.length, response.data);
+    const verdicts = verdictsOfAnswer(bodies.length, response.data);
+    return response.requestId === undefined ? verdicts : verdicts.map((verdict) => ({ ...verdict, requestId: response.requestId }));
   } catch (error) {
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) return verdictsOfRefusal(bodies.length, error);
     throw error;
@@ -256,17 +257,17 @@ function setSubjects(setKind: string, olds: Values, inputs: Values): Subject[] {
 function failuresOf(subject: Subject, verdict: DryRunVerdict): CheckFailure[] {
   if (passed(verdict)) return [];
   const shape = { ...monitor.inputs.shape, ...monitor.outputs.shape } as Record<string, z.ZodType>;
-  const where = `refused by the service's dry run (POST ${DRY_RUN_PATH}${verdict.requestId ? `, request_id ${verdict.requestId}` : ""})`;
+  const where = `refused by the service's dry run, POST ${DRY_RUN_PATH}${verdict.requestId ? ` [request_id ${verdict.requestId}]` : ""}`;
   const redact = (text: string) => redactSecrets(monitor, subject.inputs, text);
   const secrets = new Set<string>(monitor.secrets);
   const failures: CheckFailure[] = Object.entries(verdict.fields).map(([apiPath, rule]) => {
     const path = inputPathOf(shape, apiPath);
     const field = /^[^.[]*/.exec(path)?.[0] ?? path;
     // As check does: the engine prints a failing property's value, so a secret field is named in the reason only.
-    return { property: secrets.has(field) ? "" : `${subject.property}${path}`, reason: redact(`${subject.kind}.${path}: ${rule} (${where})`) };
+    return { property: secrets.has(field) ? "" : `${subject.property}${path}`, reason: redact(`${subject.kind}.${path}: ${rule}; ${where}`) };
   });
   if (verdict.message !== undefined) {
-    failures.push({ property: subject.property.replace(/\.$/, ""), reason: redact(`${subject.kind}: ${verdict.message} (${where})`) });
+    failures.push({ property: subject.property.replace(/\.$/, ""), reason: redact(`${subject.kind}: ${verdict.message}; ${where}`) });
   }
   return failures;
 }
