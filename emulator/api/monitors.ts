@@ -126,14 +126,18 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
     const checkId = newId();
     const now = clock.nowIso();
     const { prober } = services;
-    if (prober === undefined) landCheck(services, record, simulateCheck(record, checkId, now, profile.regions), now);
-    else {
+    if (prober === undefined) {
+      landCheck(services, record, simulateCheck(record, checkId, now, profile.regions), now);
+    } else {
       // A real probe takes its time: its results land when it ends, as a service's asynchronous check does.
-      void prober.check(record, checkId, now).then((results) => {
-        if (prober.stopped) return;
-        landCheck(services, record, results, now);
-        store.commit()?.catch((error: unknown) => console.error("emulator: could not save a check's results:", error));
-      });
+      void prober
+        .check(record, checkId, now)
+        .then((results) => {
+          if (prober.stopped) return;
+          landCheck(services, record, results, now);
+          return store.commit();
+        })
+        .catch((error: unknown) => console.error("emulator: could not record a probe's results:", error));
     }
     return accepted({ check_id: checkId, monitor_id: record.doc["id"], accepted_at: now });
   });
