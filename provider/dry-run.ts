@@ -142,13 +142,30 @@ export function verdictsOfRefusal(count: number, error: ApiError): DryRunVerdict
 /**
  * A 201 answer: per-item results, if it carries them, as `data` itself or a list in it
  * (`results`, `items`, `monitors`), each at its `index` or its position. An item result with
- * `valid: false` is a refusal; an answer with `valid: false` and no item results refuses every item.
+ * `valid: false` is a refusal; an answer with `valid: false` and no item results refuses the items
+ * its `errors` (or `details`, `issues`) name by `monitors[i]`, or every item when they name none.
  */
 export function verdictsOfAnswer(count: number, data: unknown): DryRunVerdict[] {
   const verdicts: DryRunVerdict[] = Array.from({ length: count }, () => ({ fields: {} }));
   const results = Array.isArray(data) ? data : isRecord(data) ? [data["results"], data["items"], data["monitors"]].find(Array.isArray) : undefined;
   if (results === undefined) {
-    if (isRecord(data) && data["valid"] === false) for (const verdict of verdicts) Object.assign(verdict, refusalOf(data));
+    if (!isRecord(data) || data["valid"] !== false) return verdicts;
+    // Reasons that name items (`monitors[1].name`) go to those items; others concern every item.
+    const reasons = data["errors"] ?? data["details"] ?? data["issues"];
+    const byItem = isRecord(reasons) ? Object.keys(reasons).filter((path) => ITEM_PATH.test(path)) : [];
+    if (byItem.length === 0) {
+      for (const verdict of verdicts) Object.assign(verdict, refusalOf(data));
+      return verdicts;
+    }
+    for (const path of byItem) {
+      const [, index, field] = ITEM_PATH.exec(path) as RegExpExecArray;
+      const verdict = verdicts[Number(index)];
+      const rule = (reasons as Values)[path];
+      const text = typeof rule === "string" ? rule : JSON.stringify(rule);
+      if (verdict === undefined) continue;
+      if (field === undefined) verdict.message = text;
+      else verdict.fields[field] = text;
+    }
     return verdicts;
   }
   results.forEach((result, position) => {

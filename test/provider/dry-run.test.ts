@@ -55,8 +55,13 @@ describe("the verdicts of an answer", () => {
       expected: [{ fields: {}, message: '{"reason":"quota exceeded"}' }],
     },
     {
-      case: "201 saying not valid without per-item results: every monitor",
-      verdicts: verdictsOfAnswer(2, { valid: false, errors: { "monitors[0].name": "taken" } }),
+      case: "201 saying not valid, its errors naming items: those items",
+      verdicts: verdictsOfAnswer(2, { valid: false, errors: { "monitors[1].name": "taken" } }),
+      expected: [{ fields: {} }, { fields: { name: "taken" } }],
+    },
+    {
+      case: "201 saying not valid, naming no item: every monitor",
+      verdicts: verdictsOfAnswer(2, { valid: false, errors: { name: "taken" } }),
       expected: [{ fields: { name: "taken" } }, { fields: { name: "taken" } }],
     },
     { case: "201 with nothing to read: all pass", verdicts: verdictsOfAnswer(1, { accepted: true }), expected: [{ fields: {} }] },
