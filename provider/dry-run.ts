@@ -100,10 +100,13 @@ export class DryRunBatcher {
   }
 
   #send(chunk: Pending[]): void {
-    askService(this.#api(), chunk.map((item) => item.body)).then(
-      (verdicts) => chunk.forEach((item, index) => item.resolve(verdicts[index] as DryRunVerdict)),
-      (error: unknown) => chunk.forEach((item) => item.reject(error)),
-    );
+    // In a promise, so that a client that cannot be built (no API key) fails the callers, not the timer.
+    Promise.resolve()
+      .then(() => askService(this.#api(), chunk.map((item) => item.body)))
+      .then(
+        (verdicts) => chunk.forEach((item, index) => item.resolve(verdicts[index] as DryRunVerdict)),
+        (error: unknown) => chunk.forEach((item) => item.reject(error)),
+      );
   }
 }
 
@@ -115,7 +118,8 @@ export async function askService(api: ApiClient, bodies: readonly Values[]): Pro
     const verdicts = verdictsOfAnswer(bodies.length, response.data);
     return response.requestId === undefined ? verdicts : verdicts.map((verdict) => ({ ...verdict, requestId: response.requestId }));
   } catch (error) {
-    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return verdictsOfRefusal(bodies.length, error);
+    // A refusal is a verdict; a 429 that outlasted the retries, like a 5xx or no answer, is not.
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429) return verdictsOfRefusal(bodies.length, error);
     throw error;
   }
 }

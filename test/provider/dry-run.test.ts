@@ -104,6 +104,21 @@ describe.each(profiles)("the $profile profile", ({ profile, regions }) => {
       expect(await emulator.byHand("GET", "/monitors")).toEqual([]);
     });
 
+    it("fails its callers when it cannot ask: no client, a fault that outlasts the retries; a key without the scope is every monitor's refusal", async () => {
+      await expect(new DryRunBatcher(() => { throw new Error("No API key for the monitoring service"); }).verdicts([body("a")])).rejects.toThrow("No API key");
+
+      await emulator.admin.injectFault({ method: "POST", path: DRY_RUN_PATH, status: 503, times: 1 });
+      const once = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, maxRetries: 0 });
+      await expect(new DryRunBatcher(() => once).verdicts([body("a"), body("b")])).rejects.toThrow(/POST \/monitors\/batch\/dry-run failed with 503/);
+      await once.close();
+
+      const key = await emulator.admin.createKey(["monitor.read"]);
+      const limited = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: key.key, maxRetries: 0 });
+      const verdicts = await new DryRunBatcher(() => limited).verdicts([body("a"), body("b")]);
+      expect(verdicts).toEqual(Array(2).fill(expect.objectContaining({ fields: {}, message: expect.stringMatching(/403 .*required_scope: monitor\.write/) })));
+      await limited.close();
+    });
+
     it("sends one request for calls within its window, and another for a call after it", async () => {
       const batcher = new DryRunBatcher(() => api, { windowMs: 20 });
       await Promise.all([batcher.verdicts([body("a")]), new Promise((resolve) => setTimeout(resolve, 5)).then(() => batcher.verdicts([body("b")]))]);
