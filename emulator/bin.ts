@@ -21,6 +21,8 @@ const USAGE = `Usage: pulumi-monitoring-emulator [options]
   --check-delay MS         A check's result lands MS milliseconds after POST /monitors/{id}/check
                            answered; the monitor keeps its status until then (default 0)
   --no-idempotency         Ignore Idempotency-Key headers: every request runs as new
+  --probe                  Checks reach the monitors' targets for real (HTTP, TCP connect, DNS
+                           lookup) instead of being simulated
   --quiet                  Do not print the startup banner
   --help                   Show this text`;
 
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
       profile: { type: "string" },
       "check-delay": { type: "string" },
       "no-idempotency": { type: "boolean" },
+      probe: { type: "boolean" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
     profile: profileNamed(values.profile ?? "default").name,
     idempotency: !(values["no-idempotency"] ?? false),
     ...optional("checkDelayMs", integerOption(values, "check-delay", 0)),
+    probe: values.probe ?? false,
     webhooks: {
       ...optional("maxAttempts", integerOption(values, "webhook-attempts", 1)),
       ...optional("backoffBaseMs", integerOption(values, "webhook-backoff-ms", 0)),

@@ -20,6 +20,7 @@ import { registerChannelRoutes } from "./api/notification-channels.js";
 import { asShownError, createApiPipeline } from "./api/pipeline.js";
 import { accountIdOf, createPresenter } from "./api/presentation.js";
 import { FieldRules } from "./api/validation.js";
+import { Prober } from "./api/probes.js";
 import type { KindSpec } from "./api/common.js";
 import { DEFAULT_PROFILE, profileNamed, type ProfileName } from "./profile.js";
 import { RateLimit } from "./api/rate-limit.js";
@@ -56,6 +57,8 @@ export interface EmulatorOptions {
   idempotency?: boolean;
   /** A check's result lands this long after `POST /monitors/{id}/check` answered (`--check-delay`). Default 0. */
   checkDelayMs?: number;
+  /** `true` makes `POST /monitors/{id}/check` reach the target for real (api/probes.ts) instead of simulating it. Default `false`. */
+  probe?: boolean;
 }
 
 export interface RunningEmulator {
@@ -96,6 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const deliverer = new WebhookDeliverer(store, clock, { ...DEFAULT_DELIVERY_OPTIONS, ...options.webhooks });
   const events = new EventBus(store, clock, deliverer, (type, object) => presenter.data(object, kindOfEvent(type)));
   const outbox = new NotificationOutbox();
+  const prober = options.probe ? new Prober() : undefined;
   const pending = new DelayedTasks(() => store.commit()?.catch((error: unknown) => console.error("emulator: could not save:", error)));
   const services: Services = {
     store,
@@ -108,6 +112,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     present: presenter.object,
     checkDelayMs: options.checkDelayMs ?? 0,
     later: (delayMs, task) => pending.run(delayMs, task),
+    ...(prober ? { prober } : {}),
   };
   const router = new Router<ApiHandler>();
   const route = (method: string, pattern: string, scope: string | null, handler: ApiHandler) => router.add(method, pattern, scope, handler);
@@ -225,6 +230,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       clearInterval(tick);
       clearInterval(purge);
       pending.cancelAll();
+      await prober?.stop();
       await deliverer.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
@@ -232,7 +238,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await store.commit();
     },
   };
-  if (!options.quiet) printBanner(running, options.dataFile, profile.name);
+  if (!options.quiet) printBanner(running, options.dataFile, profile.name, prober !== undefined);
   return running;
 }
 
@@ -264,9 +270,10 @@ function kindOfEvent(type: EventType): KindSpec | undefined {
   return kinds[type.split(".")[0]!];
 }
 
-function printBanner(running: RunningEmulator, dataFile: string | undefined, profile: ProfileName): void {
+function printBanner(running: RunningEmulator, dataFile: string | undefined, profile: ProfileName, probing: boolean): void {
   console.log(`Monitoring API emulator listening on ${running.baseUrl} (profile ${profile})`);
   console.log(`  admin API: ${running.adminUrl}`);
   console.log(`  state: ${dataFile === undefined ? "in memory" : `data file ${dataFile}`}`);
+  if (probing) console.log("  checks: real probes of the monitors' targets (--probe)");
   console.log(`  sandbox API key (full access): ${running.apiKey}`);
 }

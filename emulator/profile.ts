@@ -42,6 +42,11 @@ export interface Profile {
     /** Fields that list items leave out (a GET of the object shows them), per collection (stored names). */
     listOmits: Readonly<Record<string, readonly string[]>>;
   };
+  /**
+   * How `POST /monitors/batch/dry-run` answers a batch with refused monitors: `refusal`, the
+   * batch's 422 naming `monitors[i].field`; `results`, 201 with a verdict per monitor.
+   */
+  dryRunAnswer: "refusal" | "results";
   /** The body of `POST /heartbeat-groups/assign`. */
   assignBody: "one heartbeat" | "many heartbeats";
   /** Notification channels, whose fields the spec does not show at all. */
@@ -76,6 +81,7 @@ export const DEFAULT_PROFILE: Profile = {
   errorCodes: IDENTITY_CODES,
   refuseNullForScalarDefaults: false,
   responses: { nullForUnset: false, extraFields: false, upperCaseIds: false, renames: {}, listOmits: {} },
+  dryRunAnswer: "refusal",
   assignBody: "one heartbeat",
   channels: { returnCredentials: false, acceptUnknownSettings: false },
 };
@@ -122,6 +128,7 @@ export const ALT_PROFILE: Profile = {
     },
     listOmits: { monitors: ["request_body"] },
   },
+  dryRunAnswer: "results",
   assignBody: "many heartbeats",
   channels: { returnCredentials: true, acceptUnknownSettings: true },
 };

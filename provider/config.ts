@@ -12,6 +12,7 @@
  * | `monitoring:requestTimeoutSeconds` |                      | limit per attempt (default 30)                  |
  * | `monitoring:maxRequestsPerSecond`  |                      | shared by every resource of a deploy            |
  * | `monitoring:offeredRegions`        |                      | regions check accepts (default: any)            |
+ * | `monitoring:dryRun`                |                      | check asks the service (dry-run.ts; default off) |
  */
 
 /** Reads one key of the `monitoring` namespace (`apiKey` for `monitoring:apiKey`). */
@@ -46,6 +47,17 @@ export function offeredRegions(config: ConfigSource): string[] | undefined {
     throw new Error(`${CONFIG_NAMESPACE}:offeredRegions must be a list of region names, e.g. ["us-east-1","eu-west-1"], got ${JSON.stringify(text)}`);
   }
   return regions as string[];
+}
+
+/**
+ * Whether check asks the service to validate the monitors it is about to create or change
+ * (`monitoring:dryRun: true`, provider/dry-run.ts). Off by default: check then makes no API call.
+ */
+export function dryRunEnabled(config: ConfigSource): boolean {
+  const text = nonEmpty(config("dryRun"))?.trim().toLowerCase();
+  if (text === undefined || text === "false") return false;
+  if (text === "true") return true;
+  throw new Error(`${CONFIG_NAMESPACE}:dryRun must be true or false, got ${JSON.stringify(config("dryRun"))}`);
 }
 
 export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {

@@ -63,7 +63,7 @@ export function describeResource(definition: AnyResourceDefinition, values: Reco
 }
 
 /** Replaces every string held in a secret field of `values` by `[secret]`. */
-function redactSecrets(definition: AnyResourceDefinition, values: Record<string, unknown>, text: string): string {
+export function redactSecrets(definition: AnyResourceDefinition, values: Record<string, unknown>, text: string): string {
   const secrets = [...definition.secrets, ...definition.secretOutputs].flatMap((field) => strings(values[field]));
   return secrets
     .filter((secret) => secret.length >= 4)

@@ -12,8 +12,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, offeredRegions } from "./config.js";
 import { diff } from "./diff.js";
+import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
 import { ResourceInitError, describeResource } from "./failures.js";
@@ -59,6 +60,9 @@ function announceSlowRetry(event: RetryEvent): void {
 
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
+/** `monitoring:dryRun`: check asks the service about the monitors it creates or changes, every request of the process through one batcher. */
+const dryRun = { enabled: () => dryRunEnabled(stackConfig), batcher: new DryRunBatcher(() => apiClientFor(stackConfig)) };
+
 async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
   stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
 }
@@ -76,7 +80,8 @@ function closedDomains() {
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   const cached = providers.get(kind);
   if (cached !== undefined) return cached;
-  const provider = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), closedDomains) : kindProvider(kind);
+  const own = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), closedDomains) : kindProvider(kind);
+  const provider = withDryRun(kind, MONITOR_SET_KIND, own, dryRun);
   providers.set(kind, provider);
   return provider;
 }

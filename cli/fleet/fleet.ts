@@ -17,7 +17,7 @@ import { inProcessRunner } from "./in-process.js";
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
 import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
-import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
+import { DRY_RUN_KEY, type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
 import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
 import { byObject } from "../drift/changes.js";
@@ -331,7 +331,7 @@ class FleetRun {
       stack = await Stack.select(target.name, target.workspace);
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
-      const configFile = rate === undefined ? undefined : await writeConfig(target.label, await this.#withRate(target, rate));
+      const configFile = rate === undefined && !this.options.dryRun ? undefined : await writeConfig(target.label, await this.#runSettings(target, rate));
       const waitUntil = startedAt + (this.options.waitLockSeconds ?? 0) * 1000;
       for (;;) {
         try {
@@ -381,11 +381,17 @@ class FleetRun {
     }
   }
 
-  /** The stack's settings with its share of the budget, or its own limit when that is lower. */
-  async #withRate(target: Target, rate: number): Promise<string> {
+  /**
+   * The stack's settings for this run: its share of the budget, or its own limit when that is
+   * lower; `monitoring:dryRun: true` with `--dry-run`.
+   */
+  async #runSettings(target: Target, rate: number | undefined): Promise<string> {
     const settings = await readStackSettings(target.project, target.name);
     const own = Number(configValue(settings, RATE_LIMIT_KEY));
-    return withConfigValues(settings, { [RATE_LIMIT_KEY]: String(rateForStack(rate, Number.isFinite(own) ? own : undefined)) });
+    return withConfigValues(settings, {
+      ...(rate === undefined ? {} : { [RATE_LIMIT_KEY]: String(rateForStack(rate, Number.isFinite(own) ? own : undefined)) }),
+      ...(this.options.dryRun ? { [DRY_RUN_KEY]: "true" } : {}),
+    });
   }
 
   #settle(targets: readonly Target[], results: Awaited<ReturnType<typeof runBounded<Target, StackReport>>>): StackReport[] {

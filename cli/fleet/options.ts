@@ -45,6 +45,9 @@ Options:
                    outputs are still passed on to the client stacks
   --no-refresh     preview/up: do not read the service first (faster); a change made by hand then
                    stays until the program itself changes that object
+  --dry-run        preview: each stack's preview also asks the service to validate the monitors it
+                   would create or change (POST /monitors/batch/dry-run, 100 a request), as
+                   monitoring:dryRun does; a refusal fails that stack, naming resource and field
   --isolated       Run each stack's program in a Node.js process of its own, as \`pulumi up\` does,
                    rather than once per stack inside the fleet's process (see "Programs" below)
   --shard I/N      Run share I of N of the client stacks (1 <= I <= N), one share per CI runner. A
@@ -106,6 +109,8 @@ export interface FleetOptions {
   refresh: boolean;
   /** Each stack's program in a process of its own (the CLI's way), never in the fleet's. */
   isolated: boolean;
+  /** preview: `monitoring:dryRun: true` for this run (provider/dry-run.ts). */
+  dryRun: boolean;
   clients?: string;
   json: boolean;
   /** drift: the report as markdown. */
@@ -151,6 +156,7 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
         "no-shared": { type: "boolean" },
         "no-refresh": { type: "boolean" },
         isolated: { type: "boolean" },
+        "dry-run": { type: "boolean" },
         clients: { type: "string" },
         shard: { type: "string" },
         shards: { type: "string" },
@@ -189,11 +195,13 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     shared: !values["no-shared"],
     refresh: !values["no-refresh"],
     isolated: values.isolated ?? false,
+    dryRun: values["dry-run"] ?? false,
     json: values.json ?? false,
     markdown: values.markdown ?? false,
     yes: values.yes ?? false,
   };
   if (options.markdown && options.command !== "drift" && options.command !== "report") throw new UsageError("--markdown is for the drift report only (drift, report merge)");
+  if (options.dryRun && options.command !== "preview") throw new UsageError("--dry-run goes with preview; to ask at every deploy, set monitoring:dryRun in the stacks' configuration");
   if (options.markdown && options.json) throw new UsageError("--markdown and --json exclude each other");
   if (values.parallel !== undefined) {
     const parallel = Number(values.parallel);

@@ -29,6 +29,8 @@ import { parse } from "yaml";
 import { z } from "zod";
 
 export const RATE_LIMIT_KEY = "monitoring:maxRequestsPerSecond";
+/** `fleet preview --dry-run` sets it for the run: check asks the service (provider/dry-run.ts). */
+export const DRY_RUN_KEY = "monitoring:dryRun";
 
 export interface SharedStack {
   /** Absolute directory of the shared project. */

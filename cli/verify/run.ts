@@ -19,7 +19,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError, type ApiClient, type Query } from "../../provider/http.js";
-import { isRecord } from "../../provider/naming.js";
+import { isRecord } from "../../schema/naming.js";
 import type { Target } from "./targets.js";
 
 export type Verdict = "passed" | "failed" | "skipped";

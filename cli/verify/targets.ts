@@ -11,7 +11,7 @@
  * back on the state's `created` and `modified` times.
  */
 import { internal } from "../../provider/fields.js";
-import { isRecord } from "../../provider/naming.js";
+import { isRecord } from "../../schema/naming.js";
 import { keyPath, MONITOR_SET_KIND } from "../../provider/monitor-set.js";
 
 /** What verify does with each kind: run a check, send a test delivery, send a test notification. */

@@ -13,6 +13,7 @@ import type { Profile } from "../profile.js";
 import type { KindSpec } from "./common.js";
 import type { TableName } from "./fields.js";
 import type { FieldRules } from "./validation.js";
+import type { Prober } from "./probes.js";
 
 export interface ApiRequest {
   method: string;
@@ -54,6 +55,8 @@ export interface Services {
   checkDelayMs: number;
   /** Runs `task` after `delayMs`, then saves the state; cancelled when the emulator stops or is reset. */
   later(delayMs: number, task: () => void): void;
+  /** With `--probe`: checks reach their targets for real (probes.ts); without, they are simulated (checks.ts). */
+  prober?: Prober;
 }
 
 export type RouteRegistrar = (method: string, pattern: string, scope: string | null, handler: ApiHandler) => void;

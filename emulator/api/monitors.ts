@@ -70,7 +70,18 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
   });
 
   route("POST", "/monitors/batch/dry-run", "monitor.write", (request) => {
-    const prepared = prepareBatch(services, request.body);
+    const { prepared, issues } = validateBatch(services, request.body);
+    if (profile.dryRunAnswer === "results") {
+      // A verdict per monitor, refused ones included, in a 201 (the spec shows no body for it).
+      const results = prepared.map((monitor, index) => {
+        const own = issuesOfItem(issues, index);
+        return Object.keys(own).length === 0
+          ? { index, valid: true, monitor: services.present(monitorKind, { ...monitor.doc, id: null }) }
+          : { index, valid: false, errors: own };
+      });
+      return created({ valid: results.every((result) => result.valid), count: prepared.length, results });
+    }
+    throwIfIssues(issues);
     const monitors = prepared.map(({ doc }) => services.present(monitorKind, { ...doc, id: null }));
     return created({ valid: true, count: prepared.length, monitors });
   });
@@ -114,19 +125,32 @@ export function registerMonitorRoutes(route: RouteRegistrar, services: Services)
     if (record.doc["paused"] === true) throw conflict("The monitor is paused; resume it to run checks", { status: "PAUSED" });
     const checkId = newId();
     const acceptedAt = clock.nowIso();
-    const land = (): void => {
-      // A delayed result lands only on the monitor as it is then: not deleted, not paused meanwhile.
-      const current = store.collection("monitors").get(String(record.doc["id"]));
-      if (current === undefined || current.doc["paused"] === true) return;
-      const now = clock.nowIso();
-      const results = simulateCheck(current, checkId, now, profile.regions);
-      for (const result of results) store.insert("results", result);
-      current.internal = { ...current.internal, check_count: Number(current.internal["check_count"] ?? 0) + 1 };
-      applyCheckOutcome(services, current, results.some((result) => result.status === "down") ? "DOWN" : "UP", now);
+    const id = String(record.doc["id"]);
+    const { prober } = services;
+    // A result lands only on the monitor as it is then: not deleted, not paused meanwhile (landCheck).
+    const current = (): StoredRecord | undefined => store.collection("monitors").get(id);
+    const run = (): void => {
+      const target = current();
+      if (target === undefined) return;
+      if (prober === undefined) {
+        const now = clock.nowIso();
+        landCheck(services, target, simulateCheck(target, checkId, now, profile.regions), now);
+        return;
+      }
+      // A real probe takes its time: its results land when it ends, as a service's asynchronous check does.
+      void prober
+        .check(target, checkId, clock.nowIso())
+        .then((results) => {
+          const landing = current();
+          if (prober.stopped || landing === undefined) return;
+          landCheck(services, landing, results, clock.nowIso());
+          return store.commit();
+        })
+        .catch((error: unknown) => console.error("emulator: could not record a probe's results:", error));
     };
     // With --check-delay the answer comes first and the monitor keeps its status until the result lands.
-    if (services.checkDelayMs > 0) services.later(services.checkDelayMs, land);
-    else land();
+    if (services.checkDelayMs > 0) services.later(services.checkDelayMs, run);
+    else run();
     return accepted({ check_id: checkId, monitor_id: record.doc["id"], accepted_at: acceptedAt });
   });
 
@@ -294,6 +318,13 @@ function prepareMonitor(
 }
 
 function prepareBatch(services: Services, body: JsonObject): PreparedMonitor[] {
+  const { prepared, issues } = validateBatch(services, body);
+  throwIfIssues(issues);
+  return prepared;
+}
+
+/** The monitors of a batch body as they would be, and the issues of all of them (`monitors[i].field`). */
+function validateBatch(services: Services, body: JsonObject): { prepared: PreparedMonitor[]; issues: FieldIssues } {
   const items = body["monitors"];
   if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BATCH_SIZE) {
     throw new HttpError(422, "validation_failed", "Invalid request: monitors", {
@@ -308,8 +339,18 @@ function prepareBatch(services: Services, body: JsonObject): PreparedMonitor[] {
     }
     return prepareMonitor(services, { ...(item as JsonObject) }, "create", undefined, issues, `monitors[${index}].`);
   });
-  throwIfIssues(issues);
-  return prepared;
+  return { prepared, issues };
+}
+
+/** The issues of item `index` of a batch, by field path within the item (`""` for the item itself). */
+function issuesOfItem(issues: FieldIssues, index: number): FieldIssues {
+  const prefix = `monitors[${index}]`;
+  const own: FieldIssues = {};
+  for (const [path, message] of Object.entries(issues)) {
+    if (path === prefix) own[""] = message;
+    else if (path.startsWith(`${prefix}.`)) own[path.slice(prefix.length + 1)] = message;
+  }
+  return own;
 }
 
 function insertMonitor(services: Services, prepared: PreparedMonitor): StoredRecord {
@@ -352,6 +393,14 @@ function monitorListFilter(services: Services, query: URLSearchParams): ((doc: J
     (status === null || doc["status"] === status) &&
     (type === null || doc["monitor_type"] === type) &&
     (region === null || (Array.isArray(doc["regions"]) && doc["regions"].includes(region)));
+}
+
+/** Stores a check's results and applies its outcome, unless the monitor was deleted or paused while it ran. */
+function landCheck(services: Services, record: StoredRecord, results: readonly JsonObject[], now: string): void {
+  if (services.store.collection("monitors").get(String(record.doc["id"])) !== record || record.doc["paused"] === true) return;
+  for (const result of results) services.store.insert("results", result);
+  record.internal = { ...record.internal, check_count: Number(record.internal["check_count"] ?? 0) + 1 };
+  applyCheckOutcome(services, record, results.some((result) => result["status"] === "down") ? "DOWN" : "UP", now);
 }
 
 /** A check outcome changes the status and opens or resolves the monitor's incident. */

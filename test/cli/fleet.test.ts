@@ -255,12 +255,14 @@ describe("the command line", () => {
       shared: false,
       refresh: true,
       isolated: false,
+      dryRun: false,
       json: true,
       markdown: false,
       yes: true,
     });
     expect(parseFleetArgs(["preview", "--isolated"], "/here")).toMatchObject({ command: "preview", isolated: true });
     expect(parseFleetArgs(["up", "--no-refresh"], "/here")).toMatchObject({ command: "up", refresh: false });
+    expect(parseFleetArgs(["preview", "--dry-run"], "/here")).toMatchObject({ command: "preview", dryRun: true });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 
@@ -275,6 +277,7 @@ describe("the command line", () => {
     expect(() => parseFleetArgs(["up", "acme"], "/")).toThrow("--stack GLOB");
     expect(() => parseFleetArgs(["up", "--parallel", "0"], "/")).toThrow("--parallel must be a whole number of at least 1");
     expect(() => parseFleetArgs(["up", "--max-rps=-1"], "/")).toThrow("--max-rps must be a positive number");
+    expect(() => parseFleetArgs(["up", "--dry-run"], "/")).toThrow("--dry-run goes with preview");
   });
 });
 

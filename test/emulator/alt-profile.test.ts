@@ -299,6 +299,26 @@ describe("POST /heartbeat-groups/assign", () => {
   });
 });
 
+describe("POST /monitors/batch/dry-run", () => {
+  test("answers 201 with a verdict per monitor, refused ones naming their fields, and creates nothing", async () => {
+    const before = (dataOf(await api.get("/monitors?limit=250"), 200) as Json[]).length;
+    const answer = dataOf(
+      await api.post("/monitors/batch/dry-run", { monitors: [{ name: "ok", url: "https://ok.example.com" }, { url: "https://far.example.com", regions: ["us-east", "mars-1"], interval_seconds: 5 }] }),
+      201,
+    );
+    expect(answer).toEqual({
+      valid: false,
+      count: 2,
+      results: [
+        { index: 0, valid: true, monitor: expect.objectContaining({ id: null, name: "ok", regions: ["us-east", "eu-west"] }) },
+        { index: 1, valid: false, errors: { "regions[1]": expect.stringMatching(/offered region/), interval_seconds: expect.stringMatching(/at least 10/) } },
+      ],
+    });
+    expect(dataOf(await api.post("/monitors/batch/dry-run", { monitors: [{ url: "https://ok.example.com" }] }), 201)).toMatchObject({ valid: true, count: 1 });
+    expect((dataOf(await api.get("/monitors?limit=250"), 200) as Json[]).length).toBe(before);
+  });
+});
+
 describe("notification channels", () => {
   test("credentials are returned as sent, like any other field", async () => {
     const credentials = { webhook_url: "https://hooks.example/T0/secret" };

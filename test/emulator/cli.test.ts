@@ -34,7 +34,7 @@ describe("pulumi-monitoring-emulator", () => {
   test("--help describes every flag", async () => {
     const { code, output } = await exitOf(runBin(["--help"]));
     expect(code).toBe(0);
-    for (const flag of ["--port", "--data", "--key", "--rate-limit", "--webhook-attempts", "--webhook-backoff-ms", "--webhook-timeout-ms", "--profile", "--no-idempotency", "--quiet"]) {
+    for (const flag of ["--port", "--data", "--key", "--rate-limit", "--webhook-attempts", "--webhook-backoff-ms", "--webhook-timeout-ms", "--profile", "--no-idempotency", "--probe", "--quiet"]) {
       expect(output).toContain(flag);
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveSettings } from "../../provider/config.js";
+import { dryRunEnabled, resolveSettings } from "../../provider/config.js";
 
 const URL_V1 = "https://api.example.com/v1";
 
@@ -35,5 +35,21 @@ describe("resolveSettings", () => {
     const attempt = () => resolveSettings((key) => ({ apiKey: "pls_test_SECRET", apiUrl: "nope" })[key], {});
     expect(attempt).toThrow(/apiUrl/);
     expect(attempt).not.toThrow(/SECRET/);
+  });
+});
+
+describe("dryRunEnabled (monitoring:dryRun)", () => {
+  it.each([
+    { value: undefined, enabled: false },
+    { value: "", enabled: false },
+    { value: "false", enabled: false },
+    { value: "true", enabled: true },
+    { value: " True ", enabled: true },
+  ])("$value → $enabled", ({ value, enabled }) => {
+    expect(dryRunEnabled(() => value)).toBe(enabled);
+  });
+
+  it("refuses anything else, naming the key", () => {
+    expect(() => dryRunEnabled(() => "yes")).toThrow('monitoring:dryRun must be true or false, got "yes"');
   });
 });
