@@ -5,43 +5,14 @@
  *
  *   npx tsc -p tsconfig.build.json && node dist/scripts/bench-emulator.js [--creates 5000] [--lists 5000]
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { Pool } from "undici";
+import { BENCHMARK_KEY as KEY, startEmulatorProcess } from "./emulator-process.js";
 
 const CONCURRENCY = 16;
-const KEY = "pls_test_benchmark000000000000000000000";
-const binPath = join(__dirname, "..", "emulator", "bin.js");
-
-interface Emulator {
-  baseUrl: string;
-  stop(): Promise<void>;
-}
-
-async function startEmulatorProcess(dataFile: string | undefined): Promise<Emulator> {
-  const args = [binPath, "--port", "0", "--key", KEY, ...(dataFile === undefined ? [] : ["--data", dataFile])];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const match = /listening on (\S+)/.exec(line);
-      if (match !== null) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`the emulator exited with ${code} before listening`)));
-  });
-  return {
-    baseUrl,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
-}
 
 /** Runs `total` calls of `operation` with `CONCURRENCY` in flight; returns calls per second. */
 async function measure(total: number, operation: (index: number) => Promise<void>): Promise<number> {
@@ -66,7 +37,7 @@ async function call(pool: Pool, method: "GET" | "POST", path: string, expected: 
 }
 
 async function benchmark(label: string, dataFile: string | undefined, creates: number, lists: number): Promise<{ label: string; createsPerSecond: number; listsPerSecond: number }> {
-  const emulator = await startEmulatorProcess(dataFile);
+  const emulator = await startEmulatorProcess(dataFile === undefined ? {} : { dataFile });
   const url = new URL(emulator.baseUrl);
   const pool = new Pool(url.origin, { connections: CONCURRENCY });
   try {
@@ -93,7 +64,6 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { creates: { type: "string", default: "5000" }, lists: { type: "string", default: "5000" } } });
   const creates = Number(values.creates);
   const lists = Number(values.lists);
-  if (!existsSync(binPath)) throw new Error(`${binPath} is missing; build first with npx tsc -p tsconfig.build.json`);
   const directory = await mkdtemp(join(tmpdir(), "emulator-bench-"));
   try {
     const results = [

@@ -8,39 +8,11 @@
  *
  *   npx tsc -p tsconfig.build.json && node dist/scripts/bench-import.js [--monitors 1000]
  */
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { importAccount } from "../cli/import/main.js";
+import { BENCHMARK_KEY as KEY, startEmulatorProcess } from "./emulator-process.js";
 
-const KEY = "pls_test_benchmark000000000000000000000";
 const SEED_CONCURRENCY = 16;
-
-interface Emulator {
-  baseUrl: string;
-  adminUrl: string;
-  stop(): Promise<void>;
-}
-
-async function startEmulatorProcess(): Promise<Emulator> {
-  const child = spawn(process.execPath, [`${__dirname}/../emulator/bin.js`, "--port", "0", "--key", KEY], { stdio: ["ignore", "pipe", "inherit"] });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const match = /listening on (\S+)/.exec(line);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`the emulator exited with ${code} before listening`)));
-  });
-  return {
-    baseUrl,
-    adminUrl: baseUrl.replace(/\/v1$/, "/__emulator"),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
-}
 
 async function post(baseUrl: string, path: string, body: unknown = {}): Promise<string> {
   const response = await fetch(`${baseUrl}${path}`, {
