@@ -178,4 +178,20 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     });
     expect(deletes).toBe(3 + 3);
   });
+
+  it("a MonitorSet of 1,000 refreshes in at most ceil(N/250) + 2 requests: its list pages, no GET by id", async () => {
+    const sets = monitorSetProvider(engineOf(monitor), () => ({}));
+    const monitors = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`m${index}`, { name: `m${index}`, url: `https://example.com/${index}`, regions: regions.split(",") }]));
+    const inputs = checkSet({ monitors, __urn: urn("MonitorSet", "thousand") }).inputs;
+    let id = "";
+    let outs: Values = {};
+    const creates = await counted(async () => ({ id, outs } = await sets.create!(inputs)));
+    expect(creates).toBe(10);
+    let props: Values = {};
+    const reads = await counted(async () => (props = (await sets.read!(id, outs)).props!));
+    expect(reads).toBeLessThanOrEqual(Math.ceil(1000 / 250) + 2);
+    expect((await sets.diff!(id, props, inputs)).changes).toBe(false);
+    console.log(`MonitorSet of 1,000 on the ${profile} profile: create ${creates} requests, refresh ${reads} (at most ${Math.ceil(1000 / 250) + 2})`);
+    await sets.delete!(id, props);
+  }, 120_000);
 });
