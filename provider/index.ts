@@ -11,7 +11,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
-import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions, resolveSettings } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
 import { diff } from "./diff.js";
 import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
@@ -26,18 +26,30 @@ export { resolveSettings, type ConfigSource, type ProviderSettings } from "./con
 /** Stack configuration as handed to `configure`; environment variables only until then. */
 let stackConfig: ConfigSource = () => undefined;
 let shared: { settings: string; client: ApiClient } | undefined;
+/**
+ * The stack being deployed, once a resource's URN has named it (`urn:pulumi:<stack>::...`): the
+ * host tells the provider neither its stack nor, for reads and deletes, the URN.
+ */
+let stackName: string | undefined;
+
+function noteStack(properties: Record<string, unknown> | undefined): void {
+  const urn = properties?.[internal.urn];
+  if (stackName === undefined && typeof urn === "string") stackName = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+}
 
 /**
  * The process's API client for the settings `config` resolves to, built on first use and kept
- * while they stay the same, so every resource shares its connections and rate limit.
+ * while they stay the same, so every resource shares its connections and rate limit. Its messages
+ * about a setting that cannot work name the stack when a URN has named it by then.
  */
 export function apiClientFor(config: ConfigSource): ApiClient {
-  const settings = resolveSettings(config);
+  const { sources: _named, ...settings } = resolveSettings(config);
   const signature = JSON.stringify(settings);
   if (shared === undefined || shared.settings !== signature) {
     const { apiUrl, ...options } = settings;
     void shared?.client.close();
-    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, onRetry: announceSlowRetry }) };
+    const sources = () => resolveSettings(config, process.env, stackConfigKeyName(stackName)).sources;
+    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, sources, onRetry: announceSlowRetry }) };
   }
   return shared.client;
 }
@@ -152,9 +164,13 @@ function kindOnFailure(kind: string): (error: unknown) => never {
  */
 export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
   configure,
-  check: async (olds, news) => providerFor(kindOf(news)).check!(olds, news),
+  check: async (olds, news) => {
+    noteStack(news);
+    return providerFor(kindOf(news)).check!(olds, news);
+  },
   diff: async (id, olds, news) => providerFor(kindOf(news)).diff!(id, olds, news),
   create: async (inputs) => {
+    noteStack(inputs);
     const kind = kindOf(inputs);
     const { id, outs } = await providerFor(kind).create(inputs).catch(kindOnFailure(kind));
     return { id, outs: withKind(outs, kind) };
