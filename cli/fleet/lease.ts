@@ -24,6 +24,7 @@
  * Other backends (Pulumi Cloud, object stores) keep today's behaviour: a lock is reported.
  */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { homedir, hostname, userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -111,10 +112,17 @@ export const thisHost = (): Here => ({ host: hostname(), pidExists });
 function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists, as another user's process.
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  // A killed process whose parent died too may stay a zombie where nothing reaps orphans (a
+  // container's first process): it answers signals but runs no more.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }
 
