@@ -405,8 +405,9 @@ export class PostgresLockStore implements LockStore {
   async locksOf(stack: StackPath): Promise<StoredLock[]> {
     const dir = `${this.prefix}${lockDirOf(stack)}`;
     const { rows } = await this.pool.query<{ key: string; content: string; age_ms: string }>(
-      `SELECT key, data->>'data' AS content, extract(epoch FROM now() - updated_at) * 1000 AS age_ms FROM ${this.table} WHERE left(key, length($1)) = $1 ORDER BY key`,
-      [dir],
+      // LIKE on a prefix uses the backend's own index of keys; `_` and `%` of the names are escaped.
+      `SELECT key, data->>'data' AS content, extract(epoch FROM now() - updated_at) * 1000 AS age_ms FROM ${this.table} WHERE key LIKE $1 ESCAPE '\\' ORDER BY key`,
+      [`${dir.replace(/[\\%_]/g, "\\$&")}%`],
     );
     // Only the stack's own lock files, not those of a stack whose name continues this one's.
     return rows
