@@ -5,19 +5,30 @@
  * and rate limit. A stateless module otherwise: the provider's dispatcher (provider/index.ts) and
  * the lookups (sdk/lookups.ts) each ask it for the client of their settings.
  */
-import { type ConfigSource, resolveSettings } from "./config.js";
+import { type ConfigKeyName, type ConfigSource, resolveSettings, stackConfigKeyName } from "./config.js";
 import { ApiClient, type RetryEvent } from "./http.js";
 
 let shared: { settings: string; client: ApiClient } | undefined;
 
-/** The client for the settings `config` resolves to; `onRetry` hears of retries (the provider announces slow ones). */
-export function apiClientFor(config: ConfigSource, onRetry?: (event: RetryEvent) => void): ApiClient {
-  const settings = resolveSettings(config);
+export interface ClientHooks {
+  /** Hears of retries (the provider announces slow ones). */
+  onRetry?: (event: RetryEvent) => void;
+  /**
+   * How messages about a setting that cannot work name its configuration key: asked when such a
+   * message is written, so the provider can name the stack once a URN has shown it.
+   */
+  keyName?: () => ConfigKeyName;
+}
+
+/** The client for the settings `config` resolves to. */
+export function apiClientFor(config: ConfigSource, hooks: ClientHooks = {}): ApiClient {
+  const { sources: _named, ...settings } = resolveSettings(config);
   const signature = JSON.stringify(settings);
   if (shared === undefined || shared.settings !== signature) {
     const { apiUrl, ...options } = settings;
     void shared?.client.close();
-    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, ...(onRetry === undefined ? {} : { onRetry }) }) };
+    const sources = () => resolveSettings(config, process.env, hooks.keyName?.() ?? stackConfigKeyName()).sources;
+    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, sources, ...(hooks.onRetry === undefined ? {} : { onRetry: hooks.onRetry }) }) };
   }
   return shared.client;
 }

@@ -18,9 +18,27 @@
 /** Reads one key of the `monitoring` namespace (`apiKey` for `monitoring:apiKey`). */
 export type ConfigSource = (key: string) => string | undefined;
 
+/**
+ * Where the URL and the key came from, for the messages about a setting that cannot work:
+ * `monitoring:apiUrl of stack acme`, `MONITORING_API_URL`, `--api-url`. Never the key itself.
+ */
+export interface SettingSources {
+  apiUrl: string;
+  apiKey: string;
+}
+
+/** How a `monitoring:` key of the configuration is named in messages (`monitoring:apiUrl of stack acme`). */
+export type ConfigKeyName = (key: string) => string;
+
+/** `monitoring:apiUrl of stack acme`, or `monitoring:apiUrl` when the stack is not known. */
+export function stackConfigKeyName(stack?: string): ConfigKeyName {
+  return (key) => `${CONFIG_NAMESPACE}:${key}${stack === undefined ? "" : ` of stack ${stack}`}`;
+}
+
 export interface ProviderSettings {
   apiUrl: string;
   apiKey: string;
+  sources: SettingSources;
   retryBudgetMs?: number;
   maxRetries?: number;
   requestTimeoutMs?: number;
@@ -60,10 +78,17 @@ export function dryRunEnabled(config: ConfigSource): boolean {
   throw new Error(`${CONFIG_NAMESPACE}:dryRun must be true or false, got ${JSON.stringify(config("dryRun"))}`);
 }
 
-export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+/**
+ * The settings, from `config` with the environment as the fallback for the connection. `keyName`
+ * names a configuration key in messages: by default `monitoring:apiUrl`; a caller that knows the
+ * stack passes `stackConfigKeyName(stack)`.
+ */
+export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = process.env, keyName: ConfigKeyName = stackConfigKeyName()): ProviderSettings {
   const setting = (key: string): string | undefined => nonEmpty(config(key));
-  const apiKey = setting("apiKey") ?? nonEmpty(env["MONITORING_API_KEY"]);
-  const apiUrl = setting("apiUrl") ?? nonEmpty(env["MONITORING_API_URL"]);
+  const configuredKey = setting("apiKey");
+  const configuredUrl = setting("apiUrl");
+  const apiKey = configuredKey ?? nonEmpty(env["MONITORING_API_KEY"]);
+  const apiUrl = configuredUrl ?? nonEmpty(env["MONITORING_API_URL"]);
   if (apiKey === undefined) {
     throw new Error(
       `No API key for the monitoring service: set it with \`pulumi config set --secret ${CONFIG_NAMESPACE}:apiKey <key>\` ` +
@@ -77,9 +102,13 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     );
   }
   if (!URL.canParse(apiUrl) || !/^https?:$/.test(new URL(apiUrl).protocol)) {
-    throw new Error(`${CONFIG_NAMESPACE}:apiUrl must be an http(s) URL, got ${JSON.stringify(apiUrl)}`);
+    throw new Error(`${configuredUrl === undefined ? "MONITORING_API_URL" : keyName("apiUrl")} must be an http(s) URL, got ${JSON.stringify(apiUrl)}`);
   }
-  const settings: ProviderSettings = { apiUrl, apiKey };
+  const sources: SettingSources = {
+    apiUrl: configuredUrl === undefined ? "MONITORING_API_URL" : keyName("apiUrl"),
+    apiKey: configuredKey === undefined ? "MONITORING_API_KEY" : keyName("apiKey"),
+  };
+  const settings: ProviderSettings = { apiUrl, apiKey, sources };
   const budgetSeconds = numberSetting(setting, "retryBudgetSeconds", (value) => value > 0, "a positive number of seconds");
   const maxRetries = numberSetting(setting, "maxRetries", (value) => Number.isInteger(value) && value >= 0, "a whole number, 0 or more");
   const timeoutSeconds = numberSetting(setting, "requestTimeoutSeconds", (value) => value > 0, "a positive number of seconds");

@@ -3,12 +3,19 @@
  * retries with backoff for failures that are safe to repeat (within a time budget per request),
  * per-attempt timeouts, a client-side rate limit that backs off when the service answers 429,
  * one error type and cursor pagination (spec 2.1-2.3, 4.1, 5, 7, 8).
+ *
+ * Settings that cannot work fail fast and say which setting to fix: until the service has
+ * answered once, a refused connection or a host name that does not resolve gets one short
+ * back-off, not the retry budget (a server that answered before and goes away mid-deploy keeps
+ * the budget); that error, a 401 or 403, and an answer that is not JSON name the URL and where the
+ * URL or the key came from (never the key itself). {@link settingFailureIn} finds them in a message.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { Pool } from "undici";
 import { isRecord } from "../schema/naming.js";
+import type { SettingSources } from "./config.js";
 import { ApiError } from "./errors.js";
 
 export { ApiError } from "./errors.js";
@@ -107,6 +114,11 @@ export interface ApiClientOptions {
   retryAfterMaxMs?: number;
   /** Requests in flight at once, and so sockets open to the service. Default 32. */
   maxConnections?: number;
+  /**
+   * Where `baseUrl` and `apiKey` came from (`monitoring:apiUrl of stack acme`, `MONITORING_API_URL`),
+   * for the messages of failures that a setting causes; a function is asked only when one happens.
+   */
+  sources?: SettingSources | (() => SettingSources);
 }
 
 export type QueryValue = string | number | boolean | undefined;
@@ -383,6 +395,12 @@ const DEFAULT_MAX_DELAY_MS = 20_000;
 const DEFAULT_RETRY_AFTER_MAX_MS = 60_000;
 const DEFAULT_MAX_CONNECTIONS = 32;
 const PAGE_LIMIT = 250;
+/**
+ * Before the service's first answer, a refused connection or an unknown host is retried once,
+ * after this wait (an emulator or server just starting), and then reported as a setting to fix.
+ */
+const UNREACHABLE_BACKOFF_MS = 1_000;
+const UNREACHABLE_ATTEMPTS = 2;
 
 /** Error codes of failures to reach the server at all: the request was not sent. */
 const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
@@ -427,6 +445,9 @@ export class ApiClient {
   readonly #userAgent: string;
   readonly #onRequest: ((event: RequestEvent) => void) | undefined;
   readonly #onRetry: ((event: RetryEvent) => void) | undefined;
+  readonly #sources: SettingSources | (() => SettingSources) | undefined;
+  /** Whether the service has answered this client once (any status): then it exists, and failures are outages. */
+  #answered = false;
 
   constructor(options: ApiClientOptions) {
     const url = new URL(options.baseUrl);
@@ -472,6 +493,7 @@ export class ApiClient {
     this.#userAgent = options.userAgent ?? `pulumi-monitoring node/${process.version}`;
     this.#onRequest = options.onRequest;
     this.#onRetry = options.onRetry;
+    this.#sources = options.sources;
   }
 
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -499,12 +521,22 @@ export class ApiClient {
       const { result, startedMs, durationMs } = await this.#send(call);
       firstStartedMs ??= startedMs;
       this.#report(call, attempt, durationMs, result);
+      if (result.kind === "response") this.#answered = true;
 
       if (result.kind === "response" && result.status >= 200 && result.status < 300) {
+        if (!isJsonOrEmpty(result)) throw this.#notTheApi(call, attempt, result, "invalid_response");
         return successResponse<T>(call, attempt, result, options.expectedStatus);
       }
       const failure = attemptFailure(result);
       const elapsedMs = performance.now() - firstStartedMs;
+      // A service that never answered is most likely not there at all: a setting to fix, not an outage to wait out.
+      const unreachable = this.#answered || result.kind !== "no_response" ? undefined : unreachableCause(result.cause);
+      if (unreachable !== undefined && result.kind === "no_response") {
+        if (attempt >= UNREACHABLE_ATTEMPTS) throw this.#unreachableError(call, attempt, elapsedMs, result, unreachable);
+        this.#announceRetry(call, attempt, elapsedMs, UNREACHABLE_BACKOFF_MS, result);
+        await delay(UNREACHABLE_BACKOFF_MS);
+        continue;
+      }
       const decision = retryDecision(
         attempt,
         { method, hasIdempotencyKey: idempotencyKey !== undefined, failure, elapsedMs },
@@ -647,9 +679,81 @@ export class ApiClient {
         return new ApiError({ ...base, status: 0, code: "timeout", reason: `no complete response within ${this.#timeoutMs} ms` });
       case "no_response":
         return new ApiError({ ...base, status: 0, code: "network_error", reason: result.reason, cause: result.cause });
-      case "response":
-        return new ApiError({ ...base, status: result.status, replayed: isReplayed(result.headers), ...parseErrorBody(result) });
+      case "response": {
+        const body = parseErrorBody(result);
+        if (body.code === "unknown_error" && !isJsonOrEmpty(result)) return this.#notTheApi(call, attempts, result, "unknown_error");
+        if (result.status === 401 || result.status === 403) {
+          const refused = result.status === 401 ? "was refused" : "does not give access to this";
+          body.reason += ` (${describeSetting("apiKey", this.#sourcesNow().apiKey)} ${refused}: check that it is a key of the account at ${this.baseUrl})`;
+        }
+        return new ApiError({ ...base, status: result.status, replayed: isReplayed(result.headers), ...body });
+      }
     }
+  }
+
+  #sourcesNow(): SettingSources {
+    const sources = typeof this.#sources === "function" ? this.#sources() : this.#sources;
+    return sources ?? { apiUrl: "the client's baseUrl", apiKey: "the client's apiKey" };
+  }
+
+  /** Nothing answers at the URL: the service is not running there, or the URL is wrong. */
+  #unreachableError(call: Call, attempts: number, elapsedMs: number, result: Extract<AttemptResult, { kind: "no_response" }>, cause: "refused" | "unresolved"): ApiError {
+    const url = `${this.baseUrl} (${describeSetting("apiUrl", this.#sourcesNow().apiUrl)})`;
+    const reason =
+      cause === "refused"
+        ? `nothing answers at ${url}: the connection was refused. Start the service there (for the emulator: npx pulumi-monitoring-emulator), or correct the host or the port`
+        : `the host name of ${url} does not resolve: correct the URL (a typo in the host name?), or check this machine's name resolution`;
+    return new ApiError({ method: call.method, path: call.path, attempts, elapsedMs: Math.round(elapsedMs), status: 0, code: "network_error", reason, cause: result.cause });
+  }
+
+  /** An answer that is not JSON: whatever answers at the URL is not the service's API. */
+  #notTheApi(call: Call, attempts: number, result: Extract<AttemptResult, { kind: "response" }>, code: "invalid_response" | "unknown_error"): ApiError {
+    const contentType = header(result.headers, "content-type") ?? "no content type";
+    const reason =
+      `the answer is not JSON (${contentType}): ${this.baseUrl} (${describeSetting("apiUrl", this.#sourcesNow().apiUrl)}) does not look like ` +
+      "the monitoring service's API. Check the URL: the API's root, which ends in /v1, not a web page";
+    const requestId = header(result.headers, "x-request-id");
+    return new ApiError({ method: call.method, path: call.path, attempts, status: result.status, code, reason, ...(requestId === undefined ? {} : { requestId }) });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings that cannot work
+
+/** `the URL from monitoring:apiUrl of stack acme`, `the API key from MONITORING_API_KEY`. */
+function describeSetting(setting: keyof SettingSources, source: string): string {
+  return `${setting === "apiUrl" ? "the URL" : "the API key"} from ${source}`;
+}
+
+const SETTING_FAILURE = /the (URL|API key) from (MONITORING_API_URL|MONITORING_API_KEY|--api-url|--api-key|monitoring:api(?:Url|Key)(?: of stack ([^\s):]+))?)(?=[)\s:])/;
+
+/**
+ * The setting a failure message blames, when it is one of the failures above (nothing answers at
+ * the URL, the key refused, an answer that is not JSON): every request with the same setting would
+ * fail the same way. `stack` is set when the message names the stack the value came from.
+ */
+export function settingFailureIn(text: string): { setting: keyof SettingSources; source: string; stack?: string } | undefined {
+  const match = SETTING_FAILURE.exec(text);
+  if (match === null) return undefined;
+  const failure = { setting: match[1] === "URL" ? ("apiUrl" as const) : ("apiKey" as const), source: match[2] ?? "" };
+  return match[3] === undefined ? failure : { ...failure, stack: match[3] };
+}
+
+/** Which failure to connect means nothing is there: refused, or the host name unknown. */
+function unreachableCause(error: unknown): "refused" | "unresolved" | undefined {
+  const codes = errorCodes(error);
+  if (codes.includes("ECONNREFUSED")) return "refused";
+  if (codes.some((code) => code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME")) return "unresolved";
+  return undefined;
+}
+
+function isJsonOrEmpty(result: Extract<AttemptResult, { kind: "response" }>): boolean {
+  if (result.status === 204 || result.text.trim() === "") return true;
+  try {
+    JSON.parse(result.text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

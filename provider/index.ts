@@ -12,7 +12,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, offeredRegions } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, offeredRegions, stackConfigKeyName } from "./config.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
@@ -28,13 +28,24 @@ export { resolveSettings, type ConfigSource, type ProviderSettings } from "./con
 
 /** Stack configuration as handed to `configure`; environment variables only until then. */
 let stackConfig: ConfigSource = () => undefined;
+/**
+ * The stack being deployed, once a resource's URN has named it (`urn:pulumi:<stack>::...`): the
+ * host tells the provider neither its stack nor, for reads and deletes, the URN.
+ */
+let stackName: string | undefined;
+
+function noteStack(properties: Record<string, unknown> | undefined): void {
+  const urn = properties?.[internal.urn];
+  if (stackName === undefined && typeof urn === "string") stackName = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+}
 
 /**
  * The process's API client for the settings `config` resolves to, built on first use and kept
- * while they stay the same, so every resource shares its connections and rate limit.
+ * while they stay the same, so every resource shares its connections and rate limit. Its messages
+ * about a setting that cannot work name the stack when a URN has named it by then.
  */
 export function apiClientFor(config: ConfigSource): ApiClient {
-  return sharedApiClient(config, announceSlowRetry);
+  return sharedApiClient(config, { onRetry: announceSlowRetry, keyName: () => stackConfigKeyName(stackName) });
 }
 
 /** Retrying for this long is worth a line in the output of `pulumi up`. */
@@ -156,9 +167,13 @@ function kindOnFailure(kind: string): (error: unknown) => never {
  */
 export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
   configure,
-  check: async (olds, news) => providerFor(kindOf(news)).check!(olds, news),
+  check: async (olds, news) => {
+    noteStack(news);
+    return providerFor(kindOf(news)).check!(olds, news);
+  },
   diff: async (id, olds, news) => providerFor(kindOf(news)).diff!(id, olds, news),
   create: async (inputs) => {
+    noteStack(inputs);
     const kind = kindOf(inputs);
     const { id, outs } = await providerFor(kind).create(inputs).catch(kindOnFailure(kind));
     return { id, outs: written(outs, kind) };

@@ -8,7 +8,7 @@
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
-import { CONFIG_NAMESPACE, type ProviderSettings, resolveSettings } from "../../provider/config.js";
+import { CONFIG_NAMESPACE, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
 import { ApiClient } from "../../provider/http.js";
 import { runBounded } from "../fleet/scheduler.js";
 import { globToRegExp } from "../fleet/select.js";
@@ -40,7 +40,7 @@ export async function unmanagedObjects(checked: readonly CheckedStack[], managin
   for (const target of checked) if (!inScope.includes(target)) results.set(target.label, []);
   const settings = await runBounded(inScope, parallel, async (target) => {
     const config = await (await Stack.select(target.name, target.workspace)).getAllConfig();
-    return resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value);
+    return resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value, process.env, stackConfigKeyName(basename(target.name)));
   });
 
   // One read per account (service and key), of every scope its stacks live in.

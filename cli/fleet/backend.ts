@@ -89,10 +89,10 @@ async function localStackNames(project: FleetProject): Promise<string[]> {
 
 /**
  * The backend the CLI uses here, as the CLI chooses it: PULUMI_BACKEND_URL, else Pulumi.yaml's
- * `backend.url`, else the one logged in to. Only asked when names collide, since asking the CLI
- * costs a command.
+ * `backend.url`, else the one logged in to. Asking the CLI costs a command, so callers ask only
+ * when they need it: when names collide, and once per run that locks stacks (lease.ts).
  */
-async function backendUrlOf(project: FleetProject, workspace: LocalWorkspace): Promise<string | undefined> {
+export async function backendUrlOf(project: FleetProject, workspace: LocalWorkspace): Promise<string | undefined> {
   const configured = process.env["PULUMI_BACKEND_URL"] || project.backendUrl;
   if (configured) return configured;
   try {

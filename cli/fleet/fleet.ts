@@ -8,16 +8,19 @@ import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import { explainListingCrash, refuseCollidingNames } from "./backend.js";
+import { backendUrlOf, explainListingCrash, refuseCollidingNames } from "./backend.js";
 import { rateForStack, shareOfBudget, stacksAtOnce } from "./budget.js";
 import { createDisplay, type Display, type Output } from "./display.js";
 import { hasChanges, noChanges, StackEvents } from "./events.js";
 import { initClients } from "./init.js";
 import { inProcessRunner } from "./in-process.js";
+import { keepLease, type LockPolicy, type LockStore, openLockStore, renewalPeriod, type StackPath, type TakenOverLock, takeOverStaleLocks } from "./lease.js";
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
 import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
 import { DRY_RUN_KEY, type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
+import { settingFailureIn } from "../../provider/http.js";
+import { CONFIG_NAMESPACE } from "../../provider/config.js";
 import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
 import { byObject } from "../drift/changes.js";
@@ -136,8 +139,16 @@ interface RunningStack {
   abort: AbortController;
 }
 
+/** Times one stack is run again after its locks were taken over (or vanished), at most: locks that keep coming back are worth a look. */
+const MAX_TAKEOVERS = 3;
+
 class FleetRun {
   readonly #stopStarting = new AbortController();
+  /** Aborted once a stack fails on a setting every stack shares: the others would fail the same way. */
+  readonly #settingFailed = new AbortController();
+  #settingFailure: string | undefined;
+  /** Where leases live beside the state, for verbs that lock stacks (lease.ts); opened once per run. */
+  #lockStore: LockStore | undefined;
   readonly #running = new Map<string, RunningStack>();
   /** Reports of the stacks done so far, for a report made before every phase has ended. */
   readonly #finished = new Map<string, StackReport>();
@@ -195,6 +206,8 @@ class FleetRun {
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
     this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
     const runConfig = await createRunConfigDir();
+    if (MUTATING.has(this.verb)) this.#lockStore = await openLockStore(await backendUrlOf(this.project, this.workspace)).catch(() => undefined);
+    const noMoreStarts = AbortSignal.any([this.#stopStarting.signal, this.#settingFailed.signal]);
     const onInterrupt = (): void => this.#interrupt();
     this.io.signals.on("SIGINT", onInterrupt);
     try {
@@ -204,7 +217,7 @@ class FleetRun {
         return stackReport;
       };
       const runClients = async (sharedConfig?: ConfigMap): Promise<StackReport[]> =>
-        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, report.rateLimit?.perStack, sharedConfig), this.#stopStarting.signal));
+        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, report.rateLimit?.perStack, sharedConfig), noMoreStarts));
 
       const phases = (async (): Promise<void> => {
         if (this.verb === "destroy") {
@@ -214,7 +227,7 @@ class FleetRun {
         }
         if (shared !== undefined) {
           // Alone, the shared stack has the whole budget.
-          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget && shareOfBudget(budget, 1)), this.#stopStarting.signal)));
+          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget && shareOfBudget(budget, 1)), noMoreStarts)));
         }
         report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
       })();
@@ -224,6 +237,7 @@ class FleetRun {
       this.io.signals.off("SIGINT", onInterrupt);
       this.#display.close();
       await runConfig.dispose();
+      await this.#lockStore?.close().catch(() => undefined);
     }
     report.interrupted = this.#interrupts > 0;
     if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
@@ -325,7 +339,9 @@ class FleetRun {
     const show = (): void => this.#display?.update(target.label, { state: "running", step: events.step, counts: events.counts, startedAt });
     show();
     const abort = new AbortController();
-    const base = { stack: target.label, role: target.role };
+    const takenOver: TakenOverLock[] = [];
+    let lockNote: string | undefined;
+    const base = (): Pick<StackReport, "stack" | "role" | "takenOver"> => ({ stack: target.label, role: target.role, ...(takenOver.length > 0 ? { takenOver } : {}) });
     let stack: Stack | undefined;
     try {
       stack = await Stack.select(target.name, target.workspace);
@@ -333,12 +349,18 @@ class FleetRun {
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
       const configFile = rate === undefined && !this.options.dryRun ? undefined : await writeConfig(target.label, await this.#runSettings(target, rate));
       const waitUntil = startedAt + (this.options.waitLockSeconds ?? 0) * 1000;
+      const store = this.#lockStore;
+      const stackPath: StackPath = { project: target.project.name, stack: basename(target.name) };
+      // After a lock is taken over, `up` reads the service first whatever --no-refresh says: the dead run may have changed objects.
+      let refresh = this.options.refresh;
+      let retakes = 0;
       for (;;) {
+        const lease = store === undefined ? undefined : keepLease(store, stackPath, renewalPeriod(this.options.staleLockAfterMs));
         try {
           await operate(stack, this.verb, {
             onEvent: (event) => (events.observe(event), show()),
             signal: abort.signal,
-            refresh: this.options.refresh,
+            refresh,
             ...(configFile ? { configFile } : {}),
             ...(target.program ? { program: target.program } : {}),
           });
@@ -346,11 +368,26 @@ class FleetRun {
         } catch (error) {
           // Another run holds the stack: nothing was done, so the same operation can start again.
           const holder = lockHolderOf(error);
+          if (holder !== undefined && store !== undefined && retakes < MAX_TAKEOVERS) {
+            this.#display?.update(target.label, { state: "running", step: `judging: ${describeLock(holder)}`, counts: events.counts, startedAt });
+            const outcome = await takeOverStaleLocks(store, stackPath, this.#lockPolicy()).catch(() => undefined);
+            // Taken over, or gone meanwhile (its run ended, or another runner took it over first): try
+            // again at once; the CLI's own lock lets one runner in and names it to the others.
+            if (outcome !== undefined && "taken" in outcome) {
+              retakes += 1;
+              takenOver.push(...outcome.taken);
+              if (outcome.taken.length > 0 && this.verb === "up") refresh = true;
+              continue;
+            }
+            lockNote = outcome?.held.why;
+          }
           const wait = Math.min(LOCK_RETRY_MS, waitUntil - Date.now());
           if (holder === undefined || wait <= 0) throw error;
           this.#display?.update(target.label, { state: "running", step: `waiting: ${describeLock(holder)}`, counts: events.counts, startedAt });
           await sleep(wait, undefined, { signal: AbortSignal.any([abort.signal, this.#stopStarting.signal]) }).catch(() => undefined);
           if (abort.signal.aborted || this.#stopStarting.signal.aborted) throw error;
+        } finally {
+          await lease?.stop();
         }
       }
       const counts = events.summary ?? events.counts;
@@ -358,7 +395,7 @@ class FleetRun {
       const durationMs = Date.now() - startedAt;
       this.#display?.update(target.label, { state: "done", result, counts, durationMs });
       if (this.verb === "drift") this.#recorded.set(target.label, events.recorded);
-      return { ...base, result, counts, durationMs, ...(this.verb === "drift" ? { drift: [...events.drift].sort(byObject) } : {}) };
+      return { ...base(), result, counts, durationMs, ...(this.verb === "drift" ? { drift: [...events.drift].sort(byObject) } : {}) };
     } catch (error) {
       const durationMs = Date.now() - startedAt;
       const counts = events.summary ?? events.counts;
@@ -366,19 +403,42 @@ class FleetRun {
       if (lock !== undefined) {
         // Never `pulumi cancel` here: on a DIY backend it deletes every lock of the stack, the holder's too.
         this.#display?.update(target.label, { state: "failed", error: describeLock(lock), durationMs });
-        return { ...base, result: "locked", counts, durationMs, lock };
+        return { ...base(), result: "locked", counts, durationMs, lock, ...(lockNote === undefined ? {} : { lockNote }) };
       }
       if (this.#interrupts > 0 && stack !== undefined) {
         if (MUTATING.has(this.verb)) await cancelUpdate(stack);
         this.#display?.update(target.label, { state: "failed", error: "interrupted", durationMs });
-        return { ...base, result: "interrupted", counts, durationMs };
+        return { ...base(), result: "interrupted", counts, durationMs };
       }
       const message = events.firstError() ?? commandErrorMessage(error);
       this.#display?.update(target.label, { state: "failed", error: message, durationMs });
-      return { ...base, result: "failed", counts, durationMs, error: message };
+      await this.#noteSettingFailure(target, message);
+      return { ...base(), result: "failed", counts, durationMs, error: message };
     } finally {
       this.#running.delete(target.label);
     }
+  }
+
+  #lockPolicy(): LockPolicy {
+    const { staleLockAfterMs, breakLocksOlderThanMs, pidCheck } = this.options;
+    return { staleAfterMs: staleLockAfterMs, pidCheck, ...(breakLocksOlderThanMs === undefined ? {} : { breakOlderThanMs: breakLocksOlderThanMs }) };
+  }
+
+  /**
+   * A stack failed on a setting that cannot work (nothing answers at the URL, the key refused, not
+   * the API): when the value is not the stack's own (the environment, or Pulumi.yaml's project
+   * configuration), every other stack would fail the same way, so none starts any more.
+   */
+  async #noteSettingFailure(target: Target, message: string): Promise<void> {
+    const failure = settingFailureIn(message);
+    if (failure === undefined || this.#settingFailure !== undefined) return;
+    if (failure.source.startsWith(`${CONFIG_NAMESPACE}:`)) {
+      const own = await readStackSettings(target.project, target.name).catch(() => "");
+      if (configValue(own, `${CONFIG_NAMESPACE}:${failure.setting}`) !== undefined) return;
+    }
+    const setting = failure.setting === "apiUrl" ? `the URL from ${failure.source}` : `the API key from ${failure.source}`;
+    this.#settingFailure = `${target.label} failed on ${setting}, which the other stacks share: fix it and run again`;
+    this.#settingFailed.abort();
   }
 
   /**
@@ -398,7 +458,7 @@ class FleetRun {
     return targets.map((target, index) => {
       const result = results[index];
       if (result?.status === "fulfilled") return result.value;
-      const note = result?.status === "rejected" ? String(result.reason) : "interrupted before its turn";
+      const note = result?.status === "rejected" ? String(result.reason) : (this.#settingFailure ?? "interrupted before its turn");
       this.#display?.update(target.label, { state: "not started", note });
       return { stack: target.label, role: target.role, result: "not started", counts: noChanges(), durationMs: 0, note };
     });

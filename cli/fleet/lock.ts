@@ -9,7 +9,8 @@
  * The fleet reports that stack as `locked (by ci@runner-7, pid 4242, since 2026-11-23T20:40:00Z)`
  * and, with `--wait-lock`, tries again until the lock is gone or the time is up. It never runs
  * `pulumi cancel` on a stack it found locked: on these backends that deletes every lock of the
- * stack, the other run's included.
+ * stack, the other run's included. A lock whose run died is taken over one lock at a time
+ * (lease.ts).
  */
 
 export interface LockHolder {

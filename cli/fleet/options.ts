@@ -1,6 +1,7 @@
 /** The command line of `pulumi-monitoring fleet` (also installed as `pulumi-monitoring-fleet`). */
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
+import { DEFAULT_STALE_AFTER_MS } from "./lease.js";
 import { parseShard, type Shard } from "./shard.js";
 
 export const USAGE = `Usage: pulumi-monitoring fleet <command> [options]
@@ -59,6 +60,17 @@ Options:
                    stack still holds resources
   --wait-lock S    When another run holds a stack's lock, retry for up to S seconds instead of
                    reporting the stack as locked
+  --stale-lock-after DURATION
+                   up/refresh/destroy on a file:// or postgres:// backend: while a stack runs, the
+                   fleet renews a lease on its lock beside the state; a lock whose lease has not
+                   been renewed for longer than this (default 60s; 90s, 5m, 1h) belongs to a run
+                   that died and is taken over: deleted, then the stack is refreshed and run
+  --break-locks-older-than DURATION
+                   Also take over locks with no lease (a plain \`pulumi up\`, or a run elsewhere
+                   that keeps none) once they are older than this. Off by default
+  --no-pid-check   Do not judge a lock of this host by whether its process still exists (it is
+                   stale at once when it does not). Use it where runners share a host name but
+                   not their processes, as containers may
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
   --all            verify: every object of each stack, not only what its last deploy created or changed
   --alerts         verify: send each notification channel in scope one test notification
@@ -86,7 +98,8 @@ credentials in PGUSER, PGPASSWORD and the other libpq variables), runners on man
 the stacks. The fleet runs the CLI with PULUMI_DIY_BACKEND_PARALLEL below the backend's connection
 pool, which Pulumi 3.259's \`pulumi stack ls\` otherwise exhausts and waits on forever, and refuses
 stack names that the backend's LIKE match mixes up (c_1 and c-1). A stack another run is updating
-is reported as \`locked (by user@host, pid N, since TIME)\`. See docs/teams-and-ci.md.
+is reported as \`locked (by user@host, pid N, since TIME)\`; a lock left by a run that died is taken
+over and named in the report (--stale-lock-after). See docs/teams-and-ci.md.
 
 Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
 Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard sent no report),
@@ -124,6 +137,12 @@ export interface FleetOptions {
   sharedOnly?: boolean;
   /** How long to retry a stack another run holds locked. */
   waitLockSeconds?: number;
+  /** Locks whose lease has not been renewed for this long are taken over (lease.ts). */
+  staleLockAfterMs: number;
+  /** Locks with no lease older than this are taken over too. */
+  breakLocksOlderThanMs?: number;
+  /** A lock of this host whose process is gone is stale at once. */
+  pidCheck: boolean;
   /** report merge: the --json reports to merge. */
   reports?: string[];
   /** verify: every object, not only what the last deploy created or changed. */
@@ -162,6 +181,9 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
         shards: { type: "string" },
         "shared-only": { type: "boolean" },
         "wait-lock": { type: "string" },
+        "stale-lock-after": { type: "string" },
+        "break-locks-older-than": { type: "string" },
+        "no-pid-check": { type: "boolean" },
         json: { type: "boolean" },
         markdown: { type: "boolean" },
         all: { type: "boolean" },
@@ -199,7 +221,10 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     json: values.json ?? false,
     markdown: values.markdown ?? false,
     yes: values.yes ?? false,
+    staleLockAfterMs: values["stale-lock-after"] === undefined ? DEFAULT_STALE_AFTER_MS : parseDuration("--stale-lock-after", values["stale-lock-after"]),
+    pidCheck: !values["no-pid-check"],
   };
+  if (values["break-locks-older-than"] !== undefined) options.breakLocksOlderThanMs = parseDuration("--break-locks-older-than", values["break-locks-older-than"]);
   if (options.markdown && options.command !== "drift" && options.command !== "report") throw new UsageError("--markdown is for the drift report only (drift, report merge)");
   if (options.dryRun && options.command !== "preview") throw new UsageError("--dry-run goes with preview; to ask at every deploy, set monitoring:dryRun in the stacks' configuration");
   if (options.markdown && options.json) throw new UsageError("--markdown and --json exclude each other");
@@ -246,4 +271,14 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     options.waitLockSeconds = seconds;
   }
   return options;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+/** `90`, `90s`, `1.5m`, `2h`, `500ms`: a positive duration (seconds without a unit), in milliseconds. */
+export function parseDuration(option: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?$/.exec(text.trim());
+  const value = match === null ? Number.NaN : Number(match[1]) * (UNIT_MS[match[2] ?? "s"] ?? Number.NaN);
+  if (!(value > 0) || !Number.isFinite(value)) throw new UsageError(`${option} must be a duration such as 90s, 5m or 1h, got ${JSON.stringify(text)}`);
+  return value;
 }

@@ -7,6 +7,7 @@ import type { DriftedObject } from "../drift/changes.js";
 import { DRIFT_COLUMNS, driftCounts, driftLines } from "../drift/report.js";
 import type { UnmanagedObject } from "../drift/unmanaged.js";
 import type { ChangeCounts } from "./events.js";
+import type { TakenOverLock } from "./lease.js";
 import { describeLock, type LockHolder } from "./lock.js";
 import { parseShard } from "./shard.js";
 
@@ -40,6 +41,10 @@ export interface StackReport {
   note?: string;
   /** Who holds the lock of a `locked` stack. */
   lock?: LockHolder;
+  /** Why the lock of a `locked` stack was not taken over: its holder looks alive, or it has no lease. */
+  lockNote?: string;
+  /** Locks of runs judged dead that this run deleted before running the stack (lease.ts). */
+  takenOver?: TakenOverLock[];
 }
 
 export interface FleetReport {
@@ -104,8 +109,17 @@ export function renderTable(report: FleetReport): string {
     lines.push("", "Failures:");
     for (const stack of failed) lines.push(`  ${stack.stack}: ${stack.error ?? "failed without an error message (run the operation with the Pulumi CLI to see its output)"}`);
   }
-  if (report.stacks.some((stack) => stack.result === "locked")) {
+  const locked = report.stacks.filter((stack) => stack.result === "locked");
+  if (locked.length > 0) {
     lines.push("", "Locked stacks were being changed by another run and were left as they were: run them again once it ends, or pass --wait-lock SECONDS.");
+    for (const stack of locked) if (stack.lockNote !== undefined) lines.push(`  ${stack.stack}: not taken over: ${stack.lockNote}`);
+  }
+  const takenOver = report.stacks.filter((stack) => (stack.takenOver ?? []).length > 0);
+  if (takenOver.length > 0) {
+    lines.push("", "Locks taken over from runs that had stopped (each stack was then read from the service and run):");
+    for (const stack of takenOver) {
+      for (const { holder, why } of stack.takenOver ?? []) lines.push(`  ${stack.stack}: the lock of ${holder.user}@${holder.host} (pid ${holder.pid}, since ${holder.since}): ${why}`);
+    }
   }
   lines.push(...driftLines(report));
   const notStarted = report.stacks.filter((stack) => stack.result === "not started" && stack.note !== undefined);
@@ -119,7 +133,7 @@ export function renderTable(report: FleetReport): string {
   if (report.programs?.startsWith("in a process per stack: ") && !report.programs.endsWith("--isolated")) lines.push("", `Programs ran ${report.programs}.`);
   const interrupted = report.stacks.filter((stack) => stack.result === "interrupted");
   if (interrupted.length > 0) {
-    lines.push("", `Interrupted while running, possibly mid-update: ${interrupted.map((stack) => stack.stack).join(", ")}.`, ...recoveryAdvice());
+    lines.push("", `Interrupted while running, possibly mid-update: ${interrupted.map((stack) => stack.stack).join(", ")}.`, ...recoveryAdvice(report.verb));
   }
   return `${lines.join("\n")}\n`;
 }
@@ -179,12 +193,23 @@ function inRunOrder(verb: Verb, stacks: readonly StackReport[]): StackReport[] {
   return verb === "destroy" ? [...clients, ...shared] : [...shared, ...clients];
 }
 
-/** How to bring back a stack whose update was cut short. */
-export function recoveryAdvice(): string[] {
-  return [
-    "For each of them:",
-    "  pulumi cancel -s STACK                 if a later run says an update is still in progress (the fleet already asked to cancel it)",
-    "  pulumi stack export -s STACK > s.json  then remove what `pending_operations` lists and `pulumi stack import -s STACK --file s.json`",
-    "  pulumi refresh -s STACK                to record what the service really holds, then run the fleet again",
-  ];
+/**
+ * What the next run does by itself for a stack whose operation was cut short. Nothing here needs
+ * state surgery: the fleet released the locks it held (a lock left by a run killed outright is
+ * taken over by the next run), a refresh-first `up` clears the pending operations Pulumi recorded,
+ * and every create is sent again with the idempotency key of its first attempt.
+ */
+export function recoveryAdvice(verb: Verb): string[] {
+  switch (verb) {
+    case "up":
+      return [
+        "Run `fleet up` again: it completes them by itself. It reads what the service holds first, finishes what was cut short",
+        "(a create is sent again with the same idempotency key, so an object made just before the interruption is found, not",
+        "duplicated) and clears the pending operations Pulumi recorded. A lock left behind is taken over (see --stale-lock-after).",
+      ];
+    case "destroy":
+      return ["Run `fleet destroy` again: it deletes what is left; an object already deleted counts as deleted."];
+    default:
+      return [`Run \`fleet ${verb}\` again: it reads every object afresh.`];
+  }
 }

@@ -93,6 +93,7 @@ export async function importAccount(argv: readonly string[], io: CommandIo = pro
   const settings = resolveSettings(
     (key) => ({ apiUrl: options.apiUrl, apiKey: options.apiKey })[key as "apiUrl" | "apiKey"],
     io.env,
+    (key) => (key === "apiUrl" ? "--api-url" : "--api-key"),
   );
   let requests = 0;
   const { apiUrl, ...clientSettings } = settings;

@@ -259,6 +259,13 @@ describe("the command line", () => {
       json: true,
       markdown: false,
       yes: true,
+      staleLockAfterMs: 60_000,
+      pidCheck: true,
+    });
+    expect(parseFleetArgs(["up", "--stale-lock-after", "2m", "--break-locks-older-than", "1h", "--no-pid-check"], "/here")).toMatchObject({
+      staleLockAfterMs: 120_000,
+      breakLocksOlderThanMs: 3_600_000,
+      pidCheck: false,
     });
     expect(parseFleetArgs(["preview", "--isolated"], "/here")).toMatchObject({ command: "preview", isolated: true });
     expect(parseFleetArgs(["up", "--no-refresh"], "/here")).toMatchObject({ command: "up", refresh: false });
@@ -344,10 +351,28 @@ describe("the report", () => {
     const drift = [{ type: "Monitor", name: "acme-root", urn: "u", drift: "changed" as const, fields: [{ field: "name", recorded: "Home", actual: "Renamed", declared: true }] }];
     const table = renderTable(report([row("acme", "drifted", { drift }), row("globex", "interrupted")], { verb: "drift" }));
     expect(table).toContain('  acme: Monitor acme-root: name "Home" -> "Renamed"');
-    expect(table).toContain("Interrupted while running, possibly mid-update: globex.");
-    expect(table).toContain("pulumi cancel -s STACK");
-    expect(table).toContain("pulumi stack export -s STACK");
-    expect(table).toContain("pulumi refresh -s STACK");
+    expect(table).toContain("Interrupted while running, possibly mid-update: globex.\nRun `fleet drift` again: it reads every object afresh.");
+  });
+
+  it("says what the next run does by itself for interrupted stacks, names the locks taken over and why a lock was not", () => {
+    const holder = { user: "ci", host: "runner-7", pid: 4242, since: "2026-11-23T20:40:00Z" };
+    const table = renderTable(
+      report([
+        row("acme", "succeeded", { takenOver: [{ holder, why: "its lease was last renewed 95 s ago (stale after 60 s, --stale-lock-after)" }] }),
+        row("globex", "interrupted"),
+        row("hooli", "locked", { lock: holder, lockNote: "its run renewed its lease 2 s ago" }),
+      ]),
+    );
+    expect(table).toContain(
+      [
+        "Locks taken over from runs that had stopped (each stack was then read from the service and run):",
+        "  acme: the lock of ci@runner-7 (pid 4242, since 2026-11-23T20:40:00Z): its lease was last renewed 95 s ago (stale after 60 s, --stale-lock-after)",
+      ].join("\n"),
+    );
+    expect(table).toContain("  hooli: not taken over: its run renewed its lease 2 s ago");
+    expect(table).toContain("Interrupted while running, possibly mid-update: globex.\nRun `fleet up` again: it completes them by itself.");
+    // No state surgery: the next run needs none.
+    expect(table).not.toMatch(/pending_operations|stack export|stack import/);
   });
 
   it("says why programs ran in a process per stack, unless --isolated asked for it", () => {

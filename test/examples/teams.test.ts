@@ -7,7 +7,8 @@
  *   init` (which refuses names the backend mixes up), the matrix from `list --shards 2`, the shared
  *   stack on its own, then two runners, each with its own PULUMI_HOME and checkout, deploying
  *   `--shard 1/2` and `--shard 2/2` at once; the merged report; a third runner's preview finding
- *   nothing to change; two runs racing for one stack, one reported locked and one waiting for the
+ *   nothing to change; two runs racing for one stack, one reported locked (its holder's lease renewed,
+ *   though the holder runs longer than the second run's --stale-lock-after) and one waiting for the
  *   lock; and destroy leaving nothing.
  */
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -199,13 +200,16 @@ describe("examples/agency split across CI runners", () => {
     }
     // The rename is slow to answer, so the first run holds the stack's lock for a while.
     await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", latency_ms: 15_000, times: 1 });
-    const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes"]);
+    // The first run keeps a lease on the lock, renewed every 0.5 s (a quarter of its 2 s threshold).
+    const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s"]);
     const deadline = Date.now() + 120_000;
     while ((await stateKeys("%/.pulumi/locks/%/acme/%")).length === 0) {
       if (Date.now() > deadline) throw new Error("the first run never took acme's lock");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const [first, locked, waiting] = await Promise.all([holder, fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes"]), fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--yes", "--wait-lock", "300"])]);
+    // The second judges it by its lease alone (as from another host), with a threshold far shorter than the 15 s the first holds it.
+    const second = fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s", "--no-pid-check"]);
+    const [first, locked, waiting] = await Promise.all([holder, second, fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--yes", "--wait-lock", "300"])]);
     await emulator.admin.clearFaults();
 
     expect(first.code, first.stderr).toBe(0);
@@ -215,6 +219,9 @@ describe("examples/agency split across CI runners", () => {
     expect(locked.report.stacks[0]).toMatchObject({ stack: "acme", result: "locked", counts: { create: 0, update: 0, delete: 0, replace: 0 } });
     const lock = locked.report.stacks[0]?.lock;
     expect(lock).toMatchObject({ user: userInfo().username, host: hostname() });
+    // A live run's lock is never taken over, however short the threshold: its lease was being renewed.
+    expect(locked.report.stacks[0]?.lockNote).toMatch(/^its run renewed its lease \d+ s ago$/);
+    expect(locked.report.stacks[0]?.takenOver).toBeUndefined();
     // The table says who holds it.
     await writeFile(join(base, "locked.json"), JSON.stringify(locked.report));
     const table = await runFleetCli(["report", "merge", "locked.json", "--cwd", base], envOf("b"));

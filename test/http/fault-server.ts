@@ -72,7 +72,8 @@ export class FaultServer {
     this.#server = server;
   }
 
-  static async start(): Promise<FaultServer> {
+  /** On a free port of 127.0.0.1, or on `port` (a server coming back where another was). */
+  static async start(port = 0): Promise<FaultServer> {
     const server = createServer();
     const fault = new FaultServer(server);
     server.on("connection", (socket) => {
@@ -85,7 +86,7 @@ export class FaultServer {
         if (!fault.#shutdown.signal.aborted) response.destroy(error as Error);
       });
     });
-    server.listen(0, "127.0.0.1");
+    server.listen(port, "127.0.0.1");
     await once(server, "listening");
     return fault;
   }

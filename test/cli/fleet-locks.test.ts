@@ -1,0 +1,235 @@
+/**
+ * Locks left by runs that died (cli/fleet/lease.ts), without an engine: the decision table of
+ * `judgeLock`, then, on a real PostgreSQL state table and on a file backend, locks written as the
+ * Pulumi CLI writes them (another host's, with an expired lease or none, or one whose lease a live
+ * runner keeps renewing past the threshold) and what `takeOverStaleLocks` does with them.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  FileLockStore,
+  fileBackendRoot,
+  judgeLock,
+  keepLease,
+  type Lease,
+  type LockPolicy,
+  type LockStore,
+  openLockStore,
+  renewalPeriod,
+  type StoredLock,
+  takeOverStaleLocks,
+} from "../../cli/fleet/lease.js";
+import { parseDuration } from "../../cli/fleet/options.js";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
+
+const MINUTE = 60_000;
+const policy: LockPolicy = { staleAfterMs: MINUTE, pidCheck: true };
+const here = { host: "vm", pidExists: (pid: number) => pid === 4242 };
+const lockOf = (host: string, pid: number, ageMs = 5_000): StoredLock => ({ key: "k", holder: { user: "ci", host, pid, since: "2026-11-25T12:00:00Z" }, ageMs });
+const leaseOf = (ageMs: number, renewEveryMs = 5_000): Lease => ({ lockKey: "k", holder: { host: "runner-9", user: "ci", pid: 7 }, renewEveryMs, ageMs });
+
+describe("judging a lock", () => {
+  it.each<[string, StoredLock, Lease | undefined, Partial<LockPolicy>, boolean, RegExp]>([
+    ["this host, its process gone", lockOf("vm", 19840), undefined, {}, true, /^its process \(pid 19840\) no longer exists on this host \(vm\)$/],
+    ["this host, its process gone, even with a fresh lease", lockOf("vm", 19840), leaseOf(1_000), {}, true, /no longer exists on this host/],
+    ["this host, its process running, even with a stale lease", lockOf("vm", 4242), leaseOf(10 * MINUTE), {}, false, /^its process \(pid 4242\) is still running on this host$/],
+    ["this host with --no-pid-check: the lease decides", lockOf("vm", 19840), leaseOf(2_000), { pidCheck: false }, false, /^its run renewed its lease 2 s ago$/],
+    ["this host with --no-pid-check and no lease", lockOf("vm", 19840), undefined, { pidCheck: false }, false, /^it has no lease/],
+    ["another host, lease renewed within the threshold", lockOf("runner-9", 77), leaseOf(59_000), {}, false, /renewed its lease 59 s ago/],
+    ["another host, lease not renewed for longer", lockOf("runner-9", 77), leaseOf(95_000), {}, true, /^its lease was last renewed 95 s ago \(stale after 60 s, --stale-lock-after\)$/],
+    ["a threshold shorter than three of the holder's renewals waits for three", lockOf("runner-9", 77), leaseOf(12_000), { staleAfterMs: 3_000 }, false, /renewed its lease 12 s ago/],
+    ["... and no longer", lockOf("runner-9", 77), leaseOf(16_000), { staleAfterMs: 3_000 }, true, /stale after 15 s/],
+    ["another host, no lease: never by itself", lockOf("runner-9", 77, 5 * 60 * MINUTE), undefined, {}, false, /^it has no lease .*--break-locks-older-than or run `pulumi cancel`$/],
+    ["no lease, older than --break-locks-older-than", lockOf("runner-9", 77, 2 * 60 * MINUTE), undefined, { breakOlderThanMs: 60 * MINUTE }, true, /^it has no lease and is 2 h old \(--break-locks-older-than 60 min\)$/],
+    ["no lease, younger than --break-locks-older-than", lockOf("runner-9", 77, 30 * MINUTE), undefined, { breakOlderThanMs: 60 * MINUTE }, false, /^it has no lease/],
+  ])("%s", (_title, lock, lease, overrides, stale, why) => {
+    const verdict = judgeLock(lock, lease, { ...policy, ...overrides }, here);
+    expect(verdict.stale).toBe(stale);
+    expect(verdict.why).toMatch(why);
+  });
+
+  it("renews a lease four times per threshold, at most every 5 s; reads durations as the options give them", () => {
+    expect([renewalPeriod(60_000), renewalPeriod(2_000), renewalPeriod(100)]).toEqual([5_000, 500, 250]);
+    expect(["90", "90s", "1.5m", "2h", "500ms"].map((text) => parseDuration("--x", text))).toEqual([90_000, 90_000, 90_000, 7_200_000, 500]);
+    for (const bad of ["", "0", "-5s", "soon", "5 days"]) expect(() => parseDuration("--stale-lock-after", bad), bad).toThrow(/^--stale-lock-after must be a duration/);
+  });
+
+  it("finds a file backend's folder as the CLI does", () => {
+    expect(fileBackendRoot("file:///var/state")).toBe("/var/state");
+    expect(fileBackendRoot("file://~/state?no_tmp_dir=true")).toMatch(/\/state$/);
+  });
+});
+
+/** A backend under test: its lock store and a way to write locks and age them as the CLI and time would. */
+interface Backend {
+  store: LockStore;
+  writeLock(stack: string, id: string, content: object, ageMs?: number): Promise<string>;
+  lockKeys(stack: string): Promise<string[]>;
+  /** Moves the lease's last renewal back by `ms`. */
+  ageLease(lockKey: string, ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const PROJECT = "agency";
+const lockContent = (host: string, pid: number, ageMs = 0) => ({ pid, username: "ci", hostname: host, timestamp: new Date(Date.now() - ageMs).toISOString() });
+
+let postgres: TestPostgres;
+let fileRoot: string;
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  fileRoot = await mkdtemp(join(tmpdir(), "fleet-locks-"));
+}, 120_000);
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await postgres?.stop();
+  if (fileRoot) await rm(fileRoot, { recursive: true, force: true });
+});
+
+async function postgresBackend(): Promise<Backend> {
+  await postgres.query("CREATE TABLE IF NOT EXISTS pulumi_state (key TEXT PRIMARY KEY, data JSON NOT NULL, updated_at TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now())");
+  // The credentials as the CLI reads them: the libpq environment (put back in afterAll).
+  for (const [name, value] of Object.entries(postgres.env)) vi.stubEnv(name, value);
+  const store = (await openLockStore(postgres.backendUrl)) as LockStore;
+  const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  return {
+    store,
+    async writeLock(stack, id, content, ageMs = 0) {
+      // As the backend writes a file: a row keyed by the URL's path and the file's, its bytes in base64.
+      const key = `pulumi/.pulumi/locks/organization/${PROJECT}/${stack}/${id}.json`;
+      const data = JSON.stringify({ data: Buffer.from(JSON.stringify(content)).toString("base64") });
+      await postgres.query(`INSERT INTO pulumi_state (key, data, updated_at) VALUES (${quote(key)}, ${quote(data)}, now() - interval '${ageMs} milliseconds')`);
+      return key;
+    },
+    async lockKeys(stack) {
+      return (await postgres.query(`SELECT key FROM pulumi_state WHERE key LIKE 'pulumi/.pulumi/locks/organization/${PROJECT}/${stack}/%'`)).map(([key]) => key ?? "");
+    },
+    async ageLease(lockKey, ms) {
+      await postgres.query(`UPDATE pulumi_state_leases SET renewed_at = renewed_at - interval '${ms} milliseconds' WHERE lock_key = ${quote(lockKey)}`);
+    },
+    close: () => store.close(),
+  };
+}
+
+async function fileBackend(): Promise<Backend> {
+  const store = (await openLockStore(`file://${fileRoot}`)) as FileLockStore;
+  const dirOf = (stack: string) => join(fileRoot, ".pulumi/locks/organization", PROJECT, stack);
+  return {
+    store,
+    async writeLock(stack, id, content) {
+      await mkdir(dirOf(stack), { recursive: true });
+      await writeFile(join(dirOf(stack), `${id}.json`), JSON.stringify(content));
+      return `.pulumi/locks/organization/${PROJECT}/${stack}/${id}.json`;
+    },
+    async lockKeys(stack) {
+      return (await readdir(dirOf(stack)).catch(() => [])).map((file) => `.pulumi/locks/organization/${PROJECT}/${stack}/${file}`);
+    },
+    async ageLease(lockKey, ms) {
+      const path = join(fileRoot, ".pulumi-monitoring/leases", lockKey.replace(".pulumi/locks/", ""));
+      const { readFile } = await import("node:fs/promises");
+      const lease = JSON.parse(await readFile(path, "utf8")) as { renewedAt: number };
+      await writeFile(path, JSON.stringify({ ...lease, renewedAt: lease.renewedAt - ms }));
+    },
+    close: () => store.close(),
+  };
+}
+
+describe.each([
+  ["PostgreSQL", postgresBackend],
+  ["a file backend", fileBackend],
+])("locks on %s", (_name, open) => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await open();
+  });
+  afterAll(async () => {
+    await backend?.close();
+  });
+  const other = { host: "runner-9", user: "ci", pid: 77 };
+
+  it("takes over another host's lock whose lease expired, naming whose it was and why, and leaves other stacks' locks alone", async () => {
+    const key = await backend.writeLock("acme", "0b7c", lockContent("runner-9", 77));
+    const neighbour = await backend.writeLock("acme-staging", "1d2e", lockContent("runner-9", 78));
+    await backend.store.renew(key, { project: PROJECT, stack: "acme" }, other, 5_000);
+    await backend.ageLease(key, 2 * MINUTE);
+
+    const outcome = await takeOverStaleLocks(backend.store, { project: PROJECT, stack: "acme" }, policy);
+    expect(outcome).toEqual({ taken: [{ holder: { user: "ci", host: "runner-9", pid: 77, since: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/) }, why: expect.stringMatching(/^its lease was last renewed 2 min ago \(stale after 60 s, --stale-lock-after\)$/) }] });
+    expect(await backend.lockKeys("acme")).toEqual([]);
+    expect(await backend.store.leasesOf([key])).toEqual(new Map());
+    expect(await backend.lockKeys("acme-staging")).toEqual([neighbour]);
+  });
+
+  it("reports a lock with no lease as held, and takes it over only past --break-locks-older-than", async () => {
+    const key = await backend.writeLock("globex", "2f3a", lockContent("runner-9", 77, 10 * MINUTE), 10 * MINUTE);
+    const stack = { project: PROJECT, stack: "globex" };
+    const held = await takeOverStaleLocks(backend.store, stack, policy);
+    expect(held).toEqual({ held: { holder: expect.objectContaining({ host: "runner-9", pid: 77 }), why: expect.stringMatching(/^it has no lease/) } });
+    expect(await takeOverStaleLocks(backend.store, stack, { ...policy, breakOlderThanMs: 60 * MINUTE })).toMatchObject({ held: {} });
+    expect(await backend.lockKeys("globex")).toEqual([key]);
+
+    const taken = await takeOverStaleLocks(backend.store, stack, { ...policy, breakOlderThanMs: 5 * MINUTE });
+    expect(taken).toEqual({ taken: [{ holder: expect.objectContaining({ host: "runner-9" }), why: expect.stringMatching(/^it has no lease and is 10 min old \(--break-locks-older-than 5 min\)$/) }] });
+    expect(await backend.lockKeys("globex")).toEqual([]);
+  });
+
+  it("never takes over the lock of a live runner that keeps renewing its lease past the threshold; once it stops, the lock goes", async () => {
+    const stack = { project: PROJECT, stack: "hooli" };
+    const key = await backend.writeLock("hooli", "3b4c", lockContent(hostname(), process.pid));
+    // The holder renews every 250 ms; the other runner judges with a 1 s threshold and no pid rule, as on another host.
+    const shortPolicy: LockPolicy = { staleAfterMs: 1_000, pidCheck: false };
+    const holder = keepLease(backend.store, stack, renewalPeriod(shortPolicy.staleAfterMs), async () => true);
+    const deadline = Date.now() + 3_000;
+    const verdicts: string[] = [];
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    while (Date.now() < deadline) {
+      const outcome = await takeOverStaleLocks(backend.store, stack, shortPolicy);
+      verdicts.push("held" in outcome ? outcome.held.why : "taken over");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(verdicts.length).toBeGreaterThan(5);
+    expect(verdicts.every((why) => /^its run renewed its lease [01] s ago$/.test(why)), verdicts.join("; ")).toBe(true);
+    expect(await backend.lockKeys("hooli")).toEqual([key]);
+
+    // The runner stops but its CLI left the lock (it crashed): the lease is left to expire.
+    await holder.stop();
+    expect((await backend.store.leasesOf([key])).size).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(await takeOverStaleLocks(backend.store, stack, shortPolicy)).toMatchObject({ taken: [{ why: expect.stringMatching(/^its lease was last renewed [12] s ago/) }] });
+  });
+
+  it("of two runners taking over one dead lock at once, exactly one deletes it", async () => {
+    const key = await backend.writeLock("initech", "4c5d", lockContent("runner-9", 77));
+    await backend.store.renew(key, { project: PROJECT, stack: "initech" }, other, 5_000);
+    await backend.ageLease(key, 2 * MINUTE);
+    const stack = { project: PROJECT, stack: "initech" };
+    const outcomes = await Promise.all([takeOverStaleLocks(backend.store, stack, policy), takeOverStaleLocks(backend.store, stack, policy)]);
+    expect(outcomes.map((outcome) => ("taken" in outcome ? outcome.taken.length : -1)).sort()).toEqual([0, 1]);
+  });
+
+  it("keeps a lease on the lock its own child process holds, and drops it with the lock", async () => {
+    const child: ChildProcess = spawn(process.execPath, ["-e", "setTimeout(() => {}, 20000)"], { stdio: "ignore" });
+    try {
+      const stack = { project: PROJECT, stack: "tyrell" };
+      const stranger = await backend.writeLock("tyrell", "5d6e", lockContent(hostname(), 1));
+      const key = await backend.writeLock("tyrell", "6e7f", lockContent(hostname(), child.pid ?? 0));
+      const keeper = keepLease(backend.store, stack, 250);
+      const deadline = Date.now() + 5_000;
+      while ((await backend.store.leasesOf([key])).size === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      const leases = await backend.store.leasesOf([key, stranger]);
+      expect([...leases.keys()]).toEqual([key]);
+      expect(leases.get(key)?.holder).toEqual({ host: hostname(), user: expect.any(String), pid: process.pid });
+      // The CLI ends and deletes its lock, then the runner stops keeping the lease.
+      await backend.store.breakLock(stranger, 0);
+      const { rm: remove } = await import("node:fs/promises");
+      if (backend.store instanceof FileLockStore) await remove(join(fileRoot, key));
+      else await postgres.query(`DELETE FROM pulumi_state WHERE key = '${key}'`);
+      await keeper.stop();
+      expect((await backend.store.leasesOf([key])).size).toBe(0);
+    } finally {
+      child.kill();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Settings that cannot work fail fast and name the setting to fix: a URL where nothing answers (one
+ * short back-off, not the retry budget, until the service has answered once), a host name that
+ * does not resolve, a key the service refuses (where it came from, never the key), and a URL whose
+ * answers are not JSON. `settingFailureIn` finds the blamed setting in any such message, as the
+ * fleet does to stop starting stacks that would fail the same way.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiClient, settingFailureIn } from "../../provider/http.js";
+import { apiError, FaultServer, ok } from "./fault-server.js";
+import { API_KEY, clientFor, rejection } from "./support.js";
+
+const clients: ApiClient[] = [];
+const servers: FaultServer[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+const FROM_STACK = { apiUrl: "monitoring:apiUrl of stack acme", apiKey: "monitoring:apiKey of stack acme" };
+const FROM_ENV = { apiUrl: "MONITORING_API_URL", apiKey: "MONITORING_API_KEY" };
+
+async function server(): Promise<FaultServer> {
+  const started = await FaultServer.start();
+  servers.push(started);
+  return started;
+}
+
+/** A URL of 127.0.0.1 where nothing listens any more. */
+async function closedPortUrl(): Promise<string> {
+  const closed = await FaultServer.start();
+  const { baseUrl } = closed;
+  await closed.close();
+  return baseUrl;
+}
+
+function client(options: ConstructorParameters<typeof ApiClient>[0]): ApiClient {
+  const created = new ApiClient(options);
+  clients.push(created);
+  return created;
+}
+
+describe("a service that has never answered", () => {
+  it("fails a refused connection after one short back-off, whatever the budget, naming the URL, its source and the fixes", async () => {
+    const baseUrl = await closedPortUrl();
+    const started = performance.now();
+    const error = await rejection(client({ baseUrl, apiKey: API_KEY, retryBudgetMs: 120_000, sources: FROM_STACK }).request("GET", "/monitors"));
+    const seconds = (performance.now() - started) / 1000;
+    expect(seconds).toBeGreaterThanOrEqual(0.9);
+    expect(seconds).toBeLessThan(5);
+    expect(error).toMatchObject({ status: 0, code: "network_error", attempts: 2 });
+    expect(error.message).toContain(`nothing answers at ${baseUrl} (the URL from monitoring:apiUrl of stack acme): the connection was refused`);
+    expect(error.message).toMatch(/pulumi-monitoring-emulator.*the port/);
+    expect(error.message).not.toContain(API_KEY);
+    expect(settingFailureIn(error.message)).toEqual({ setting: "apiUrl", source: "monitoring:apiUrl of stack acme", stack: "acme" });
+  });
+
+  it("fails a host name that does not resolve the same way, naming the environment variable the URL came from", async () => {
+    const error = await rejection(client({ baseUrl: "http://no-such-host.invalid/v1", apiKey: API_KEY, sources: FROM_ENV }).request("GET", "/monitors"));
+    expect(error.attempts).toBe(2);
+    expect(error.message).toContain("the host name of http://no-such-host.invalid/v1 (the URL from MONITORING_API_URL) does not resolve");
+    expect(settingFailureIn(error.message)).toEqual({ setting: "apiUrl", source: "MONITORING_API_URL" });
+  });
+
+  it("gets past a server that starts during the back-off", async () => {
+    const late = await FaultServer.start();
+    const { baseUrl } = late;
+    await late.close();
+    const api = client({ baseUrl, apiKey: API_KEY, sources: FROM_ENV });
+    const request = api.request("GET", "/monitors/m1");
+    // The emulator comes up on that port before the second attempt.
+    const port = Number(new URL(baseUrl).port);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const back = await FaultServer.start(port);
+    servers.push(back);
+    back.script(ok({ id: "m1" }));
+    await expect(request).resolves.toMatchObject({ data: { id: "m1" }, attempts: 2 });
+  });
+});
+
+describe("answers that say the settings are wrong", () => {
+  it.each([
+    [401, "was refused"],
+    [403, "does not give access to this"],
+  ])("a %i names where the key came from, never the key", async (status, what) => {
+    const api = await server();
+    api.script({ status, json: { error: { code: status === 401 ? "unauthenticated" : "forbidden", message: "Missing or invalid API key" } } });
+    const error = await rejection(clientFor(api, { sources: FROM_ENV }).request("GET", "/monitors"));
+    expect(error.message).toContain(`Missing or invalid API key (the API key from MONITORING_API_KEY ${what}: check that it is a key of the account at ${api.baseUrl})`);
+    expect(error.message).not.toContain(API_KEY);
+    expect(settingFailureIn(error.message)).toEqual({ setting: "apiKey", source: "MONITORING_API_KEY" });
+  });
+
+  it.each([
+    ["an error page", { status: 404, text: "<html>Not found</html>", headers: { "content-type": "text/html" } }, "unknown_error"],
+    ["a web page", { status: 200, text: "<!doctype html><title>Acme</title>", headers: { "content-type": "text/html; charset=utf-8" } }, "invalid_response"],
+  ])("%s says the URL does not look like the API", async (_, reply, code) => {
+    const api = await server();
+    api.script(reply);
+    const error = await rejection(clientFor(api, { sources: FROM_STACK }).request("GET", "/monitors"));
+    expect(error.code).toBe(code);
+    expect(error.message).toContain(`the answer is not JSON (${reply.headers["content-type"]}): ${api.baseUrl} (the URL from monitoring:apiUrl of stack acme) does not look like the monitoring service's API`);
+    expect(api.requests).toHaveLength(1);
+  });
+
+  it("blames no setting for an outage or a refusal of the request itself", async () => {
+    const api = await server();
+    api.script(apiError(422, "validation_failed", "Invalid monitor"));
+    const error = await rejection(clientFor(api, { sources: FROM_ENV }).request("GET", "/monitors"));
+    expect(settingFailureIn(error.message)).toBeUndefined();
+  });
+});
