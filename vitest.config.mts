@@ -52,8 +52,9 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // Fails the run, naming what is missing, when the Pulumi CLI, language host or Node is absent.
-    globalSetup: ["test/support/toolchain.ts"],
+    // Fails the run, naming what is missing, when the Pulumi CLI, language host or Node is absent;
+    // then, for `npm run test:e2e` only, starts the emulators the files of the run share.
+    globalSetup: ["test/support/toolchain.ts", "test/support/warm-emulators.ts"],
     // Four files at a time on two cores: the fault files spend most of their time waiting out
     // Retry-After and backoff, and the CPU-bound ones fill the time they leave.
     maxWorkers: 4,
