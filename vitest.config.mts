@@ -2,11 +2,13 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * Test files that start a Pulumi engine (the CLI, through the Automation API or not) or install
- * the packed package with npm. Everything else is the `unit` project, `npm run test:unit`, which
- * refuses to start an engine (test/support/pulumi.ts): a new file that needs one belongs here.
+ * Test files that start a Pulumi engine (the CLI, through the Automation API or not), install
+ * the packed package with npm, or type-check the whole repository. Everything else is the `unit`
+ * project, `npm run test:unit`, which refuses to start an engine (test/support/pulumi.ts): a new
+ * file that needs one belongs here.
  */
 const engineFiles = [
+  "test/architecture/types.test.ts",
   "test/e2e/**/*.test.ts",
   "test/examples/**/*.test.ts",
   "test/foundation/**/*.test.ts",

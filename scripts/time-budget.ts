@@ -7,7 +7,8 @@
  *   recorded below it, so that small files do not flap) fails the run: a slow test is noticed
  *   when it lands, not a turn later;
  * - a file above the hard limit (60 s) fails the run, whatever its record;
- * - a file with no record fails the run, saying how to record it.
+ * - a file with no record is named, with how to record it; it does not fail the run (a branch
+ *   that adds a file cannot know its figure on the idle machine), but the hard limit holds for it.
  *
  * The checks fail the run under CI (`CI=true bash .ci/run`, what the lead times) or with
  * PULUMI_MONITORING_TIME_BUDGET=enforce; elsewhere (a busy machine, one file at a time) they
@@ -47,8 +48,10 @@ export interface FileTime {
 }
 
 export interface BudgetVerdict {
-  /** One line per file over its budget, the hard limit or without a record. */
+  /** One line per file over its budget or the hard limit: these fail the run. */
   problems: string[];
+  /** Files with no record, and how to record them: said, not failed. */
+  unrecorded?: string;
 }
 
 export function readBudget(root: string): TimeBudget {
@@ -77,13 +80,13 @@ export function checkBudget(times: readonly FileTime[], budget: TimeBudget): Bud
       );
     }
   }
-  if (unrecorded.length > 0) {
-    problems.push(
+  if (unrecorded.length === 0) return { problems };
+  return {
+    problems,
+    unrecorded:
       `${unrecorded.length === 1 ? "a test file has" : `${unrecorded.length} test files have`} no recorded time in test/time-budget.json: ` +
-        `${unrecorded.join(", ")}. Record it after a whole run with \`${recordCommand}\`, or add \`"<file>": <seconds>\` by hand`,
-    );
-  }
-  return { problems };
+      `${unrecorded.join(", ")}. Record it after a whole run on an idle machine with \`${recordCommand}\`, or add \`"<file>": <seconds>\` by hand`,
+  };
 }
 
 /** Whether budget problems fail the run (CI) or only warn (a developer's machine). */

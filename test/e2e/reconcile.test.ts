@@ -34,7 +34,7 @@ describe.each(profiles)("a hand change on the $profile profile", ({ profile, reg
         PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`,
         PULUMI_CONFIG_PASSPHRASE: testPassphrase,
         PULUMI_SKIP_UPDATE_CHECK: "true",
-        // npm test type-checks the program with tsc first; the CLI's runs need not again.
+        // npm test type-checks the program with tsc (test/architecture/types.test.ts); the CLI's runs need not again.
         PULUMI_NODEJS_TRANSPILE_ONLY: "true",
       },
     });

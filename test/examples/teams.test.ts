@@ -86,7 +86,7 @@ describe("examples/agency split across CI runners", () => {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     MONITORING_API_URL: emulator.baseUrl,
     MONITORING_API_KEY: emulator.apiKey,
-    // npm test type-checks the example with tsc first; each of the many stack runs need not again.
+    // npm test type-checks the example with tsc (test/architecture/types.test.ts); each of the many stack runs need not again.
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     ...extra,
   });
