@@ -32,8 +32,8 @@ describe(`a ${RESOURCE_COUNT}-resource lifecycle against a flaky service`, () =>
     expect(afterDestroy).toEqual({});
     expect(figures.reduce((sum, entry) => sum + entry.faulted, 0)).toBeGreaterThan(0);
     expect(figures.reduce((sum, entry) => sum + entry.throttled, 0)).toBeGreaterThan(0);
-    // Under a minute on a busy 2-core machine; the limit is for a stuck one.
-  }, 240_000);
+    // Under three minutes on a 2-core machine shared by a load of 25; the limit is for a stuck one.
+  }, 480_000);
 });
 
 /** Requests per second in [from, to) of the log, by arrival time. */
