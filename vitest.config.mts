@@ -2,11 +2,13 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * Test files that start a Pulumi engine (the CLI, through the Automation API or not) or install
- * the packed package with npm. Everything else is the `unit` project, `npm run test:unit`, which
- * refuses to start an engine (test/support/pulumi.ts): a new file that needs one belongs here.
+ * Test files that start a Pulumi engine (the CLI, through the Automation API or not), install
+ * the packed package with npm, or type-check the whole repository. Everything else is the `unit`
+ * project, `npm run test:unit`, which refuses to start an engine (test/support/pulumi.ts): a new
+ * file that needs one belongs here.
  */
 const engineFiles = [
+  "test/architecture/types.test.ts",
   "test/e2e/**/*.test.ts",
   "test/examples/**/*.test.ts",
   "test/foundation/**/*.test.ts",
@@ -53,8 +55,9 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // Fails the run, naming what is missing, when the Pulumi CLI, language host or Node is absent.
-    globalSetup: ["test/support/toolchain.ts"],
+    // Fails the run, naming what is missing, when the Pulumi CLI, language host or Node is absent;
+    // then, for `npm run test:e2e` only, starts the emulators the files of the run share.
+    globalSetup: ["test/support/toolchain.ts", "test/support/warm-emulators.ts"],
     // Four files at a time on two cores: the fault files spend most of their time waiting out
     // Retry-After and backoff, and the CPU-bound ones fill the time they leave.
     maxWorkers: 4,

@@ -3,9 +3,11 @@
  * 503 and 5 % of connections drop. The lifecycle of test/programs/fleet (up, refresh, destroy of
  * 40 resources) runs through it with the provider's default retry settings.
  *
- * Shared by test/e2e/flaky-service.test.ts, which runs it once and checks that each command
- * succeeds at once, with no duplicate and nothing left, and scripts/bench-faults.ts
- * (`npm run bench:faults`), which prints the figures of a fault-free run and of three bad minutes.
+ * Shared by test/e2e/flaky-service.test.ts, which runs it once on a fast clock (its 429s say
+ * `Retry-After: 0`, so the test proves the handling of every fault without waiting out a second
+ * for each) and checks that each command succeeds at once, with no duplicate and nothing left, and
+ * scripts/bench-faults.ts (`npm run bench:faults`), which prints the figures of a fault-free run
+ * and of three bad minutes as a real service makes them (`Retry-After: 1`).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 
@@ -58,13 +60,17 @@ async function admin(target: FlakyServiceTarget, method: string, path: string, b
   return text === "" ? undefined : (JSON.parse(text) as { data: unknown }).data;
 }
 
+/** How long each 429 of a bad minute asks clients to wait, in whole seconds (the header's unit). */
+export const REAL_RETRY_AFTER_SECONDS = 1;
+
 /**
- * 10 % 429 (Retry-After 1 s), 20 % 503, 5 % dropped connections on every route. The first fault
- * that fires wins, so each probability applies to what the ones before left over. Each 429 holds
- * back every request of the deploy for its Retry-After, so its share sets the runtime.
+ * 10 % 429 (Retry-After `retryAfterSeconds`, 1 s as a real service sends), 20 % 503, 5 % dropped
+ * connections on every route. The first fault that fires wins, so each probability applies to what
+ * the ones before left over. Each 429 holds back every request of the deploy for its Retry-After,
+ * so its share sets the runtime; with 0 the client still halves its rate after each 429.
  */
-export async function injectBadMinute(target: FlakyServiceTarget): Promise<void> {
-  await admin(target, "POST", "/faults", { path: "**", status: 429, retry_after_seconds: 1, probability: 0.1 });
+export async function injectBadMinute(target: FlakyServiceTarget, retryAfterSeconds: number = REAL_RETRY_AFTER_SECONDS): Promise<void> {
+  await admin(target, "POST", "/faults", { path: "**", status: 429, retry_after_seconds: retryAfterSeconds, probability: 0.1 });
   await admin(target, "POST", "/faults", { path: "**", status: 503, probability: 0.2 / 0.9 });
   await admin(target, "POST", "/faults", { path: "**", drop_connection: true, probability: 0.05 / 0.7 });
 }
@@ -117,14 +123,20 @@ async function namesInService(target: FlakyServiceTarget): Promise<Record<string
 
 /**
  * up, refresh (expecting no changes) and destroy of a new generation of the program, through a
- * bad minute when `withFaults`; faults are lifted only to count what the service holds.
+ * bad minute when `withFaults` (its 429s asking for `retryAfterSeconds`); faults are lifted only
+ * to count what the service holds.
  */
-export async function lifecycle(target: FlakyServiceTarget, generation: number, withFaults: boolean): Promise<LifecycleOutcome> {
+export async function lifecycle(
+  target: FlakyServiceTarget,
+  generation: number,
+  withFaults: boolean,
+  retryAfterSeconds: number = REAL_RETRY_AFTER_SECONDS,
+): Promise<LifecycleOutcome> {
   const { stack } = target;
   await stack.setConfig("resourceCount", { value: String(RESOURCE_COUNT) });
   await stack.setConfig("generation", { value: String(generation) });
   const figures: CommandFigures[] = [];
-  if (withFaults) await injectBadMinute(target);
+  if (withFaults) await injectBadMinute(target, retryAfterSeconds);
   let declared: Record<string, string[]> = {};
   figures.push(
     await measured(target, "up", async () => {
@@ -135,7 +147,7 @@ export async function lifecycle(target: FlakyServiceTarget, generation: number, 
   );
   await admin(target, "DELETE", "/faults");
   const afterUp = await namesInService(target);
-  if (withFaults) await injectBadMinute(target);
+  if (withFaults) await injectBadMinute(target, retryAfterSeconds);
   figures.push(await measured(target, "refresh", () => stack.refresh({ expectNoChanges: true })));
   figures.push(await measured(target, "destroy", () => stack.destroy()));
   await admin(target, "DELETE", "/faults");

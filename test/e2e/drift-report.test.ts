@@ -69,7 +69,7 @@ describe.each(profiles)("drift report ($profile profile)", ({ profile }) => {
     expect(stdout).not.toContain(deployment.emulator.apiKey);
   }, STEP_MS);
 
-  it("fleet drift reports the same, as JSON and as markdown, and exits 3", async () => {
+  it("fleet drift reports the same, as JSON (and as markdown on the default profile), and exits 3", async () => {
     const { code, stdout, stderr } = await cli("fleet", "drift", "--json");
     expect(code, stderr).toBe(3);
     const [stack] = (JSON.parse(stdout) as FleetReport).stacks;
@@ -89,6 +89,9 @@ describe.each(profiles)("drift report ($profile profile)", ({ profile }) => {
     ]);
     expect(stack?.unmanaged).toEqual([expect.objectContaining({ kind: "Monitor", name: "Stray", id: stray, clientId: ids.acme })]);
 
+    // The markdown renders the same report (its table and escaping: test/cli/drift.test.ts); one
+    // profile proves that --markdown reaches it.
+    if (profile !== "default") return;
     const markdown = await cli("fleet", "drift", "--markdown");
     console.log(markdown.stdout);
     expect(markdown.code).toBe(3);

@@ -2,7 +2,8 @@
  * Every deploy reconciles: in a project set up as the docs say (`options: refresh: always` in
  * Pulumi.yaml), a change made by hand to a declared field is put back by the next plain
  * `pulumi up`, run as a user runs it (the CLI, no flag), and a field the program leaves out keeps
- * its hand value. `--refresh=false` skips the refresh, and with it the repair.
+ * its hand value. `--refresh=false` skips the refresh, and with it the repair: the hand change it
+ * leaves in place is the one the plain `up` after it repairs.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -33,7 +34,7 @@ describe.each(profiles)("a hand change on the $profile profile", ({ profile, reg
         PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`,
         PULUMI_CONFIG_PASSPHRASE: testPassphrase,
         PULUMI_SKIP_UPDATE_CHECK: "true",
-        // npm test type-checks the program with tsc first; the CLI's runs need not again.
+        // npm test type-checks the program with tsc (test/architecture/types.test.ts); the CLI's runs need not again.
         PULUMI_NODEJS_TRANSPILE_ONLY: "true",
       },
     });
@@ -53,6 +54,12 @@ describe.each(profiles)("a hand change on the $profile profile", ({ profile, reg
     expect(await held()).toMatchObject({ paused: true, name: "Renamed by hand" });
   });
 
+  it("up --refresh=false skips the refresh, and leaves the hand change in place", async () => {
+    const skipped = await pulumi("up", "--yes", "--refresh=false");
+    expect(skipped).not.toMatch(/updated/);
+    expect(await held()).toMatchObject({ paused: true, name: "Renamed by hand" });
+  });
+
   it("a plain pulumi up resumes the monitor and restores its name, and keeps the interval the program leaves out", async () => {
     const up = await pulumi("up", "--yes");
     expect(up).toMatch(/1 updated/);
@@ -69,15 +76,5 @@ describe.each(profiles)("a hand change on the $profile profile", ({ profile, reg
   it("then previews and refreshes no changes", async () => {
     await deployment.harness.stack.preview({ expectNoChanges: true });
     await deployment.harness.stack.refresh({ expectNoChanges: true });
-  });
-
-  it("up --refresh=false skips the refresh, and leaves the hand change in place", async () => {
-    await byHand("POST", `/monitors/${id}/pause`);
-    const skipped = await pulumi("up", "--yes", "--refresh=false");
-    expect(skipped).not.toMatch(/updated/);
-    expect(await held()).toMatchObject({ paused: true });
-
-    await pulumi("up", "--yes");
-    expect(await held()).toMatchObject({ paused: false });
   });
 });

@@ -59,7 +59,7 @@ describe("fleet over examples/agency", () => {
       // The connection comes from the environment, so every stack fleet init creates can deploy.
       MONITORING_API_URL: emulator.baseUrl,
       MONITORING_API_KEY: emulator.apiKey,
-      // npm test type-checks the example with tsc first; each of the many stack runs need not again.
+      // npm test type-checks the example with tsc (test/architecture/types.test.ts); each of the many stack runs need not again.
       PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     };
   });

@@ -10,6 +10,7 @@
  *   expect(await emulator.admin.requestLog()).toHaveLength(0);
  *   await emulator.stop();
  */
+import { inject } from "vitest";
 import { startEmulator, type EmulatorOptions, type Fault, type FaultSpec, type Notification, type RequestLogEntry } from "../../emulator/index.js";
 
 export interface CreatedKey {
@@ -54,9 +55,48 @@ export interface TestEmulator {
 /** Webhook retries for tests: 3 attempts, 50 ms then 100 ms apart, 2 s per attempt. */
 export const FAST_WEBHOOKS = { maxAttempts: 3, backoffBaseMs: 50, timeoutMs: 2000 } as const;
 
+/** An emulator that `npm run test:e2e` started once for the run (test/support/warm-emulators.ts). */
+export interface WarmEmulator {
+  baseUrl: string;
+  adminUrl: string;
+  apiKey: string;
+}
+
+/** Profiles whose warm emulator a stack of this process holds now. */
+const leasedProfiles = new Set<string>();
+
+/**
+ * The run's warm emulator of the profile, reset to a fresh start, when `npm run test:e2e` started
+ * one, the options ask for nothing but a profile, and no other caller in this process holds it;
+ * otherwise undefined. Stopping it hands it back and leaves it running, as it was at the end of
+ * the test, until the run ends.
+ */
+async function leaseWarmEmulator(options: Omit<EmulatorOptions, "port" | "quiet">): Promise<TestEmulator | undefined> {
+  const { profile = "default", ...others } = options;
+  if (Object.keys(others).length > 0 || leasedProfiles.has(profile)) return undefined;
+  let warm: WarmEmulator | undefined;
+  try {
+    warm = inject("warmEmulators")?.[profile];
+  } catch {
+    // Called outside a test run (a benchmark): no warm emulator.
+    return undefined;
+  }
+  if (warm === undefined) return undefined;
+  leasedProfiles.add(profile);
+  const admin = emulatorAdmin(warm.adminUrl);
+  await admin.reset();
+  return { ...warm, admin, byHand: byHandOn(warm.baseUrl, warm.apiKey), stop: async () => void leasedProfiles.delete(profile) };
+}
+
 export async function startTestEmulator(options: Omit<EmulatorOptions, "port" | "quiet"> = {}): Promise<TestEmulator> {
+  const warm = await leaseWarmEmulator(options);
+  if (warm !== undefined) return warm;
   const running = await startEmulator({ ...options, quiet: true, webhooks: { ...FAST_WEBHOOKS, ...options.webhooks } });
-  const { baseUrl, apiKey } = running;
+  return { baseUrl: running.baseUrl, adminUrl: running.adminUrl, apiKey: running.apiKey, admin: emulatorAdmin(running.adminUrl), byHand: byHandOn(running.baseUrl, running.apiKey), stop: running.stop };
+}
+
+/** Changes made by hand through the API of the emulator at `baseUrl`, with its full-access key. */
+function byHandOn(baseUrl: string, apiKey: string): TestEmulator["byHand"] {
   async function byHand<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
@@ -67,7 +107,7 @@ export async function startTestEmulator(options: Omit<EmulatorOptions, "port" | 
     if (!response.ok) throw new Error(`${method} ${path} by hand: ${response.status} ${text}`);
     return (text === "" ? undefined : (JSON.parse(text) as { data: T }).data) as T;
   }
-  return { baseUrl, adminUrl: running.adminUrl, apiKey, admin: emulatorAdmin(running.adminUrl), byHand, stop: running.stop };
+  return byHand;
 }
 
 /** Typed calls to the admin API of an emulator, running here or in another process. */

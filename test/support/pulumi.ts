@@ -89,7 +89,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
         PULUMI_BACKEND_URL: `file://${backendDir}`,
         PULUMI_CONFIG_PASSPHRASE: testPassphrase,
         PULUMI_SKIP_UPDATE_CHECK: "true",
-        // npm test type-checks every program in the repository with tsc first (stricter than
+        // npm test type-checks every program in the repository with tsc (stricter than
         // ts-node's defaults); each operation need not load the type checker again.
         PULUMI_NODEJS_TRANSPILE_ONLY: "true",
         ...options.env,
