@@ -29,6 +29,6 @@ export default {
   dryRunTimeoutMinutes: 20,
   tempDirName: ".stryker-tmp",
   // dist stays: some fast tests run the built CLIs (their --help, exit codes).
-  ignorePatterns: [".work", ".pulumi-state", "reports", "examples/**/node_modules"],
+  ignorePatterns: [".stryker-tmp*", ".work", ".pulumi-state", "reports", "examples/**/node_modules"],
   cleanTempDir: "always",
 };

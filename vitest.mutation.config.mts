@@ -34,5 +34,9 @@ export default defineConfig({
     testTimeout: suite.test?.testTimeout,
     hookTimeout: suite.test?.hookTimeout,
     sequence: { concurrent: false },
+    // As in the unit project: the files share their process and modules. Stryker reruns the tests
+    // of each mutant in the same process, so loading the modules once per file and mutant would
+    // cost more than the tests themselves.
+    isolate: false,
   },
 });

@@ -36,6 +36,7 @@ const rows: Row[] = [
   ["a field removed from the program: update", monitor, recorded({ url: "https://x.io", keyword: "ok" }, ["url", "keyword"]), { url: "https://x.io" }, UPDATE, ["keyword"]],
   ["a field removed as null: update", monitor, recorded({ url: "https://x.io", keyword: "ok" }, ["url", "keyword"]), { url: "https://x.io", keyword: null }, UPDATE, ["keyword"]],
   ["a field never set, filled in by the service: no change", monitor, recorded({ url: "https://x.io", keyword: "ok" }, ["url"]), { url: "https://x.io" }, NONE, []],
+  ["a field never set, filled in by the service, and null in the program: no change", monitor, recorded({ url: "https://x.io", keyword: "ok" }, ["url"]), { url: "https://x.io", keyword: null }, NONE, []],
   [
     "a replace-on-change field removed from the program: replace",
     monitor,
@@ -95,6 +96,22 @@ const rows: Row[] = [
     [],
   ],
   [
+    "an ordered list newly set: update",
+    monitor,
+    recorded({ url: "https://x.io" }, ["url"]),
+    { url: "https://x.io", requestHeaders: [{ name: "a", value: "1" }] },
+    UPDATE,
+    ["requestHeaders"],
+  ],
+  [
+    "a key the service does not show inside a closed object (a header): update, only open objects leave the server keys of its own",
+    monitor,
+    recorded({ url: "https://x.io", requestHeaders: [{ name: "a", value: "1", id: "h1" }] }, ["url", "requestHeaders"]),
+    { url: "https://x.io", requestHeaders: [{ name: "a", value: "1" }] },
+    UPDATE,
+    ["requestHeaders"],
+  ],
+  [
     "a list one item longer: update",
     escalationPolicy,
     recorded({ name: "p", steps: [step([A])] }, ["name", "steps"]),
@@ -118,6 +135,22 @@ const rows: Row[] = [
     { name: "p", steps: [step([A], { escalateTo: "cto" })] },
     UPDATE,
     ["steps"],
+  ],
+  [
+    "an open object newly set: update",
+    notificationChannel,
+    recorded({ name: "c", kind: "slack" }, ["name", "kind"]),
+    { name: "c", kind: "slack", config: { channel: "#ops" } },
+    UPDATE,
+    ["config"],
+  ],
+  [
+    "a list under a key the program adds to an open object, the same on the server: no change",
+    notificationChannel,
+    recorded({ name: "c", kind: "slack", config: { channel: "#ops", mentions: ["@a", "@b"] } }, ["name", "kind", "config"]),
+    { name: "c", kind: "slack", config: { channel: "#ops", mentions: ["@a", "@b"] } },
+    NONE,
+    [],
   ],
   [
     "a known key of an open object removed from the program: update",
@@ -159,6 +192,14 @@ const rows: Row[] = [
     { url: "https://x.io", notificationChannelIds: [A, B] },
     NONE,
     [],
+  ],
+  [
+    "an id the server returned as a number: update, not a failure",
+    monitor,
+    recorded({ url: "https://x.io", escalationPolicyId: 42 }, ["url", "escalationPolicyId"]),
+    { url: "https://x.io", escalationPolicyId: A },
+    UPDATE,
+    ["escalationPolicyId"],
   ],
   [
     "a name that differs in letter case only: update (only ids ignore case)",

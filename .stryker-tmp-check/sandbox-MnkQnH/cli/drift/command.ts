@@ -1,0 +1,75 @@
+/**
+ * `pulumi-monitoring drift`: the drift check of one stack. It is `fleet drift` narrowed to that
+ * stack, so both commands give the same report from the same code.
+ */
+// @ts-nocheck
+
+import { parseArgs } from "node:util";
+import { type FleetIO, runFleet } from "../fleet/fleet.js";
+import { fleetWorkspace } from "../fleet/operations.js";
+import { EXIT } from "../fleet/report.js";
+
+export const USAGE = `Usage: pulumi-monitoring drift [options]
+
+Checks one stack, without changing anything, for what was done outside Pulumi, and says what the
+next deploy does about each finding:
+  - declared fields changed by hand, old -> new: the next deploy puts them back;
+  - fields the program leaves out, changed by hand: the next deploy keeps them;
+  - objects deleted by hand: the next deploy creates them again;
+  - monitors and heartbeats paused by hand, flagged even when the program does not declare paused;
+  - unmanaged objects: in the stack's scope (its clients, or outside any client) and managed by no
+    stack of the project, each with the declaration that adopts it (new mon.Kind("…", { adoptId, … })).
+    Pulumi.yaml's \`drift:\` section names other projects whose stacks count as managing, and ids and
+    name patterns to ignore (docs/reconcile-and-drift.md).
+The stack's objects are read by a refresh preview; the unmanaged ones in list pages of 250.
+\`pulumi-monitoring fleet drift\` runs the same check over every stack of the project.
+
+Options:
+  --stack NAME   The stack to check (default: the project's selected stack)
+  --cwd DIR      The Pulumi project directory (default: the current directory)
+  --json         Write the report as JSON
+  --markdown     Write the report as markdown, for a CI job to post as a comment or an issue
+  -h, --help     Show this text
+
+Exit status: 0 in sync, 1 the check failed, 2 bad usage, 3 drift or unmanaged objects found.`;
+
+const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
+
+export async function runDrift(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: {
+        stack: { type: "string" },
+        cwd: { type: "string" },
+        json: { type: "boolean" },
+        markdown: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }).values;
+  } catch (error) {
+    io.stderr.write(`pulumi-monitoring drift: ${(error as Error).message}\nRun \`pulumi-monitoring drift --help\` for the options.\n`);
+    return EXIT.usage;
+  }
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  const cwd = values.cwd ?? process.cwd();
+  let stack = values.stack;
+  if (stack === undefined) {
+    try {
+      stack = (await (await fleetWorkspace(cwd)).stack())?.name;
+    } catch (error) {
+      io.stderr.write(`pulumi-monitoring drift: ${(error as Error).message.split("\n")[0]}\n`);
+      return EXIT.failed;
+    }
+    if (stack === undefined) {
+      io.stderr.write("pulumi-monitoring drift: no stack is selected: pass --stack NAME\n");
+      return EXIT.usage;
+    }
+  }
+  const format = [...(values.json ? ["--json"] : []), ...(values.markdown ? ["--markdown"] : [])];
+  return runFleet(["drift", "--cwd", cwd, "--stack", stack, "--no-shared", ...format], io);
+}

@@ -1,0 +1,153 @@
+/**
+ * Objects no stack manages: in a stack's scope (the clients its objects live in, or outside any
+ * client when it has objects there), held by the service, and recorded by no stack of the project,
+ * of the shared project, or of the projects `drift.managedBy` names, nor ignored by
+ * `drift.ignore`. Each comes with the declaration that adopts it, rendered by the importer.
+ *
+ * The service is read in list pages (`limit=250`, one pass per kind and scope, `client_id` for a
+ * client), through the provider's HTTP client: never one request per object.
+ */
+// @ts-nocheck
+
+import type { AnyResourceDefinition } from "../../schema/define.js";
+import { definitions } from "../../schema/index.js";
+import { ResourceEngine } from "../../provider/engine.js";
+import { fillPath, pathFields } from "../../provider/fields.js";
+import type { ApiClient, Query } from "../../provider/http.js";
+import { isRecord } from "../../provider/naming.js";
+import { globToRegExp } from "../fleet/select.js";
+import { displayTextOf } from "../import/names.js";
+import { planImport } from "../import/plan.js";
+import type { AccountObject } from "../import/read.js";
+import { renderDeclaration } from "../import/render.js";
+import { shortType } from "./changes.js";
+
+export interface UnmanagedObject {
+  kind: string;
+  /** The object's name (or label, description, URL) in the service; its id when it has none. */
+  name: string;
+  id: string;
+  /** The client it lives in; absent outside any client. */
+  clientId?: string;
+  /** The declaration that adopts it: `new mon.Monitor("…", { adoptId: "…", … })`. */
+  adopt: string;
+}
+
+/** Where a stack's objects live: `account` stands for "outside any client", else a client id (lower case). */
+export type ScopeKey = "account" | string;
+
+/** A resource as a stack's state records it. */
+export interface RecordedResource {
+  type: string;
+  id?: string;
+  outputs?: Record<string, unknown>;
+}
+
+export interface Ignore {
+  ids: readonly string[];
+  names: readonly string[];
+}
+
+const CLIENT_FIELD = "clientId";
+const clientKind = definitions.find((definition) => definition.path === "/clients");
+
+/** The kind of a recorded resource of this package, else undefined (a stack, a provider, another package). */
+function kindOf(resource: RecordedResource): string | undefined {
+  return resource.type.startsWith("pulumi-nodejs:dynamic/monitoring:") ? shortType(resource.type) : undefined;
+}
+
+/** The ids of the service's objects a stack's state records (a monitor set's monitors included), lower case. */
+export function managedIds(resources: readonly RecordedResource[]): string[] {
+  return resources.flatMap((resource) => {
+    if (kindOf(resource) === undefined || resource.id === undefined || resource.id === "") return [];
+    const members = resource.outputs?.["ids"];
+    const memberIds = isRecord(members) ? Object.values(members).filter((id): id is string => typeof id === "string") : [];
+    return [resource.id, ...memberIds].map((id) => id.toLowerCase());
+  });
+}
+
+/** The scopes a stack's objects live in: each client (a client object is its own), and outside any client. */
+export function scopesOf(resources: readonly RecordedResource[]): ScopeKey[] {
+  const scopes = new Set<ScopeKey>();
+  for (const resource of resources) {
+    const kind = kindOf(resource);
+    if (kind === undefined || resource.id === undefined) continue;
+    if (kind === clientKind?.kind) {
+      scopes.add(resource.id.toLowerCase());
+      continue;
+    }
+    const clientId = resource.outputs?.[CLIENT_FIELD];
+    scopes.add(typeof clientId === "string" ? clientId.toLowerCase() : "account");
+  }
+  return [...scopes].sort();
+}
+
+/**
+ * The objects of each scope that no id of `managed` names and `ignore` does not leave out, read
+ * with `api`; each scope's list is in the order of the kinds, then as the service listed them.
+ */
+export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[], managed: ReadonlySet<string>, ignore: Ignore): Promise<Map<ScopeKey, UnmanagedObject[]>> {
+  const ignoredIds = new Set(ignore.ids.map((id) => id.toLowerCase()));
+  const ignoredNames = ignore.names.map(globToRegExp);
+  const found: AccountObject[] = [];
+  for (const scope of new Set(scopes)) {
+    for (const definition of definitions) {
+      const engine = new ResourceEngine(definition, () => api);
+      for (const { item, context } of await listScope(api, definition, scope)) {
+        const id = String(item["id"]);
+        const inputs = { ...context, ...pick(engine.carried(item), Object.keys(definition.inputs.shape)) };
+        if (managed.has(id.toLowerCase()) || ignoredIds.has(id.toLowerCase()) || isLeftDeleted(definition, inputs)) continue;
+        // A list without client_id holds the objects outside any client (spec 4.1); a server that adds others is not believed.
+        if (scope === "account" && definition !== clientKind && inputs[CLIENT_FIELD] !== undefined) continue;
+        const name = displayTextOf(inputs) ?? id;
+        if (ignoredNames.some((pattern) => pattern.test(name))) continue;
+        found.push({ definition, id, inputs });
+      }
+    }
+  }
+  const plan = planImport({ objects: found, clients: [] });
+  const byScope = new Map<ScopeKey, UnmanagedObject[]>(scopes.map((scope) => [scope, []]));
+  for (const object of found) {
+    const declaration = plan.declarations.find((candidate) => candidate.id === object.id && candidate.definition === object.definition);
+    const clientId = object.definition === clientKind ? undefined : (object.inputs[CLIENT_FIELD] as string | undefined);
+    byScope.get(clientId === undefined ? "account" : clientId.toLowerCase())?.push({
+      kind: object.definition.kind,
+      name: displayTextOf(object.inputs) ?? object.id,
+      id: object.id,
+      ...(clientId === undefined ? {} : { clientId }),
+      adopt: declaration === undefined ? "" : renderDeclaration(declaration),
+    });
+  }
+  return byScope;
+}
+
+interface Listed {
+  item: Record<string, unknown>;
+  /** Inputs placed in the list's path (a share link's client). */
+  context: Record<string, unknown>;
+}
+
+/** One kind's objects in one scope, in list pages; none when the kind does not live there. */
+async function listScope(api: ApiClient, definition: AnyResourceDefinition, scope: ScopeKey): Promise<Listed[]> {
+  const inPath = pathFields(definition);
+  const list = async (path: string, query: Query, context: Record<string, unknown> = {}): Promise<Listed[]> =>
+    (await api.listAll<unknown>(path, query)).filter(isRecord).map((item) => ({ item, context }));
+  if (inPath.length > 0) {
+    // Nested under a client (share links): one pass for the client of the scope.
+    if (scope === "account" || !inPath.every((field) => field === CLIENT_FIELD)) return [];
+    const context = { [CLIENT_FIELD]: scope };
+    return list(fillPath(definition.path, context), {}, context);
+  }
+  if (scope === "account") return list(definition.path, {});
+  return CLIENT_FIELD in definition.inputs.shape ? list(definition.path, { client_id: scope }) : [];
+}
+
+/** Whether an object is in the state destroy leaves it in (an archived client): then it counts as gone. */
+function isLeftDeleted(definition: AnyResourceDefinition, inputs: Record<string, unknown>): boolean {
+  const marker = definition.deletion?.leaves;
+  return marker !== undefined && inputs[marker.field] === marker.value;
+}
+
+function pick(values: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.filter((field) => values[field] !== undefined).map((field) => [field, values[field]]));
+}

@@ -1,0 +1,120 @@
+/**
+ * What one stack's run looks like, folded from the engine events the Automation API streams
+ * (`onEvent`): the step under way, change counts, the first error, and for a drift check the
+ * objects whose state in the service differs from the state Pulumi recorded (../drift/changes.ts).
+ */
+// @ts-nocheck
+
+import type { EngineEvent, OpMap, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { type DriftedObject, driftOf, nameOf, shortType } from "../drift/changes.js";
+import type { RecordedResource } from "../drift/unmanaged.js";
+
+export interface ChangeCounts {
+  create: number;
+  update: number;
+  delete: number;
+  replace: number;
+}
+
+export const noChanges = (): ChangeCounts => ({ create: 0, update: 0, delete: 0, replace: 0 });
+
+/** The counts of an engine summary (`same`, `read` and the like are not changes). */
+export function countsOf(summary: OpMap): ChangeCounts {
+  return { create: summary.create ?? 0, update: summary.update ?? 0, delete: summary.delete ?? 0, replace: summary.replace ?? 0 };
+}
+
+export const hasChanges = (counts: ChangeCounts): boolean => counts.create + counts.update + counts.delete + counts.replace > 0;
+
+const GERUNDS: Partial<Record<string, string>> = {
+  create: "creating",
+  update: "updating",
+  delete: "deleting",
+  replace: "replacing",
+  "create-replacement": "replacing",
+  "delete-replaced": "deleting the replaced",
+  refresh: "reading",
+  read: "reading",
+  import: "importing",
+};
+
+/** `creating Monitor acme-root`, or undefined for steps that change nothing. */
+export function describeStep(metadata: StepEventMetadata): string | undefined {
+  const gerund = GERUNDS[metadata.op];
+  return gerund === undefined ? undefined : `${gerund} ${shortType(metadata.type)} ${nameOf(metadata.urn)}`;
+}
+
+/** Engine messages carry color markup (`<{%reset%}>`) and sometimes ANSI codes. */
+export function plainText(message: string): string {
+  return message.replace(/<\{%[^%]*%\}>/g, "").replace(/\x1b\[[0-9;]*m/g, "");
+}
+
+/**
+ * The informative part of an error message: without the stack trace of a program exception and
+ * without blank lines, on one line.
+ */
+export function errorSummary(message: string): string {
+  return plainText(message)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("at ") && !/^error: (update|preview|refresh|destroy) failed$/.test(line))
+    .join(" ")
+    .replace(/^error: /, "");
+}
+
+/** Engine messages that only say that something failed, not what. */
+const GENERIC_FAILURE = /^(error: )?(update|preview|refresh|destroy) failed$|^an unhandled error occurred/i;
+
+export class StackEvents {
+  step: string | undefined;
+  counts = noChanges();
+  /** Set from the engine's summary at the end of a run that completed. */
+  summary: ChangeCounts | undefined;
+  readonly drift: DriftedObject[] = [];
+  /** In a refresh: every resource as the stack's state records it (where its objects live, their ids). */
+  readonly recorded: RecordedResource[] = [];
+  readonly #resourceErrors: string[] = [];
+  readonly #otherErrors: string[] = [];
+
+  /** `refreshing`: the run is a refresh, whose changes are drift. */
+  constructor(private readonly refreshing: boolean) {}
+
+  observe(event: EngineEvent): void {
+    if (event.resourcePreEvent) {
+      this.step = describeStep(event.resourcePreEvent.metadata) ?? this.step;
+    } else if (event.resOutputsEvent) {
+      const { metadata } = event.resOutputsEvent;
+      if (metadata.op in this.counts) this.counts[metadata.op as keyof ChangeCounts] += 1;
+      if (this.refreshing) {
+        this.#recordDrift(metadata);
+        if (metadata.old !== undefined) this.recorded.push({ type: metadata.type, id: metadata.old.id, outputs: metadata.old.outputs });
+      }
+    } else if (event.summaryEvent) {
+      this.summary = countsOf(event.summaryEvent.resourceChanges);
+      this.step = undefined;
+    } else if (event.diagnosticEvent?.severity === "error") {
+      const { urn, message } = event.diagnosticEvent;
+      const text = errorSummary(message);
+      if (text === "" || GENERIC_FAILURE.test(text)) return;
+      // An error about a resource names it and its field; the stack's own errors (a failing
+      // program, a broken configuration) come without a resource.
+      const aboutResource = urn !== undefined && !urn.includes("::pulumi:pulumi:Stack::");
+      (aboutResource ? this.#resourceErrors : this.#otherErrors).push(aboutResource ? `${shortType(urnType(urn))} ${nameOf(urn)}: ${text}` : text);
+    }
+  }
+
+  /** The first error naming a resource, else the first error of the run. */
+  firstError(): string | undefined {
+    return this.#resourceErrors[0] ?? this.#otherErrors[0];
+  }
+
+  #recordDrift(metadata: StepEventMetadata): void {
+    const drift = driftOf(metadata);
+    if (drift !== undefined) this.drift.push(drift);
+  }
+}
+
+/** The type part of a URN (`urn:pulumi:stack::project::parent$type::name`). */
+function urnType(urn: string): string {
+  const parts = urn.split("::");
+  return (parts[2] ?? "").split("$").pop() ?? "";
+}

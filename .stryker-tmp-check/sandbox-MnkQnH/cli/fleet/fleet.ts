@@ -1,0 +1,446 @@
+/**
+ * `pulumi-monitoring fleet`: one Pulumi operation over every client stack of a project, at most
+ * `--parallel` at a time, after the shared stack when the project declares one. Built on the
+ * Automation API: each stack's operation is a `Stack` method, followed through its engine events.
+ */
+// @ts-nocheck
+
+import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack, type StackSummary } from "@pulumi/pulumi/automation";
+import { readFile } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { explainListingCrash, refuseCollidingNames } from "./backend.js";
+import { rateForStack, shareOfBudget, stacksAtOnce } from "./budget.js";
+import { createDisplay, type Display, type Output } from "./display.js";
+import { hasChanges, noChanges, StackEvents } from "./events.js";
+import { initClients } from "./init.js";
+import { inProcessRunner } from "./in-process.js";
+import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
+import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
+import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
+import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
+import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
+import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
+import { byObject } from "../drift/changes.js";
+import { type ManagingProject, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
+import { renderMarkdown } from "../drift/report.js";
+import type { RecordedResource } from "../drift/unmanaged.js";
+import { runBounded } from "./scheduler.js";
+import { selectStacks } from "./select.js";
+import { formatShard, shardMatrix, stacksOfShard } from "./shard.js";
+
+export interface FleetIO {
+  stdout: Output;
+  stderr: Output;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where Ctrl-C arrives; the process by default. */
+  signals: Pick<NodeJS.Process, "on" | "off">;
+}
+
+const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
+
+/** Runs the fleet command line `argv` (after `fleet`) and returns the exit status. */
+export async function runFleet(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
+  try {
+    const options = parseFleetArgs(argv, process.cwd());
+    if (options === "help") {
+      io.stdout.write(`${USAGE}\n`);
+      return EXIT.ok;
+    }
+    if (options.command === "report") return await mergeReportFiles(options, io);
+    const project = await readProject(options.cwd);
+    const workspace = await fleetWorkspace(project.dir);
+    if (options.command === "init") return (await initClients(options, project, workspace, io.stdout)) ? EXIT.ok : EXIT.failed;
+
+    await refuseCollidingNames(project, workspace);
+    const summaries = await clientStacksOf(project, workspace);
+    const allClients = summaries.map((stack) => stack.name);
+    const selected = selectStacks(allClients, options.stacks, options.exclude);
+    if (options.command === "list" && options.shards !== undefined) {
+      const matrix = shardMatrix(selected, options.shards);
+      io.stdout.write(options.json ? `${JSON.stringify({ include: matrix })}\n` : matrix.map((entry) => `${entry.shard}  ${entry.stacks}\n`).join(""));
+      return EXIT.ok;
+    }
+    const clients = options.shard === undefined ? selected : stacksOfShard(selected, options.shard);
+    if (options.command === "list") {
+      io.stdout.write(options.json ? `${JSON.stringify({ include: clients.map((stack) => ({ stack })) })}\n` : clients.map((stack) => `${stack}\n`).join(""));
+      return EXIT.ok;
+    }
+    return await new FleetRun(options, options.command, project, workspace, io).run(clients, sharedDestroyBlocker(options, clients, summaries));
+  } catch (error) {
+    io.stderr.write(`pulumi-monitoring fleet: ${(error as Error).message}\n`);
+    if (error instanceof UsageError) {
+      io.stderr.write("Run `pulumi-monitoring fleet --help` for the commands and options.\n");
+      return EXIT.usage;
+    }
+    return EXIT.failed;
+  }
+}
+
+/** The project's stacks in name order, without the shared one when it lives in the same project. */
+async function clientStacksOf(project: FleetProject, workspace: LocalWorkspace): Promise<StackSummary[]> {
+  let stacks: StackSummary[];
+  try {
+    stacks = await workspace.listStacks();
+  } catch (error) {
+    throw explainListingCrash(error) ?? error;
+  }
+  const sharedHere = project.shared !== undefined && project.shared.dir === project.dir;
+  return stacks.filter((stack) => !(sharedHere && basename(stack.name) === project.shared?.stack)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Why a destroy must leave the shared stack alone, if it must: the client stacks use what it holds,
+ * so it goes only in a run that destroys every one of them, or alone once none holds resources.
+ */
+function sharedDestroyBlocker(options: FleetOptions, clients: readonly string[], all: readonly StackSummary[]): string | undefined {
+  if (options.sharedOnly) {
+    const holding = all.filter((stack) => (stack.resourceCount ?? 0) > 0).map((stack) => stack.name);
+    return holding.length === 0 ? undefined : `client stacks still hold resources: ${holding.join(", ")}`;
+  }
+  return clients.length === all.length ? undefined : "destroyed only together with every client stack of the project (--stack/--exclude/--shard left some out)";
+}
+
+/** `fleet report merge FILE...`: the reports of several runners as one table and one exit status. */
+async function mergeReportFiles(options: FleetOptions, io: FleetIO): Promise<number> {
+  const files = await Promise.all(
+    (options.reports ?? []).map(async (file) => {
+      const path = resolve(options.cwd, file);
+      try {
+        return { file, report: JSON.parse(await readFile(path, "utf8")) as FleetReport };
+      } catch (error) {
+        throw new Error(`${file}: not a fleet --json report (${(error as Error).message})`);
+      }
+    }),
+  );
+  const report = mergeReports(files);
+  if (options.markdown && report.verb !== "drift") throw new UsageError(`--markdown is for drift reports; these report ${report.verb}`);
+  io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : options.markdown ? renderMarkdown(report) : renderTable(report));
+  return exitCodeOf(report);
+}
+
+/** A stack to run: where it lives and how it is shown. */
+interface Target {
+  label: string;
+  name: string;
+  role: "shared" | "client";
+  project: FleetProject;
+  workspace: LocalWorkspace;
+  /** Set when the stack's program runs in the fleet's process. */
+  program?: PulumiFn;
+}
+
+interface RunningStack {
+  stack: Stack;
+  abort: AbortController;
+}
+
+class FleetRun {
+  readonly #stopStarting = new AbortController();
+  readonly #running = new Map<string, RunningStack>();
+  /** Reports of the stacks done so far, for a report made before every phase has ended. */
+  readonly #finished = new Map<string, StackReport>();
+  /** drift: each checked stack's resources as its state records them, from its refresh's events. */
+  readonly #recorded = new Map<string, RecordedResource[]>();
+  /** Resolves on a second Ctrl-C: stop waiting for the interrupted operations. */
+  readonly #abandon: Promise<void>;
+  #stopWaiting: () => void = () => {};
+  #interrupts = 0;
+  #display: Display | undefined;
+
+  constructor(
+    private readonly options: FleetOptions,
+    private readonly verb: Verb,
+    private readonly project: FleetProject,
+    private readonly workspace: LocalWorkspace,
+    private readonly io: FleetIO,
+  ) {
+    this.#abandon = new Promise((resolve) => (this.#stopWaiting = resolve));
+  }
+
+  /** `sharedBlocker`: why a destroy must leave the shared stack alone, if it must. */
+  async run(clientNames: readonly string[], sharedBlocker: string | undefined): Promise<number> {
+    const { shard, sharedOnly } = this.options;
+    if (sharedOnly && this.project.shared === undefined) throw new UsageError("--shared-only: Pulumi.yaml names no shared stack (fleet.shared)");
+    const runner = !RUNS_PROGRAM.has(this.verb) ? undefined : this.options.isolated ? ({ inProcess: false, reason: "--isolated" } as const) : inProcessRunner(this.project);
+    const program = runner?.inProcess ? { program: runner.program } : {};
+    const clients: Target[] = sharedOnly ? [] : clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace, ...program }));
+    const sharedProject = this.project.shared ? await this.#sharedTarget() : undefined;
+    // --no-shared leaves the shared stack out of the run, not its outputs out of the clients. A
+    // shard leaves it to the run of its own that comes before the shards (--shared-only).
+    const shared = this.options.shared && shard === undefined ? sharedProject : undefined;
+    // A shard may hold no stack of a small project: its runner reports an empty share.
+    if (clients.length === 0 && shared === undefined && shard === undefined) throw new UsageError("no stack to run: the selection is empty");
+    if (!(await this.#confirmed(clients.length, shared))) {
+      this.io.stderr.write("Confirmation declined; nothing was changed.\n");
+      return EXIT.failed;
+    }
+
+    const atOnce = stacksAtOnce(this.options.parallel, clients.length);
+    // The runners of a split run at the same time: each has its share of the agency's budget.
+    const agencyBudget = this.options.maxRps ?? this.project.budget;
+    const budget = agencyBudget !== undefined && shard !== undefined ? agencyBudget / shard.count : agencyBudget;
+    const report: FleetReport = {
+      verb: this.verb,
+      project: this.project.name,
+      parallel: atOnce,
+      interrupted: false,
+      stacks: [],
+    };
+    if (shard !== undefined) report.shard = formatShard(shard);
+    if (runner !== undefined) report.programs = runner.inProcess ? "in the fleet process" : `in a process per stack: ${runner.reason}`;
+    if (budget !== undefined) report.rateLimit = { budget, perStack: shareOfBudget(budget, atOnce) };
+
+    const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
+    this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
+    const runConfig = await createRunConfigDir();
+    const onInterrupt = (): void => this.#interrupt();
+    this.io.signals.on("SIGINT", onInterrupt);
+    try {
+      const execute = async (target: Target, rate: number | undefined, sharedConfig?: ConfigMap): Promise<StackReport> => {
+        const stackReport = await this.#runStack(target, rate, sharedConfig, runConfig.write);
+        this.#finished.set(target.label, stackReport);
+        return stackReport;
+      };
+      const runClients = async (sharedConfig?: ConfigMap): Promise<StackReport[]> =>
+        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, report.rateLimit?.perStack, sharedConfig), this.#stopStarting.signal));
+
+      const phases = (async (): Promise<void> => {
+        if (this.verb === "destroy") {
+          report.stacks.push(...(await runClients()));
+          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, sharedBlocker, budget && shareOfBudget(budget, 1), execute));
+          return;
+        }
+        if (shared !== undefined) {
+          // Alone, the shared stack has the whole budget.
+          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget && shareOfBudget(budget, 1)), this.#stopStarting.signal)));
+        }
+        report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
+      })();
+      await Promise.race([phases, this.#abandon]);
+      if (this.#interrupts > 1) report.stacks = this.#abandoned(order);
+    } finally {
+      this.io.signals.off("SIGINT", onInterrupt);
+      this.#display.close();
+      await runConfig.dispose();
+    }
+    report.interrupted = this.#interrupts > 0;
+    if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
+    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderMarkdown(report) : `\n${renderTable(report)}`);
+    return exitCodeOf(report);
+  }
+
+  /** The drift check's second half: the objects in each checked stack's scope that no stack manages. */
+  async #addUnmanaged(report: FleetReport, order: readonly Target[]): Promise<void> {
+    const checked = order.flatMap((target) => {
+      const resources = this.#recorded.get(target.label);
+      const done = report.stacks.some((stack) => stack.stack === target.label && (stack.result === "drifted" || stack.result === "in sync"));
+      return done && resources !== undefined ? [{ ...target, resources }] : [];
+    });
+    const managing: ManagingProject[] = [{ workspace: this.workspace, stacks: [] }];
+    if (this.project.shared !== undefined && this.project.shared.dir !== this.project.dir) managing.push({ workspace: await fleetWorkspace(this.project.shared.dir), stacks: [] });
+    for (const other of this.project.drift.managedBy) managing.push({ workspace: await fleetWorkspace(other.dir), stacks: other.stacks });
+    let found: UnmanagedResult;
+    try {
+      found = await unmanagedObjects(checked, managing, this.project.drift.ignore, this.options.parallel);
+    } catch (error) {
+      found = new Map(checked.map((target) => [target.label, error as Error]));
+    }
+    for (const stack of report.stacks) {
+      const unmanaged = found.get(stack.stack);
+      if (unmanaged === undefined) continue;
+      if (unmanaged instanceof Error) {
+        Object.assign(stack, { result: "failed", error: `unmanaged objects not read: ${commandErrorMessage(unmanaged)}` });
+        continue;
+      }
+      stack.unmanaged = unmanaged;
+      if (unmanaged.length > 0) stack.result = "drifted";
+    }
+  }
+
+  async #sharedTarget(): Promise<Target> {
+    const shared = this.project.shared!;
+    const project = await readProject(shared.dir);
+    return { label: `${project.name}/${shared.stack}`, name: shared.stack, role: "shared", project, workspace: await fleetWorkspace(shared.dir) };
+  }
+
+  async #confirmed(clientCount: number, shared: Target | undefined): Promise<boolean> {
+    if (!MUTATING.has(this.verb) || this.verb === "refresh" || this.options.yes) return true;
+    const what = `${this.verb} ${clientCount} stack${clientCount === 1 ? "" : "s"} of project ${this.project.name}${shared ? ` and the shared stack ${shared.label}` : ""}`;
+    if (!this.io.stdin.isTTY) throw new UsageError(`${what}: pass --yes to confirm when not running in a terminal`);
+    const prompt = createInterface({ input: this.io.stdin, output: this.io.stderr as NodeJS.WritableStream });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(`About to ${what}. Continue? [y/N] `)).trim());
+    } finally {
+      prompt.close();
+    }
+  }
+
+  /**
+   * The shared stack's outputs as client configuration (`fleet.shared.outputs`). They are written
+   * into each client's Pulumi.<stack>.yaml, so that a plain `pulumi up -s <client>` deploys what
+   * the fleet deploys.
+   */
+  async #sharedConfig(shared: Target): Promise<ConfigMap | undefined> {
+    const mapping = this.project.shared?.outputs ?? {};
+    if (Object.keys(mapping).length === 0) return undefined;
+    let outputs;
+    try {
+      outputs = await (await Stack.select(shared.name, shared.workspace)).outputs();
+    } catch {
+      // Not deployed (yet): the clients keep the configuration they have.
+      return undefined;
+    }
+    const config: ConfigMap = {};
+    for (const [output, key] of Object.entries(mapping)) {
+      const value = outputs[output];
+      if (value === undefined) continue;
+      config[key] = { value: typeof value.value === "string" ? value.value : JSON.stringify(value.value), secret: value.secret };
+    }
+    return config;
+  }
+
+  /** Destroyed only after every client stack was, since they use what it holds. */
+  async #destroySharedLast(
+    shared: Target,
+    clients: readonly StackReport[],
+    blocker: string | undefined,
+    rate: number | undefined,
+    execute: (target: Target, rate: number | undefined) => Promise<StackReport>,
+  ): Promise<StackReport> {
+    const skip = (note: string): StackReport => {
+      this.#display?.update(shared.label, { state: "not started", note });
+      return { stack: shared.label, role: "shared", result: "not started", counts: noChanges(), durationMs: 0, note };
+    };
+    if (blocker !== undefined) return skip(blocker);
+    if (clients.some((client) => client.result !== "succeeded")) return skip("not every client stack was destroyed");
+    if (this.#stopStarting.signal.aborted) return skip("interrupted before its turn");
+    return execute(shared, rate);
+  }
+
+  async #runStack(target: Target, rate: number | undefined, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>): Promise<StackReport> {
+    const startedAt = Date.now();
+    const events = new StackEvents(this.verb === "drift");
+    const show = (): void => this.#display?.update(target.label, { state: "running", step: events.step, counts: events.counts, startedAt });
+    show();
+    const abort = new AbortController();
+    const base = { stack: target.label, role: target.role };
+    let stack: Stack | undefined;
+    try {
+      stack = await Stack.select(target.name, target.workspace);
+      this.#running.set(target.label, { stack, abort });
+      if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
+      const configFile = rate === undefined ? undefined : await writeConfig(target.label, await this.#withRate(target, rate));
+      const waitUntil = startedAt + (this.options.waitLockSeconds ?? 0) * 1000;
+      for (;;) {
+        try {
+          await operate(stack, this.verb, {
+            onEvent: (event) => (events.observe(event), show()),
+            signal: abort.signal,
+            refresh: this.options.refresh,
+            ...(configFile ? { configFile } : {}),
+            ...(target.program ? { program: target.program } : {}),
+          });
+          break;
+        } catch (error) {
+          // Another run holds the stack: nothing was done, so the same operation can start again.
+          const holder = lockHolderOf(error);
+          const wait = Math.min(LOCK_RETRY_MS, waitUntil - Date.now());
+          if (holder === undefined || wait <= 0) throw error;
+          this.#display?.update(target.label, { state: "running", step: `waiting: ${describeLock(holder)}`, counts: events.counts, startedAt });
+          await sleep(wait, undefined, { signal: AbortSignal.any([abort.signal, this.#stopStarting.signal]) }).catch(() => undefined);
+          if (abort.signal.aborted || this.#stopStarting.signal.aborted) throw error;
+        }
+      }
+      const counts = events.summary ?? events.counts;
+      const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : this.verb === "drift" ? (events.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
+      const durationMs = Date.now() - startedAt;
+      this.#display?.update(target.label, { state: "done", result, counts, durationMs });
+      if (this.verb === "drift") this.#recorded.set(target.label, events.recorded);
+      return { ...base, result, counts, durationMs, ...(this.verb === "drift" ? { drift: [...events.drift].sort(byObject) } : {}) };
+    } catch (error) {
+      const durationMs = Date.now() - startedAt;
+      const counts = events.summary ?? events.counts;
+      const lock = lockHolderOf(error);
+      if (lock !== undefined) {
+        // Never `pulumi cancel` here: on a DIY backend it deletes every lock of the stack, the holder's too.
+        this.#display?.update(target.label, { state: "failed", error: describeLock(lock), durationMs });
+        return { ...base, result: "locked", counts, durationMs, lock };
+      }
+      if (this.#interrupts > 0 && stack !== undefined) {
+        if (MUTATING.has(this.verb)) await cancelUpdate(stack);
+        this.#display?.update(target.label, { state: "failed", error: "interrupted", durationMs });
+        return { ...base, result: "interrupted", counts, durationMs };
+      }
+      const message = events.firstError() ?? commandErrorMessage(error);
+      this.#display?.update(target.label, { state: "failed", error: message, durationMs });
+      return { ...base, result: "failed", counts, durationMs, error: message };
+    } finally {
+      this.#running.delete(target.label);
+    }
+  }
+
+  /** The stack's settings with its share of the budget, or its own limit when that is lower. */
+  async #withRate(target: Target, rate: number): Promise<string> {
+    const settings = await readStackSettings(target.project, target.name);
+    const own = Number(configValue(settings, RATE_LIMIT_KEY));
+    return withConfigValues(settings, { [RATE_LIMIT_KEY]: String(rateForStack(rate, Number.isFinite(own) ? own : undefined)) });
+  }
+
+  #settle(targets: readonly Target[], results: Awaited<ReturnType<typeof runBounded<Target, StackReport>>>): StackReport[] {
+    return targets.map((target, index) => {
+      const result = results[index];
+      if (result?.status === "fulfilled") return result.value;
+      const note = result?.status === "rejected" ? String(result.reason) : "interrupted before its turn";
+      this.#display?.update(target.label, { state: "not started", note });
+      return { stack: target.label, role: target.role, result: "not started", counts: noChanges(), durationMs: 0, note };
+    });
+  }
+
+  /** After a second Ctrl-C: what finished, and every other stack as interrupted or not started. */
+  #abandoned(order: readonly Target[]): StackReport[] {
+    return order.map(
+      (target) =>
+        this.#finished.get(target.label) ?? {
+          stack: target.label,
+          role: target.role,
+          result: this.#running.has(target.label) ? "interrupted" : "not started",
+          counts: noChanges(),
+          durationMs: 0,
+        },
+    );
+  }
+
+  #interrupt(): void {
+    this.#interrupts += 1;
+    if (this.#interrupts === 1) {
+      this.io.stderr.write("\nInterrupted: no further stack starts; cancelling the running operations. Press Ctrl-C again to stop waiting for them.\n");
+      this.#stopStarting.abort();
+      // In a terminal, Ctrl-C has already reached the Pulumi CLI processes (they share the
+      // foreground process group) and they are stopping after their current steps; a second
+      // SIGINT would make them terminate abruptly. Elsewhere, the signal reached only this process.
+      if (!this.io.stdin.isTTY) for (const { abort } of this.#running.values()) abort.abort();
+      return;
+    }
+    this.io.stderr.write("\nNo longer waiting: cancelling the updates still running.\n");
+    void Promise.all([...this.#running.values()].map(({ stack }) => (MUTATING.has(this.verb) ? cancelUpdate(stack) : undefined))).finally(() => this.#stopWaiting());
+  }
+}
+
+/** Writes the shared stack's outputs into a client's configuration where it holds other values. */
+async function passOn(stack: Stack, target: Target, sharedConfig: ConfigMap): Promise<void> {
+  const settings = await readStackSettings(target.project, target.name);
+  // A secret cannot be compared with its ciphertext, so it is always written.
+  const stale = Object.entries(sharedConfig).filter(([key, value]) => value.secret || configValue(settings, key) !== value.value);
+  if (stale.length > 0) await stack.setAllConfig(Object.fromEntries(stale));
+}
+
+/** Asks the backend to end the stack's update, releasing its lock; fine when none is running. */
+async function cancelUpdate(stack: Stack): Promise<void> {
+  try {
+    await stack.cancel();
+  } catch {
+    // No update in progress: the CLI stopped cleanly.
+  }
+}

@@ -1,0 +1,96 @@
+/** One fleet verb on one stack, through the Automation API. */
+// @ts-nocheck
+
+import { type EngineEvent, LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { cliEnvironment } from "./backend.js";
+import { errorSummary } from "./events.js";
+import type { Verb } from "./report.js";
+
+export interface OperationOptions {
+  onEvent: (event: EngineEvent) => void;
+  signal: AbortSignal;
+  /** The run's configuration file (see run-config.ts). */
+  configFile?: string;
+  /** The program, run in the fleet's process (see in-process.ts); else the CLI runs it in a process of its own. */
+  program?: PulumiFn;
+  /** preview/up: read what the service holds first, so that hand changes are put back (false: `--no-refresh`). */
+  refresh: boolean;
+}
+
+/** Verbs that write the stack's state, hence may leave it mid-update when interrupted. */
+export const MUTATING: ReadonlySet<Verb> = new Set(["up", "refresh", "destroy"]);
+
+/** Verbs that run the program, hence read the configuration the shared stack's outputs go to. */
+export const RUNS_PROGRAM: ReadonlySet<Verb> = new Set(["preview", "up"]);
+
+/**
+ * The Automation API workspace of a fleet project. Each of its commands names its stack
+ * (`--stack`), so `Stack.select` does not run `pulumi stack select` here: run for several stacks at
+ * once it would race over the user's current stack, and leave it changed. Its commands run with
+ * the environment of backend.ts, which keeps the PostgreSQL backend's listing from waiting forever.
+ */
+export async function fleetWorkspace(workDir: string): Promise<LocalWorkspace> {
+  const workspace = await LocalWorkspace.create({ workDir, envVars: cliEnvironment() });
+  workspace.selectStack = async () => undefined;
+  return workspace;
+}
+
+/**
+ * The stack as the fleet runs verbs on it: after `up`, `refresh` and `destroy` the Automation API
+ * reads the stack's outputs twice and its last update (three more CLI runs per stack, each
+ * loading the state and its secrets), for results the fleet takes from the engine's events.
+ */
+function withoutResultReads(stack: Stack): Stack {
+  return Object.assign(Object.create(stack) as Stack, { outputs: async () => ({}), info: async () => undefined });
+}
+
+/**
+ * The stack with `--refresh=false` added to its preview and up commands. The Automation API passes
+ * `--refresh` for `refresh: true` and nothing for `false`, so a project whose Pulumi.yaml says
+ * `options: refresh: always` would refresh anyway; only the CLI flag skips it.
+ */
+function withoutRefresh(stack: Stack): Stack {
+  type Command = (args: string[], ...rest: unknown[]) => Promise<unknown>;
+  const run = (stack as unknown as { runPulumiCmd: Command }).runPulumiCmd.bind(stack);
+  return Object.assign(Object.create(stack) as Stack, { runPulumiCmd: (args: string[], ...rest: unknown[]) => run([...args, "--refresh=false"], ...rest) });
+}
+
+export async function operate(fleetStack: Stack, verb: Verb, { program, refresh, ...options }: OperationOptions): Promise<void> {
+  const stack = withoutResultReads(fleetStack);
+  const deploying = refresh ? stack : withoutRefresh(stack);
+  switch (verb) {
+    case "preview":
+      // Reads what the service holds first, as `up` does, so the preview shows what `up` will put back.
+      await deploying.preview({ ...options, refresh, ...(program ? { program } : {}) });
+      return;
+    case "up":
+      await deploying.up({ ...options, refresh, ...(program ? { program } : {}) });
+      return;
+    case "refresh":
+      await stack.refresh(options);
+      return;
+    case "destroy":
+      await stack.destroy(options);
+      return;
+    case "drift":
+      // A refresh that only reports: the engine reads every object and compares it with the state.
+      await stack.previewRefresh(options);
+      return;
+  }
+}
+
+/**
+ * The message of a failed CLI command, for when the engine reported no error event: the
+ * `error:` lines of its stderr, else the first line of the error.
+ */
+export function commandErrorMessage(error: unknown): string {
+  const stderr = (error as { commandResult?: { stderr?: string } }).commandResult?.stderr ?? "";
+  const errorLines = stderr
+    .split("\n")
+    .filter((line) => line.startsWith("error: "))
+    .map(errorSummary)
+    .filter((line) => line !== "");
+  if (errorLines.length > 0) return errorLines.join("; ");
+  const message = error instanceof Error ? error.message : String(error);
+  return errorSummary(message.split("\n").find((line) => line.trim() !== "") ?? message);
+}

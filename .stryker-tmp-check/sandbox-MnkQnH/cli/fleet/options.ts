@@ -1,0 +1,218 @@
+/** The command line of `pulumi-monitoring fleet` (also installed as `pulumi-monitoring-fleet`). */
+// @ts-nocheck
+
+import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
+import { parseShard, type Shard } from "./shard.js";
+
+export const USAGE = `Usage: pulumi-monitoring fleet <command> [options]
+       pulumi-monitoring-fleet <command> [options]
+
+Runs one Pulumi operation on every stack of a project (one stack per client), several at once,
+sharing the API rate budget between them. Uses the Pulumi CLI on PATH and the backend it is
+logged in to (or PULUMI_BACKEND_URL); secrets providers as for the CLI (PULUMI_CONFIG_PASSPHRASE).
+
+Commands:
+  preview    Show what \`up\` would change in each stack, after reading what the service holds
+  up         Deploy each stack (asks for confirmation in a terminal unless --yes): read what the
+             service holds first (a refresh), then put back what the program declares
+  refresh    Record in each stack's state what the service holds now
+  destroy    Delete each stack's resources (asks for confirmation in a terminal unless --yes);
+             the shared stack goes last, and only when every client stack is destroyed with it
+  drift      Check, without changing anything, what was done outside Pulumi: per stack, declared
+             fields changed (the next up puts them back), fields the program leaves out changed
+             (the next up keeps them), objects deleted, monitors and heartbeats paused, and
+             objects in the stack's scope that no stack manages (Pulumi.yaml \`drift:\` section;
+             see docs/reconcile-and-drift.md). Same report as \`pulumi-monitoring drift\`
+  list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]};
+             with --shards N the N shares instead: {"include":[{"shard":"1/2","stacks":"acme globex"},...]}
+  init       Create a stack for each spec file of the clients folder (clients/<stack>.yaml)
+             that has none, and update the configuration of those whose spec changed
+  report merge FILE...
+             One table (or --json report) and one exit status from the --json reports of several
+             runners: the shared stack's and each shard's. A shard missing from the files fails it.
+
+Options:
+  --cwd DIR        The Pulumi project directory (default: the current directory)
+  --stack GLOB     Only stacks whose name matches (repeatable; * and ? wildcards)
+  --exclude GLOB   Leave out stacks whose name matches (repeatable)
+  --parallel N     Stacks run at once (default: the number of cores, at most 8)
+  --max-rps N      The API budget in requests per second, split evenly between the stacks running
+                   at once, less one per stack in reserve for timing jitter
+                   (default: monitoring:maxRequestsPerSecond of Pulumi.yaml's config)
+  --no-shared      Do not run the shared stack named in Pulumi.yaml (fleet.shared); its current
+                   outputs are still passed on to the client stacks
+  --no-refresh     preview/up: do not read the service first (faster); a change made by hand then
+                   stays until the program itself changes that object
+  --isolated       Run each stack's program in a Node.js process of its own, as \`pulumi up\` does,
+                   rather than once per stack inside the fleet's process (see "Programs" below)
+  --shard I/N      Run share I of N of the client stacks (1 <= I <= N), one share per CI runner. A
+                   stack's share follows from a hash of its name alone: adding a stack moves no
+                   other. The shared stack is left to a run of its own (--shared-only) that comes
+                   before the shards; each shard passes on its outputs and gets 1/N of the budget
+  --shards N       list: print the N shares as a CI matrix (with --json)
+  --shared-only    Run only the shared stack named in Pulumi.yaml; destroy refuses while a client
+                   stack still holds resources
+  --wait-lock S    When another run holds a stack's lock, retry for up to S seconds instead of
+                   reporting the stack as locked
+  --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
+  --json           Write the report (list: the matrix) as JSON on stdout instead of a table
+  --markdown       drift, report merge of drift reports: write the report as markdown, for a CI
+                   job to post as a comment or an issue
+  --yes, -y        up/destroy: do not ask for confirmation
+  --help, -h       Show this text
+
+The shared stack: when Pulumi.yaml has a \`fleet.shared\` section (dir, stack, outputs), that stack
+runs first (last for destroy), and its outputs are written into each client stack's configuration
+under the keys \`outputs\` names before the clients preview or deploy.
+
+Programs: a Node.js project's program runs inside the fleet's own process, once per stack, so
+that @pulumi/pulumi, TypeScript and the installed packages load once rather than for every stack.
+The project's own modules run again for each stack, with that stack's configuration. Installed
+packages are shared by the stacks, and the program's console output goes to its stack's engine
+log. A project with another runtime, an ES module program, runtime.options.nodeargs or a
+@pulumi/pulumi of its own runs each stack's program in a process of its own, as with --isolated.
+
+Teams and CI: with the state in PostgreSQL (PULUMI_BACKEND_URL=postgres://host:5432/db, the
+credentials in PGUSER, PGPASSWORD and the other libpq variables), runners on many machines share
+the stacks. The fleet runs the CLI with PULUMI_DIY_BACKEND_PARALLEL below the backend's connection
+pool, which Pulumi 3.259's \`pulumi stack ls\` otherwise exhausts and waits on forever, and refuses
+stack names that the backend's LIKE match mixes up (c_1 and c-1). A stack another run is updating
+is reported as \`locked (by user@host, pid N, since TIME)\`. See docs/teams-and-ci.md.
+
+Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
+Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard sent no report),
+2 bad usage, 3 drift or unmanaged objects found (drift), 130 interrupted.
+Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
+interrupted and how to recover them.`;
+
+export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "list", "init", "report"] as const;
+export type FleetCommand = (typeof VERBS)[number];
+
+export interface FleetOptions {
+  command: FleetCommand;
+  cwd: string;
+  stacks: string[];
+  exclude: string[];
+  parallel: number;
+  maxRps?: number;
+  shared: boolean;
+  /** preview/up read what the service holds first (a refresh), so that hand changes are put back. */
+  refresh: boolean;
+  /** Each stack's program in a process of its own (the CLI's way), never in the fleet's. */
+  isolated: boolean;
+  clients?: string;
+  json: boolean;
+  /** drift: the report as markdown. */
+  markdown: boolean;
+  yes: boolean;
+  /** This runner's share of the client stacks (shard.ts). */
+  shard?: Shard;
+  /** list: print this many shares as a CI matrix. */
+  shards?: number;
+  /** Only the shared stack. */
+  sharedOnly?: boolean;
+  /** How long to retry a stack another run holds locked. */
+  waitLockSeconds?: number;
+  /** report merge: the --json reports to merge. */
+  reports?: string[];
+}
+
+export class UsageError extends Error {}
+
+/** At most 8 at once by default: beyond that the CLI processes mostly wait on each other. */
+export const defaultParallel = (): number => Math.min(8, availableParallelism());
+
+export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptions | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        cwd: { type: "string" },
+        stack: { type: "string", multiple: true },
+        exclude: { type: "string", multiple: true },
+        parallel: { type: "string" },
+        "max-rps": { type: "string" },
+        "no-shared": { type: "boolean" },
+        "no-refresh": { type: "boolean" },
+        isolated: { type: "boolean" },
+        clients: { type: "string" },
+        shard: { type: "string" },
+        shards: { type: "string" },
+        "shared-only": { type: "boolean" },
+        "wait-lock": { type: "string" },
+        json: { type: "boolean" },
+        markdown: { type: "boolean" },
+        yes: { type: "boolean", short: "y" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return "help";
+  const [command, ...extra] = positionals;
+  if (command === undefined) throw new UsageError(`a command is required: ${VERBS.join(", ")}`);
+  if (!(VERBS as readonly string[]).includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: expected one of ${VERBS.join(", ")}`);
+  if (command === "report") {
+    const [subcommand, ...files] = extra;
+    if (subcommand !== "merge") throw new UsageError("report takes one subcommand: report merge FILE...");
+    if (files.length === 0) throw new UsageError("report merge needs the --json report files of the runs to merge");
+  } else if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}; stacks are chosen with --stack GLOB`);
+
+  const options: FleetOptions = {
+    command: command as FleetCommand,
+    cwd: values.cwd ?? cwd,
+    stacks: values.stack ?? [],
+    exclude: values.exclude ?? [],
+    parallel: defaultParallel(),
+    shared: !values["no-shared"],
+    refresh: !values["no-refresh"],
+    isolated: values.isolated ?? false,
+    json: values.json ?? false,
+    markdown: values.markdown ?? false,
+    yes: values.yes ?? false,
+  };
+  if (options.markdown && options.command !== "drift" && options.command !== "report") throw new UsageError("--markdown is for the drift report only (drift, report merge)");
+  if (options.markdown && options.json) throw new UsageError("--markdown and --json exclude each other");
+  if (values.parallel !== undefined) {
+    const parallel = Number(values.parallel);
+    if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel must be a whole number of at least 1, got ${values.parallel}`);
+    options.parallel = parallel;
+  }
+  if (values["max-rps"] !== undefined) {
+    const maxRps = Number(values["max-rps"]);
+    if (!(maxRps > 0) || !Number.isFinite(maxRps)) throw new UsageError(`--max-rps must be a positive number, got ${values["max-rps"]}`);
+    options.maxRps = maxRps;
+  }
+  if (values.clients !== undefined) options.clients = values.clients;
+  if (command === "report") options.reports = extra.slice(1);
+  if (values.shard !== undefined) {
+    try {
+      options.shard = parseShard(values.shard);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  if (values.shards !== undefined) {
+    const shards = Number(values.shards);
+    if (command !== "list") throw new UsageError("--shards N goes with list (the CI matrix); a runner takes its share with --shard I/N");
+    if (!Number.isInteger(shards) || shards < 1) throw new UsageError(`--shards must be a whole number of at least 1, got ${values.shards}`);
+    options.shards = shards;
+  }
+  if (values["shared-only"]) {
+    if (values["no-shared"] || values.shard !== undefined || values.stack !== undefined) {
+      throw new UsageError("--shared-only runs the shared stack alone: it goes with neither --no-shared, --shard nor --stack");
+    }
+    options.sharedOnly = true;
+  }
+  if (values["wait-lock"] !== undefined) {
+    const seconds = Number(values["wait-lock"]);
+    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new UsageError(`--wait-lock must be a number of seconds, got ${values["wait-lock"]}`);
+    options.waitLockSeconds = seconds;
+  }
+  return options;
+}

@@ -1,0 +1,192 @@
+/**
+ * The end of a fleet run: one row per stack (creates, updates, deletes, replaces, duration,
+ * result), then what went wrong, what drifted and what was left mid-update. The same report is
+ * written as JSON with `--json`.
+ */
+// @ts-nocheck
+
+import type { DriftedObject } from "../drift/changes.js";
+import { DRIFT_COLUMNS, driftCounts, driftLines } from "../drift/report.js";
+import type { UnmanagedObject } from "../drift/unmanaged.js";
+import type { ChangeCounts } from "./events.js";
+import { describeLock, type LockHolder } from "./lock.js";
+import { parseShard } from "./shard.js";
+
+export type Verb = "preview" | "up" | "refresh" | "destroy" | "drift";
+
+/**
+ * - `changes` / `no changes`: a preview.
+ * - `succeeded`: an up, refresh or destroy that completed.
+ * - `drifted` / `in sync`: a drift check (drifted: anything changed, deleted or paused by hand, or unmanaged).
+ * - `failed`: the operation failed (`error` says why).
+ * - `locked`: another run was updating the stack (`lock` says who); this run changed nothing.
+ * - `interrupted`: it was running when the fleet was interrupted; it may have stopped mid-update.
+ * - `not started`: interrupted before its turn, or skipped (`note` says why).
+ */
+export type StackResult = "changes" | "no changes" | "succeeded" | "drifted" | "in sync" | "failed" | "locked" | "interrupted" | "not started";
+
+export interface StackReport {
+  /** The stack's name; the shared stack is `<project>/<stack>`. */
+  stack: string;
+  role: "shared" | "client";
+  result: StackResult;
+  counts: ChangeCounts;
+  durationMs: number;
+  /** The first error of a failed stack: the one naming the resource and field, when there is one. */
+  error?: string;
+  /** What a drift check found in the stack's objects. */
+  drift?: DriftedObject[];
+  /** What a drift check found in the stack's scope that no stack manages. */
+  unmanaged?: UnmanagedObject[];
+  /** Why a stack did not start. */
+  note?: string;
+  /** Who holds the lock of a `locked` stack. */
+  lock?: LockHolder;
+}
+
+export interface FleetReport {
+  verb: Verb;
+  project: string;
+  /** Stacks run at once. */
+  parallel: number;
+  /** The API budget (requests per second) and what each running stack got; absent when none was set. */
+  rateLimit?: { budget: number; perStack: number };
+  interrupted: boolean;
+  /**
+   * preview and up: where the client stacks' programs ran, `in the fleet process` (in-process.ts),
+   * else `in a process per stack` and why.
+   */
+  programs?: string;
+  /** This runner's share of the client stacks (`--shard`), as `I/N`. */
+  shard?: string;
+  /** report merge: the shares of the split that no report came from. */
+  missingShards?: string[];
+  stacks: StackReport[];
+}
+
+/** How the process exits: 0 all good, 1 a stack failed, 3 drift found, 130 interrupted. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, drifted: 3, interrupted: 130 } as const;
+
+export function exitCodeOf(report: FleetReport): number {
+  if (report.interrupted) return EXIT.interrupted;
+  if ((report.missingShards ?? []).length > 0 || report.stacks.some((stack) => stack.result === "failed" || stack.result === "locked")) return EXIT.failed;
+  if (report.stacks.some((stack) => stack.result === "drifted")) return EXIT.drifted;
+  return EXIT.ok;
+}
+
+export function formatDuration(milliseconds: number): string {
+  const seconds = milliseconds / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}m${String(Math.round(seconds - minutes * 60)).padStart(2, "0")}s`;
+}
+
+const COLUMNS = ["stack", "create", "update", "delete", "replace", "duration", "result"] as const;
+
+export function renderTable(report: FleetReport): string {
+  const drift = report.verb === "drift";
+  const columns = drift ? DRIFT_COLUMNS : COLUMNS;
+  const rows = report.stacks.map((stack) => [
+    stack.stack,
+    ...(drift ? driftCounts(stack) : [stack.counts.create, stack.counts.update, stack.counts.delete, stack.counts.replace].map(String)),
+    formatDuration(stack.durationMs),
+    stack.lock === undefined ? stack.result : describeLock(stack.lock),
+  ]);
+  const widths = columns.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
+  // Names and results read left to right; numbers line up on the right.
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => (column === 0 || column === columns.length - 1 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  const lines = [line(columns), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
+
+  const failed = report.stacks.filter((stack) => stack.result === "failed");
+  if (failed.length > 0) {
+    lines.push("", "Failures:");
+    for (const stack of failed) lines.push(`  ${stack.stack}: ${stack.error ?? "failed without an error message (run the operation with the Pulumi CLI to see its output)"}`);
+  }
+  if (report.stacks.some((stack) => stack.result === "locked")) {
+    lines.push("", "Locked stacks were being changed by another run and were left as they were: run them again once it ends, or pass --wait-lock SECONDS.");
+  }
+  lines.push(...driftLines(report));
+  const notStarted = report.stacks.filter((stack) => stack.result === "not started" && stack.note !== undefined);
+  if (notStarted.length > 0) {
+    lines.push("", "Not started:");
+    for (const stack of notStarted) lines.push(`  ${stack.stack}: ${stack.note}`);
+  }
+  if ((report.missingShards ?? []).length > 0) {
+    lines.push("", `No report from shard ${report.missingShards?.join(", ")}: its runner did not finish, so its stacks are not in this table.`);
+  }
+  if (report.programs?.startsWith("in a process per stack: ") && !report.programs.endsWith("--isolated")) lines.push("", `Programs ran ${report.programs}.`);
+  const interrupted = report.stacks.filter((stack) => stack.result === "interrupted");
+  if (interrupted.length > 0) {
+    lines.push("", `Interrupted while running, possibly mid-update: ${interrupted.map((stack) => stack.stack).join(", ")}.`, ...recoveryAdvice());
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** A `--json` report and the file it was read from, for the messages of `mergeReports`. */
+export interface ReportFile {
+  file: string;
+  report: FleetReport;
+}
+
+/**
+ * `fleet report merge`: the reports of the runners of one fleet operation (the shared stack's run
+ * and each shard's) as one. They must be of the same operation and project, no stack may appear
+ * twice, and the shards must come from one split; a share of that split with no report is named
+ * in `missingShards`, which fails the merged report.
+ */
+export function mergeReports(files: readonly ReportFile[]): FleetReport {
+  const [first] = files;
+  if (first === undefined) throw new Error("no report to merge");
+  for (const { file, report } of files) {
+    if (report.verb !== first.report.verb || report.project !== first.report.project) {
+      throw new Error(`${file} reports ${report.verb} of project ${report.project}, ${first.file} ${first.report.verb} of project ${first.report.project}: merge the reports of one operation`);
+    }
+  }
+  const seen = new Map<string, string>();
+  for (const { file, report } of files) {
+    for (const stack of report.stacks) {
+      const other = seen.get(stack.stack);
+      if (other !== undefined) throw new Error(`stack ${stack.stack} is in both ${other} and ${file}: each stack belongs to one runner's report`);
+      seen.set(stack.stack, file);
+    }
+  }
+  const shards = files.flatMap(({ file, report }) => (report.shard === undefined ? [] : [{ file, ...parseShard(report.shard) }]));
+  const counts = [...new Set(shards.map((shard) => shard.count))];
+  if (counts.length > 1) throw new Error(`the reports come from different splits (${shards.map((shard) => `${shard.file}: shard ${shard.index}/${shard.count}`).join(", ")})`);
+  const count = counts[0] ?? 0;
+  const present = new Set(shards.map((shard) => shard.index));
+  const missingShards = Array.from({ length: count }, (_, offset) => offset + 1).filter((index) => !present.has(index)).map((index) => `${index}/${count}`);
+
+  const stacks = files.flatMap(({ report }) => report.stacks);
+  const programs = [...new Set(files.map(({ report }) => report.programs))];
+  return {
+    verb: first.report.verb,
+    project: first.report.project,
+    parallel: files.reduce((sum, { report }) => sum + report.parallel, 0),
+    interrupted: files.some(({ report }) => report.interrupted),
+    ...(programs.length === 1 && programs[0] !== undefined ? { programs: programs[0] } : {}),
+    ...(missingShards.length > 0 ? { missingShards } : {}),
+    stacks: inRunOrder(first.report.verb, stacks),
+  };
+}
+
+/** As one run lists them: the clients in name order, after the shared stack (before it for destroy). */
+function inRunOrder(verb: Verb, stacks: readonly StackReport[]): StackReport[] {
+  const shared = stacks.filter((stack) => stack.role === "shared");
+  const clients = stacks.filter((stack) => stack.role !== "shared").sort((a, b) => (a.stack < b.stack ? -1 : a.stack > b.stack ? 1 : 0));
+  return verb === "destroy" ? [...clients, ...shared] : [...shared, ...clients];
+}
+
+/** How to bring back a stack whose update was cut short. */
+export function recoveryAdvice(): string[] {
+  return [
+    "For each of them:",
+    "  pulumi cancel -s STACK                 if a later run says an update is still in progress (the fleet already asked to cancel it)",
+    "  pulumi stack export -s STACK > s.json  then remove what `pending_operations` lists and `pulumi stack import -s STACK --file s.json`",
+    "  pulumi refresh -s STACK                to record what the service really holds, then run the fleet again",
+  ];
+}

@@ -1,0 +1,30 @@
+/**
+ * Runs one task per item with at most `limit` at a time, in the items' order. A task that fails
+ * does not stop the others; once `stop` is aborted no further task starts.
+ */
+// @ts-nocheck
+
+export type Settled<R> = { status: "fulfilled"; value: R } | { status: "rejected"; reason: unknown } | { status: "not-started" };
+
+export async function runBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+  stop?: AbortSignal,
+): Promise<Settled<R>[]> {
+  if (!(Number.isInteger(limit) && limit >= 1)) throw new RangeError(`limit must be a whole number of at least 1, got ${limit}`);
+  const results: Settled<R>[] = items.map(() => ({ status: "not-started" }));
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < items.length && !stop?.aborted) {
+      const index = next++;
+      try {
+        results[index] = { status: "fulfilled", value: await task(items[index] as T, index) };
+      } catch (reason) {
+        results[index] = { status: "rejected", reason };
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,108 @@
+/**
+ * Comparison of a resource's recorded outputs with its new inputs: pure, no API calls.
+ *
+ * Only input fields count; server fields and internal properties never do. A field the user sets
+ * is compared with what the service last reported (so drift found by refresh shows up); a field
+ * the user removed is a change; a field the user never set is not, whatever default the service
+ * filled in. Lists declared with `setOf()` compare without order, at any depth, `null`
+ * compares equal to absent, and UUIDs compare without regard to letter case.
+ */
+// @ts-nocheck
+
+import { z } from "zod";
+import type { AnyResourceDefinition } from "../schema/define.js";
+import { isSetSchema, openKeysOf, unwrap } from "../schema/rules.js";
+import { containsUnknown } from "./check.js";
+import { inputFields, internal, replaceFields } from "./fields.js";
+import { isRecord } from "./naming.js";
+
+export interface DiffResult {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+export function diff(
+  definition: AnyResourceDefinition,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): DiffResult {
+  const changed = changedFields(definition, olds, news);
+  const replacing = replaceFields(definition);
+  return {
+    changes: changed.length > 0,
+    replaces: changed.filter((field) => replacing.includes(field)),
+    // A new object never collides with the old one, so the replacement is created first.
+    deleteBeforeReplace: false,
+  };
+}
+
+/** The input fields whose new value differs from the recorded one, or that were set and are now removed. */
+export function changedFields(
+  definition: AnyResourceDefinition,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): string[] {
+  const declaredBefore = declaredInputs(olds);
+  return inputFields(definition).filter((field) => {
+    const next = news[field];
+    if (next === undefined || next === null) return declaredBefore.includes(field);
+    if (containsUnknown(next)) return true;
+    const schema = definition.inputs.shape[field] as z.ZodType;
+    return canonical(schema, withinDeclared(schema, olds[field], next)) !== canonical(schema, next);
+  });
+}
+
+/**
+ * The recorded value without the keys of open objects (schema/rules.ts `openObject`) that the
+ * program does not set: a server may add settings of its own, and the program only manages the
+ * ones it declares.
+ */
+function withinDeclared(schema: z.ZodType, recorded: unknown, next: unknown): unknown {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodArray && Array.isArray(recorded) && Array.isArray(next) && !isSetSchema(schema)) {
+    return recorded.map((item, index) => withinDeclared(inner.element as z.ZodType, item, next[index]));
+  }
+  if (!(inner instanceof z.ZodObject) || !isRecord(recorded) || !isRecord(next)) return recorded;
+  const shape = inner.shape as Record<string, z.ZodType>;
+  const open = openKeysOf(schema) !== undefined;
+  return Object.fromEntries(
+    Object.entries(recorded)
+      .filter(([key]) => !open || key in shape || key in next)
+      .map(([key, item]) => [key, key in shape ? withinDeclared(shape[key] as z.ZodType, item, next[key]) : item]),
+  );
+}
+
+/** The input names recorded as set by the user when the outputs were produced. */
+export function declaredInputs(outputs: Record<string, unknown>): string[] {
+  const recorded = outputs[internal.declaredInputs];
+  return Array.isArray(recorded) ? recorded.filter((name): name is string => typeof name === "string") : [];
+}
+
+/** A string equal for equal values: keys sorted, null and absent alike, sets sorted, UUIDs in any letter case alike. */
+export function canonical(schema: z.ZodType, value: unknown): string {
+  return JSON.stringify(normalize(schema, value)) ?? "undefined";
+}
+
+function normalize(schema: z.ZodType | undefined, value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  const inner = schema === undefined ? undefined : unwrap(schema);
+  // Servers may return ids in another letter case than they were sent (spec 2.6: UUIDs, nothing more).
+  if (inner instanceof z.ZodUUID && typeof value === "string") return value.toLowerCase();
+  if (Array.isArray(value)) {
+    const itemSchema = inner instanceof z.ZodArray ? (inner.element as z.ZodType) : undefined;
+    const items = value.map((item) => normalize(itemSchema, item));
+    return schema !== undefined && isSetSchema(schema)
+      ? items.map((item) => JSON.stringify(item)).sort().map((text) => JSON.parse(text) as unknown)
+      : items;
+  }
+  if (isRecord(value)) {
+    const fieldSchemas = inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : {};
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => [key, normalize(fieldSchemas[key], value[key])] as const)
+      .filter(([, item]) => item !== undefined);
+    return Object.fromEntries(entries);
+  }
+  return value;
+}

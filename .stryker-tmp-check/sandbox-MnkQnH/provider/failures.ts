@@ -1,0 +1,81 @@
+/**
+ * Errors the user sees. Each names the resource kind and the Pulumi resource name, the operation,
+ * the input fields the service complained about (camelCase, as the user wrote them) and the
+ * service's request id, and never contains the value of a secret.
+ */
+// @ts-nocheck
+
+import type { z } from "zod";
+import type { AnyResourceDefinition } from "../schema/define.js";
+import type { ApiError } from "./http.js";
+import { internal } from "./fields.js";
+import { isRecord } from "./naming.js";
+import { inputPathOf } from "./translate.js";
+
+/** A failed provider operation, with a message ready for the user. */
+export class OperationError extends Error {
+  override readonly name = "OperationError";
+
+  /**
+   * The service's refusal in the user's terms. Whatever its `error.code` (the spec shows none), a
+   * 4xx whose details name fields of the kind is reported as those inputs, camelCase, with the
+   * server's own message and request id.
+   */
+  static fromApiError(definition: AnyResourceDefinition, values: Record<string, unknown>, operation: string, error: ApiError): OperationError {
+    const subject = `${describeResource(definition, values)}: ${operation} failed`;
+    const shape = { ...definition.inputs.shape, ...definition.outputs.shape } as Record<string, z.ZodType>;
+    const fieldIssues = Object.entries(error.details)
+      .map(([path, rule]) => [inputPathOf(shape, path), rule] as const)
+      .filter(([path]) => (/^[^.[]*/.exec(path)?.[0] ?? "") in shape);
+    const message =
+      error.status >= 400 && error.status < 500 && fieldIssues.length > 0
+        ? `${subject}: the service rejected ${fieldIssues
+            .map(([field, rule]) => `${field}: ${typeof rule === "string" ? rule : JSON.stringify(rule)}`)
+            .join("; ")} (${error.message})`
+        : `${subject}: ${error.message}`;
+    return new OperationError(redactSecrets(definition, values, message), { cause: error });
+  }
+}
+
+/**
+ * An object that was created but could not be fully set up (e.g. attaching a channel failed).
+ * The dynamic provider host reads `id` and `properties` and records the object in state, so the
+ * next deployment updates it instead of creating another one.
+ */
+export class ResourceInitError extends Error {
+  override readonly name = "ResourceInitError";
+  readonly id: string;
+  readonly properties: Record<string, unknown>;
+  readonly reasons: string[];
+
+  constructor(id: string, properties: Record<string, unknown>, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`${reason} (the object ${id} was created and is kept; the next update finishes setting it up)`, { cause });
+    this.id = id;
+    this.properties = properties;
+    this.reasons = [reason];
+  }
+}
+
+/** `Monitor "web"`, the resource's name taken from its URN, or the kind alone without one. */
+export function describeResource(definition: AnyResourceDefinition, values: Record<string, unknown>): string {
+  const urn = values[internal.urn];
+  const name = typeof urn === "string" ? urn.split("::").slice(3).join("::") : "";
+  return name === "" ? definition.kind : `${definition.kind} "${name}"`;
+}
+
+/** Replaces every string held in a secret field of `values` by `[secret]`. */
+function redactSecrets(definition: AnyResourceDefinition, values: Record<string, unknown>, text: string): string {
+  const secrets = [...definition.secrets, ...definition.secretOutputs].flatMap((field) => strings(values[field]));
+  return secrets
+    .filter((secret) => secret.length >= 4)
+    .sort((a, b) => b.length - a.length)
+    .reduce((redacted, secret) => redacted.split(secret).join("[secret]"), text);
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (isRecord(value)) return Object.values(value).flatMap(strings);
+  return [];
+}

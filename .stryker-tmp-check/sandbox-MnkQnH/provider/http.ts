@@ -1,0 +1,822 @@
+/**
+ * The provider's only HTTP module: one keep-alive connection pool per client, bearer auth,
+ * retries with backoff for failures that are safe to repeat (within a time budget per request),
+ * per-attempt timeouts, a client-side rate limit that backs off when the service answers 429,
+ * one error type and cursor pagination (spec 2.1-2.3, 4.1, 5, 7, 8).
+ */
+// @ts-nocheck
+
+import { randomUUID } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { setTimeout as delay } from "node:timers/promises";
+import { Pool } from "undici";
+import { ApiError } from "./errors.js";
+
+export { ApiError } from "./errors.js";
+
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+/** Spec 2.2. Cursors are opaque: they are passed back verbatim and never parsed. */
+export interface Pagination {
+  cursor: string | null;
+  has_more: boolean;
+  limit?: number;
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  /** The envelope's `data`; `undefined` for 204 and other empty bodies. */
+  data: T;
+  pagination?: Pagination;
+  requestId?: string;
+  /** The server answered from its idempotency store (`Idempotent-Replayed: true`). */
+  replayed: boolean;
+  /** How many attempts the request took (1 when it was not retried). */
+  attempts: number;
+}
+
+/** Reported once per attempt. Carries no header, body or query, so it can be logged as is. */
+export interface RequestEvent {
+  method: HttpMethod;
+  /** Path relative to the base URL, without the query string. */
+  path: string;
+  /** HTTP status, or 0 when no response arrived. */
+  status: number;
+  /** 1-based. */
+  attempt: number;
+  durationMs: number;
+  requestId?: string;
+  /** Set when no response arrived. */
+  errorCode?: "network_error" | "timeout";
+}
+
+/**
+ * Reported before each wait for a retry. Like {@link RequestEvent} it carries no header, body or
+ * query, so it can be logged as is.
+ */
+export interface RetryEvent {
+  method: HttpMethod;
+  /** Path relative to the base URL, without the query string. */
+  path: string;
+  /** HTTP status of the failed attempt, or 0 when no response arrived. */
+  status: number;
+  /** Set when no response arrived. */
+  errorCode?: "network_error" | "timeout";
+  /** The attempt that failed (1-based). */
+  attempt: number;
+  /** Time since the first attempt of the request started. */
+  elapsedMs: number;
+  /** The wait before the next attempt. */
+  delayMs: number;
+}
+
+export interface ApiClientOptions {
+  /** Service root; ends in `/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /**
+   * Time after the first attempt of a request within which failures are retried; a wait that
+   * would end later is not started. Default 120 s.
+   */
+  retryBudgetMs?: number;
+  /** An upper bound on the retries after the first attempt. Default: none, only the budget. */
+  maxRetries?: number;
+  /**
+   * Limit for one attempt, from sending the request to the end of the response body. Waiting
+   * for a free connection or for the rate limit does not count, so a deep queue of requests
+   * never times out unsent. Default 30 s.
+   */
+  requestTimeoutMs?: number;
+  /** Most attempt starts per second for this client; 0 or absent means no fixed limit. */
+  maxRequestsPerSecond?: number;
+  /**
+   * A limiter shared with other clients of the process; excludes `maxRequestsPerSecond`.
+   * Without one, the client has a limiter of its own: a 429 slows every request of the client.
+   */
+  rateLimiter?: RateLimiter;
+  userAgent?: string;
+  onRequest?: (event: RequestEvent) => void;
+  /** Called before each wait for a retry, e.g. to tell the user that a request is struggling. */
+  onRetry?: (event: RetryEvent) => void;
+  /** First backoff step before jitter. Default 200 ms. */
+  retryBaseDelayMs?: number;
+  /** Largest backoff step before jitter: no single backoff wait is longer. Default 20 s. */
+  retryMaxDelayMs?: number;
+  /** Largest wait a server's `Retry-After` can impose. Default 60 s. */
+  retryAfterMaxMs?: number;
+  /** Requests in flight at once, and so sockets open to the service. Default 32. */
+  maxConnections?: number;
+}
+
+export type QueryValue = string | number | boolean | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface RequestOptions {
+  query?: Query;
+  /** Serialized as JSON. */
+  body?: unknown;
+  /**
+   * A key makes a POST/PATCH safe to retry; it is sent unchanged on every attempt of this call.
+   * `"auto"` asks for a random one. Without a key, POST and PATCH are sent once: the client does
+   * not invent keys on its own because several POSTs (pause, resume, attach) are idempotent by
+   * nature, and a create needs a key derived from the resource, not a random one per call, to
+   * survive a provider restart.
+   */
+  idempotencyKey?: string | "auto";
+  /** Success statuses the operation documents; any other 2xx is an `invalid_response`. Default: any 2xx. */
+  expectedStatus?: number | readonly number[];
+}
+
+/** `retrying POST /monitors after 503 (attempt 4, 9 s so far)`: no header, body, query or secret. */
+export function describeRetry(event: RetryEvent): string {
+  const cause = event.errorCode ?? String(event.status);
+  const seconds = Math.round(event.elapsedMs / 1000);
+  return `retrying ${event.method} ${event.path} after ${cause} (attempt ${event.attempt}, ${seconds} s so far)`;
+}
+
+/** A random key for callers that need one per operation and have nothing to derive it from. */
+export function newIdempotencyKey(): string {
+  return randomUUID();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retry rules
+
+/** Why an attempt did not produce a usable response. */
+export type AttemptFailure =
+  /** The connection was never established, so the server cannot have seen the request. */
+  | { kind: "connect" }
+  /** The connection dropped mid-exchange; the server may or may not have acted. */
+  | { kind: "network" }
+  | { kind: "timeout" }
+  /** A failure that repeating cannot fix (malformed response, client closed, bad argument). */
+  | { kind: "fatal" }
+  | { kind: "status"; status: number; retryAfterMs?: number };
+
+export interface RetryContext {
+  method: HttpMethod;
+  hasIdempotencyKey: boolean;
+  failure: AttemptFailure;
+  /** Time since the first attempt of the request started. */
+  elapsedMs: number;
+}
+
+export interface RetryPolicy {
+  /** No wait is started that would end more than this long after the first attempt started. */
+  budgetMs: number;
+  /** An optional upper bound on the number of retries; absent, only the budget limits them. */
+  maxRetries?: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  retryAfterMaxMs: number;
+  /** Source of jitter in [0, 1). */
+  random?: () => number;
+}
+
+export type RetryDecision = { retry: false } | { retry: true; delayMs: number };
+
+const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+/**
+ * Every retry rule of the client. `attempt` is the number of attempts already made (1-based).
+ * Repeating is safe for idempotent methods, for POST/PATCH with an `Idempotency-Key`, and for any
+ * request that never left the machine. Backoff is exponential with full jitter, each wait capped at
+ * `maxDelayMs`; a `Retry-After` from the server replaces it, capped at `retryAfterMaxMs`. Retries go
+ * on until the time budget is spent (or `maxRetries`, when set, is reached): a wait that would end
+ * past the budget is not started, since the attempt after it could not finish within it either.
+ */
+export function retryDecision(attempt: number, context: RetryContext, policy: RetryPolicy): RetryDecision {
+  if (policy.maxRetries !== undefined && attempt > policy.maxRetries) return { retry: false };
+  const { failure } = context;
+  const safeToRepeat =
+    failure.kind === "connect" || IDEMPOTENT_METHODS.has(context.method) || context.hasIdempotencyKey;
+  if (!safeToRepeat) return { retry: false };
+
+  let delayMs: number;
+  switch (failure.kind) {
+    case "fatal":
+      return { retry: false };
+    case "status":
+      if (!RETRYABLE_STATUSES.has(failure.status)) return { retry: false };
+      delayMs =
+        failure.retryAfterMs === undefined
+          ? jitteredBackoff(attempt, policy)
+          : Math.min(failure.retryAfterMs, policy.retryAfterMaxMs);
+      break;
+    case "connect":
+    case "network":
+    case "timeout":
+      delayMs = jitteredBackoff(attempt, policy);
+      break;
+  }
+  if (context.elapsedMs + delayMs > policy.budgetMs) return { retry: false };
+  return { retry: true, delayMs };
+}
+
+/** Full jitter: a uniform draw below min(maxDelayMs, baseDelayMs * 2^(attempt - 1)). */
+function jitteredBackoff(attempt: number, policy: RetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.floor((policy.random ?? Math.random)() * ceiling);
+}
+
+/** `Retry-After` in milliseconds from delay-seconds or an HTTP date; `undefined` when unusable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // Every HTTP-date form names its month; without this, V8's lenient parser reads "-5" as a year.
+  if (!/[a-z]/i.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limit
+
+/** Time as the rate limiter sees it; tests substitute a clock they advance by hand. */
+export interface Clock {
+  /** Milliseconds on a monotonic scale. */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const systemClock: Clock = { now: () => performance.now(), sleep: (ms) => delay(ms) };
+
+export interface RateLimiterOptions {
+  /** The most attempt starts per second, ever; absent, only the service's 429s set a limit. */
+  maxRequestsPerSecond?: number;
+  clock?: Clock;
+}
+
+/** The rate a 429 can lower the limit to, at the least. */
+const MIN_RATE_PER_SECOND = 1;
+/**
+ * How much each success raises the rate, in starts per second: back from 20 to 40 per second
+ * takes 20 successes, where one 429 halves it. A smaller step would let a service that refuses
+ * a share of requests at random (a bad minute rather than a rate limit) hold the deploy near
+ * the floor.
+ */
+const RECOVERY_PER_SUCCESS = 1;
+/** How long starts pause after a 429 that names no `Retry-After`. */
+const DEFAULT_THROTTLE_PAUSE_MS = 1000;
+/** The window over which the rate actually sent is measured. */
+const RATE_WINDOW_MS = 1000;
+
+/**
+ * Paces the starts of attempts, retries included, for every client that shares the instance (one
+ * per provider process, so one for the whole deploy).
+ *
+ * A 429 means the service wants the caller as a whole to slow down, not only the request that
+ * got it, so `throttled` pauses every start until its `Retry-After` has passed and halves the rate
+ * (the first time, the rate sent in the last second); each success then raises it by a small
+ * step (additive increase, multiplicative decrease). A 429 for an attempt started before the last
+ * decrease extends the pause but does not halve again: it tells nothing about the rate now in
+ * force. `maxRequestsPerSecond` is the ceiling the rate never exceeds.
+ */
+export class RateLimiter {
+  readonly #ceiling: number;
+  readonly #clock: Clock;
+  /** Current limit in starts per second; `Infinity` until the first 429 when no ceiling is set. */
+  #rate: number;
+  #nextSlotMs = Number.NEGATIVE_INFINITY;
+  #pausedUntilMs = Number.NEGATIVE_INFINITY;
+  #lastDecreaseMs = Number.NEGATIVE_INFINITY;
+  /** Start times within the last {@link RATE_WINDOW_MS}, oldest first. */
+  readonly #recentStarts: number[] = [];
+
+  constructor(options: RateLimiterOptions = {}) {
+    const { maxRequestsPerSecond } = options;
+    if (maxRequestsPerSecond !== undefined && (!(maxRequestsPerSecond > 0) || !Number.isFinite(maxRequestsPerSecond))) {
+      throw new RangeError(`maxRequestsPerSecond must be a positive number, got ${maxRequestsPerSecond}`);
+    }
+    this.#ceiling = maxRequestsPerSecond ?? Number.POSITIVE_INFINITY;
+    this.#rate = this.#ceiling;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** The limit in force, in starts per second (`Infinity` for none). */
+  get rate(): number {
+    return this.#rate;
+  }
+
+  /**
+   * Resolves, with the start time, when the caller may start its attempt: once no pause is in
+   * force and at least `1 / rate` after the previous start.
+   */
+  async acquire(): Promise<number> {
+    for (;;) {
+      const now = this.#clock.now();
+      const slot = Math.max(now, this.#nextSlotMs, this.#pausedUntilMs);
+      this.#nextSlotMs = slot + 1000 / this.#rate;
+      if (slot > now) await this.#clock.sleep(slot - now);
+      const start = this.#clock.now();
+      // A 429 that arrived during the wait pauses this start too: queue again behind the pause.
+      if (this.#pausedUntilMs <= start) {
+        this.#recordStart(start);
+        return start;
+      }
+    }
+  }
+
+  /** The service answered 429 to an attempt started at `startedAtMs` (a time from `acquire`). */
+  throttled(startedAtMs: number, retryAfterMs: number = DEFAULT_THROTTLE_PAUSE_MS): void {
+    const now = this.#clock.now();
+    this.#pausedUntilMs = Math.max(this.#pausedUntilMs, now + retryAfterMs);
+    if (startedAtMs < this.#lastDecreaseMs) return;
+    this.#lastDecreaseMs = now;
+    // Without a limit yet, what was sent in the last second is the rate the service refused.
+    const refusedRate = Number.isFinite(this.#rate) ? this.#rate : this.#startsWithinWindow(now);
+    this.#rate = Math.max(MIN_RATE_PER_SECOND, refusedRate / 2);
+  }
+
+  /** An attempt succeeded: the rate grows back towards the ceiling. */
+  succeeded(): void {
+    if (this.#rate < this.#ceiling) this.#rate = Math.min(this.#ceiling, this.#rate + RECOVERY_PER_SUCCESS);
+  }
+
+  #recordStart(start: number): void {
+    this.#recentStarts.push(start);
+    this.#startsWithinWindow(start);
+  }
+
+  /** Drops starts older than the window and counts the rest. */
+  #startsWithinWindow(now: number): number {
+    while (this.#recentStarts.length > 0 && (this.#recentStarts[0] as number) <= now - RATE_WINDOW_MS) this.#recentStarts.shift();
+    return this.#recentStarts.length;
+  }
+}
+
+/** Admits at most `limit` holders at once; the others wait in arrival order. */
+class Semaphore {
+  #available: number;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(limit: number) {
+    this.#available = limit;
+  }
+
+  async acquire(): Promise<void> {
+    if (this.#available > 0) {
+      this.#available -= 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Hands the place straight to the longest waiter, if any. */
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next === undefined) this.#available += 1;
+    else next();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client
+
+const DEFAULT_RETRY_BUDGET_MS = 120_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_BASE_DELAY_MS = 200;
+const DEFAULT_MAX_DELAY_MS = 20_000;
+const DEFAULT_RETRY_AFTER_MAX_MS = 60_000;
+const DEFAULT_MAX_CONNECTIONS = 32;
+const PAGE_LIMIT = 250;
+
+/** Error codes of failures to reach the server at all: the request was not sent. */
+const CONNECT_ERROR_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+/** Error codes of connections that broke while the request was in flight. */
+const TRANSIENT_ERROR_CODES: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ECONNABORTED",
+  "UND_ERR_SOCKET",
+]);
+
+type AttemptResult =
+  | { kind: "response"; status: number; headers: IncomingHttpHeaders; text: string }
+  | { kind: "timeout" }
+  | { kind: "no_response"; failure: "connect" | "network" | "fatal"; reason: string; cause: unknown };
+
+interface Call {
+  method: HttpMethod;
+  path: string;
+  target: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #basePath: string;
+  readonly #pool: Pool;
+  /** Keeps requests out of undici's own queue, where time would count against their timeout. */
+  readonly #inFlight: Semaphore;
+  readonly #limiter: RateLimiter;
+  readonly #timeoutMs: number;
+  readonly #retryPolicy: RetryPolicy;
+  readonly #userAgent: string;
+  readonly #onRequest: ((event: RequestEvent) => void) | undefined;
+  readonly #onRetry: ((event: RetryEvent) => void) | undefined;
+
+  constructor(options: ApiClientOptions) {
+    const url = new URL(options.baseUrl);
+    if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") {
+      throw new TypeError("baseUrl must not carry credentials, a query or a fragment");
+    }
+    if (options.apiKey === "") throw new TypeError("apiKey must not be empty");
+    if (options.rateLimiter !== undefined && options.maxRequestsPerSecond) {
+      throw new TypeError("pass either rateLimiter or maxRequestsPerSecond, not both");
+    }
+    const { maxRetries } = options;
+    if (maxRetries !== undefined && (!Number.isInteger(maxRetries) || maxRetries < 0)) {
+      throw new RangeError(`maxRetries must be a non-negative integer, got ${maxRetries}`);
+    }
+    const budgetMs = options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
+    if (!(budgetMs >= 0) || !Number.isFinite(budgetMs)) {
+      throw new RangeError(`retryBudgetMs must be a non-negative number, got ${budgetMs}`);
+    }
+    this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!(this.#timeoutMs > 0)) throw new RangeError(`requestTimeoutMs must be positive, got ${this.#timeoutMs}`);
+    const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    if (!Number.isInteger(maxConnections) || maxConnections < 1) {
+      throw new RangeError(`maxConnections must be a positive integer, got ${maxConnections}`);
+    }
+
+    this.#basePath = url.pathname.replace(/\/+$/, "");
+    this.baseUrl = url.origin + this.#basePath;
+    this.#apiKey = options.apiKey;
+    this.#inFlight = new Semaphore(maxConnections);
+    // undici's own timeouts are off: they tick at about one-second resolution, and the attempt
+    // timer below already bounds headers and body together.
+    this.#pool = new Pool(url.origin, { connections: maxConnections, headersTimeout: 0, bodyTimeout: 0 });
+    this.#limiter =
+      options.rateLimiter ??
+      new RateLimiter(options.maxRequestsPerSecond ? { maxRequestsPerSecond: options.maxRequestsPerSecond } : {});
+    this.#retryPolicy = {
+      budgetMs,
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+      baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_BASE_DELAY_MS,
+      maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_MAX_DELAY_MS,
+      retryAfterMaxMs: options.retryAfterMaxMs ?? DEFAULT_RETRY_AFTER_MAX_MS,
+    };
+    this.#userAgent = options.userAgent ?? `pulumi-monitoring node/${process.version}`;
+    this.#onRequest = options.onRequest;
+    this.#onRetry = options.onRetry;
+  }
+
+  async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    if (!path.startsWith("/") || path.includes("?") || path.includes("#")) {
+      throw new TypeError(`path must start with "/" and carry no query (use options.query): ${path}`);
+    }
+    const idempotencyKey = options.idempotencyKey === "auto" ? newIdempotencyKey() : options.idempotencyKey;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: "application/json",
+      "user-agent": this.#userAgent,
+    };
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+    const call: Call = {
+      method,
+      path,
+      target: this.#basePath + path + encodeQuery(options.query),
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    };
+
+    let firstStartedMs: number | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const { result, startedMs, durationMs } = await this.#send(call);
+      firstStartedMs ??= startedMs;
+      this.#report(call, attempt, durationMs, result);
+
+      if (result.kind === "response" && result.status >= 200 && result.status < 300) {
+        return successResponse<T>(call, attempt, result, options.expectedStatus);
+      }
+      const failure = attemptFailure(result);
+      const elapsedMs = performance.now() - firstStartedMs;
+      const decision = retryDecision(
+        attempt,
+        { method, hasIdempotencyKey: idempotencyKey !== undefined, failure, elapsedMs },
+        this.#retryPolicy,
+      );
+      if (!decision.retry) throw this.#failureError(call, attempt, elapsedMs, result);
+      this.#announceRetry(call, attempt, elapsedMs, decision.delayMs, result);
+      await delay(decision.delayMs);
+    }
+  }
+
+  /**
+   * Every item of a list operation, page after page (`limit=250` unless `query.limit` says
+   * otherwise), following `next_cursor` until `has_more` is false or no cursor comes back.
+   */
+  async *paginate<T>(path: string, query: Query = {}): AsyncGenerator<T, void, undefined> {
+    for await (const page of this.pages<T>(path, query)) yield* page.items;
+  }
+
+  /** The pages of a list operation, one request each, as {@link paginate} walks them; `more`: another page follows. */
+  async *pages<T>(path: string, query: Query = {}): AsyncGenerator<{ items: T[]; more: boolean }, void, undefined> {
+    const followed = new Set<string>();
+    let cursor = query.cursor === undefined ? undefined : String(query.cursor);
+    if (cursor !== undefined) followed.add(cursor);
+    for (;;) {
+      const page = await this.request<unknown>("GET", path, { query: { limit: PAGE_LIMIT, ...query, cursor } });
+      if (!Array.isArray(page.data)) {
+        throw invalidResponse("GET", path, page, "a list response whose data is not an array");
+      }
+      const next = page.pagination?.has_more === true ? page.pagination.next_cursor : null;
+      yield { items: page.data as T[], more: next !== null };
+      if (next === null) return;
+      if (followed.has(next)) {
+        throw invalidResponse("GET", path, page, "the server returned a cursor it had returned before");
+      }
+      followed.add(next);
+      cursor = next;
+    }
+  }
+
+  async listAll<T>(path: string, query?: Query): Promise<T[]> {
+    const items: T[] = [];
+    for await (const item of this.paginate<T>(path, query)) items.push(item);
+    return items;
+  }
+
+  /** Closes the pooled connections; pending requests finish first. */
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  /**
+   * One attempt: waits for a free connection and the rate limit, then times the exchange alone,
+   * and tells the limiter how the service took it.
+   */
+  async #send(call: Call): Promise<{ result: AttemptResult; startedMs: number; durationMs: number }> {
+    await this.#inFlight.acquire();
+    try {
+      const slot = await this.#limiter.acquire();
+      const startedMs = performance.now();
+      const result = await this.#exchange(call);
+      // Any answer but 429 or 5xx shows the service keeps up with the rate, errors included.
+      if (result.kind === "response" && result.status === 429) {
+        const retryAfterMs = parseRetryAfter(header(result.headers, "retry-after"));
+        this.#limiter.throttled(slot, retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, this.#retryPolicy.retryAfterMaxMs));
+      } else if (result.kind === "response" && result.status < 500) {
+        this.#limiter.succeeded();
+      }
+      return { result, startedMs, durationMs: Math.round(performance.now() - startedMs) };
+    } finally {
+      this.#inFlight.release();
+    }
+  }
+
+  async #exchange(call: Call): Promise<AttemptResult> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
+    try {
+      const response = await this.#pool.request({
+        path: call.target,
+        method: call.method,
+        headers: call.headers,
+        body: call.body,
+        signal: timeout.signal,
+      });
+      const text = await response.body.text();
+      return { kind: "response", status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      if (timeout.signal.aborted) return { kind: "timeout" };
+      return { kind: "no_response", ...classifyNetworkError(error), cause: error };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #report(call: Call, attempt: number, durationMs: number, result: AttemptResult): void {
+    if (this.#onRequest === undefined) return;
+    const event: RequestEvent = {
+      method: call.method,
+      path: call.path,
+      status: result.kind === "response" ? result.status : 0,
+      attempt,
+      durationMs,
+    };
+    if (result.kind === "response") {
+      const requestId = header(result.headers, "x-request-id");
+      if (requestId !== undefined) event.requestId = requestId;
+    } else {
+      event.errorCode = result.kind === "timeout" ? "timeout" : "network_error";
+    }
+    try {
+      this.#onRequest(event);
+    } catch {
+      // An observer must not be able to fail or alter the request it observes.
+    }
+  }
+
+  #announceRetry(call: Call, attempt: number, elapsedMs: number, delayMs: number, result: AttemptResult): void {
+    if (this.#onRetry === undefined) return;
+    const event: RetryEvent = {
+      method: call.method,
+      path: call.path,
+      status: result.kind === "response" ? result.status : 0,
+      attempt,
+      elapsedMs: Math.round(elapsedMs),
+      delayMs,
+    };
+    if (result.kind !== "response") event.errorCode = result.kind === "timeout" ? "timeout" : "network_error";
+    try {
+      this.#onRetry(event);
+    } catch {
+      // An observer must not be able to fail or alter the request it observes.
+    }
+  }
+
+  #failureError(call: Call, attempts: number, elapsedMs: number, result: AttemptResult): ApiError {
+    const base = { method: call.method, path: call.path, attempts, elapsedMs: Math.round(elapsedMs) };
+    switch (result.kind) {
+      case "timeout":
+        return new ApiError({ ...base, status: 0, code: "timeout", reason: `no complete response within ${this.#timeoutMs} ms` });
+      case "no_response":
+        return new ApiError({ ...base, status: 0, code: "network_error", reason: result.reason, cause: result.cause });
+      case "response":
+        return new ApiError({ ...base, status: result.status, replayed: isReplayed(result.headers), ...parseErrorBody(result) });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response handling
+
+function successResponse<T>(
+  call: Call,
+  attempts: number,
+  result: Extract<AttemptResult, { kind: "response" }>,
+  expectedStatus: number | readonly number[] | undefined,
+): ApiResponse<T> {
+  const response: ApiResponse<T> = {
+    status: result.status,
+    data: undefined as T,
+    replayed: isReplayed(result.headers),
+    attempts,
+  };
+  const requestId = header(result.headers, "x-request-id");
+  if (requestId !== undefined) response.requestId = requestId;
+
+  const expected = typeof expectedStatus === "number" ? [expectedStatus] : expectedStatus;
+  if (expected !== undefined && !expected.includes(result.status)) {
+    throw invalidResponse(call.method, call.path, response, `status ${result.status}, expected ${expected.join(" or ")}`);
+  }
+  if (result.status === 204 || result.text.trim() === "") return response;
+
+  const envelope = parseJsonObject(result.text);
+  if (envelope === undefined || !("data" in envelope)) {
+    throw invalidResponse(call.method, call.path, response, "a success body that is not a JSON object with data");
+  }
+  response.data = envelope.data as T;
+  const pagination = parsePagination(envelope.pagination);
+  if (pagination !== undefined) response.pagination = pagination;
+  return response;
+}
+
+function invalidResponse(
+  method: HttpMethod,
+  path: string,
+  response: Pick<ApiResponse<unknown>, "status" | "requestId" | "attempts">,
+  what: string,
+): ApiError {
+  return new ApiError({
+    status: response.status,
+    code: "invalid_response",
+    reason: `unusable response: ${what}`,
+    requestId: response.requestId,
+    method,
+    path,
+    attempts: response.attempts,
+  });
+}
+
+/** Spec 2.3 envelope; anything else keeps its status and becomes `unknown_error`. */
+function parseErrorBody(result: Extract<AttemptResult, { kind: "response" }>): {
+  code: string;
+  reason: string;
+  requestId?: string;
+  details?: Record<string, unknown>;
+} {
+  const headerRequestId = header(result.headers, "x-request-id");
+  const error = parseJsonObject(result.text)?.error;
+  if (isPlainObject(error) && typeof error.code === "string" && error.code !== "") {
+    return {
+      code: error.code,
+      reason: typeof error.message === "string" && error.message !== "" ? error.message : "no message",
+      requestId: typeof error.request_id === "string" ? error.request_id : headerRequestId,
+      details: isPlainObject(error.details) ? error.details : undefined,
+    };
+  }
+  // The body itself stays out of the message: it is not the service's envelope and may echo anything.
+  const contentType = header(result.headers, "content-type") ?? "no content type";
+  return {
+    code: "unknown_error",
+    reason: `the response has no error envelope (${contentType})`,
+    requestId: headerRequestId,
+  };
+}
+
+function parsePagination(raw: unknown): Pagination | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  const pagination: Pagination = {
+    cursor: opaqueCursor(raw.cursor),
+    has_more: raw.has_more === true,
+    next_cursor: opaqueCursor(raw.next_cursor),
+    prev_cursor: opaqueCursor(raw.prev_cursor),
+  };
+  if (typeof raw.limit === "number") pagination.limit = raw.limit;
+  return pagination;
+}
+
+function opaqueCursor(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return null;
+}
+
+function attemptFailure(result: AttemptResult): AttemptFailure {
+  switch (result.kind) {
+    case "timeout":
+      return { kind: "timeout" };
+    case "no_response":
+      return { kind: result.failure };
+    case "response": {
+      const retryAfterMs = parseRetryAfter(header(result.headers, "retry-after"));
+      return retryAfterMs === undefined
+        ? { kind: "status", status: result.status }
+        : { kind: "status", status: result.status, retryAfterMs };
+    }
+  }
+}
+
+function classifyNetworkError(error: unknown): { failure: "connect" | "network" | "fatal"; reason: string } {
+  const codes = errorCodes(error);
+  const failure = codes.some((code) => CONNECT_ERROR_CODES.has(code))
+    ? "connect"
+    : codes.some((code) => TRANSIENT_ERROR_CODES.has(code))
+      ? "network"
+      : "fatal";
+  const message = error instanceof Error && error.message !== "" ? error.message : undefined;
+  return { failure, reason: message ?? codes[0] ?? "the connection failed" };
+}
+
+/** Codes of an error, its cause and, for happy-eyeballs connects, each address tried. */
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  const pending: unknown[] = [error];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (!isPlainObject(next)) continue;
+    if (typeof next.code === "string") codes.push(next.code);
+    if (next.cause !== undefined) pending.push(next.cause);
+    if (Array.isArray(next.errors)) pending.push(...next.errors);
+  }
+  return codes;
+}
+
+function encodeQuery(query: Query | undefined): string {
+  if (query === undefined) return "";
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  const encoded = params.toString();
+  return encoded === "" ? "" : `?${encoded}`;
+}
+
+/** Whether the server answered from its idempotency store (a "not shown" header name: the emulator's). */
+function isReplayed(headers: IncomingHttpHeaders): boolean {
+  return header(headers, "idempotent-replayed")?.toLowerCase() === "true";
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isPlainObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,175 @@
+/**
+ * The provider as the Pulumi dynamic-provider host runs it: `pulumi-monitoring/provider`. The
+ * serialized provider stored with each resource (provider/dynamic.ts) loads this module once per
+ * provider process and takes over {@link dispatcher}, which hands each call to its kind's provider.
+ *
+ * Module state is per provider process, which serves every resource of a deployment: one API
+ * client, hence one connection pool and one rate limiter (`monitoring:maxRequestsPerSecond`, and
+ * the back-off after a 429, for every request of the deploy).
+ */
+// @ts-nocheck
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import type * as pulumi from "@pulumi/pulumi";
+import { definitionOf } from "../schema/index.js";
+import { check } from "./check.js";
+import { CONFIG_NAMESPACE, type ConfigSource, offeredRegions, resolveSettings } from "./config.js";
+import { diff } from "./diff.js";
+import { warn } from "./engine-log.js";
+import { ResourceEngine } from "./engine.js";
+import { ResourceInitError, describeResource } from "./failures.js";
+import { internal } from "./fields.js";
+import { ApiClient, describeRetry, type RetryEvent } from "./http.js";
+import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
+
+export { ResourceEngine } from "./engine.js";
+export { resolveSettings, type ConfigSource, type ProviderSettings } from "./config.js";
+
+/** Stack configuration as handed to `configure`; environment variables only until then. */
+let stackConfig: ConfigSource = () => undefined;
+let shared: { settings: string; client: ApiClient } | undefined;
+
+/**
+ * The process's API client for the settings `config` resolves to, built on first use and kept
+ * while they stay the same, so every resource shares its connections and rate limit.
+ */
+export function apiClientFor(config: ConfigSource): ApiClient {
+  const settings = resolveSettings(config);
+  const signature = JSON.stringify(settings);
+  if (shared === undefined || shared.settings !== signature) {
+    const { apiUrl, ...options } = settings;
+    void shared?.client.close();
+    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, onRetry: announceSlowRetry }) };
+  }
+  return shared.client;
+}
+
+/** Retrying for this long is worth a line in the output of `pulumi up`. */
+const RETRY_NOTICE_AFTER_MS = 5_000;
+
+/** Which resource the provider operation in progress is for (`Monitor "web"`), so a notice can name it. */
+const currentResource = new AsyncLocalStorage<string>();
+
+/**
+ * `Monitor "web": retrying POST /monitors after 503 (attempt 4, 9 s so far)`, at info level.
+ *
+ * It goes to standard output because that is what reaches the user from a dynamic provider: the
+ * Pulumi CLI (3.259) shows each line a dynamic provider's process prints as an info message, but
+ * the process has no connection to the engine's log service (`pulumi.log` falls back to the same
+ * standard output) and the host passes create/read/update/delete no URN, so the message cannot be
+ * attached to the resource's row; it names the resource instead.
+ */
+function announceSlowRetry(event: RetryEvent): void {
+  if (event.elapsedMs < RETRY_NOTICE_AFTER_MS) return;
+  const resource = currentResource.getStore();
+  console.log(resource === undefined ? describeRetry(event) : `${resource}: ${describeRetry(event)}`);
+}
+
+const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
+}
+
+/** Open domains the stack closed (`monitoring:offeredRegions`), for check. */
+function closedDomains() {
+  const regions = offeredRegions(stackConfig);
+  return regions === undefined ? {} : { region: regions };
+}
+
+/**
+ * The dynamic provider of one kind. Resources recorded before the provider text became the same
+ * for every kind still carry a text that calls this with their kind.
+ */
+export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+  const cached = providers.get(kind);
+  if (cached !== undefined) return cached;
+  const provider = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), () => apiClientFor(stackConfig), closedDomains) : kindProvider(kind);
+  providers.set(kind, provider);
+  return provider;
+}
+
+const engines = new Map<string, ResourceEngine>();
+
+function engineOf(kind: string): ResourceEngine {
+  let engine = engines.get(kind);
+  if (engine === undefined) {
+    engine = new ResourceEngine(definitionOf(kind), () => apiClientFor(stackConfig));
+    engines.set(kind, engine);
+  }
+  return engine;
+}
+
+function kindProvider(kind: string): pulumi.dynamic.ResourceProvider {
+  const definition = definitionOf(kind);
+  const engine = engineOf(kind);
+  const on = <T>(values: Record<string, unknown>, operation: () => Promise<T>): Promise<T> =>
+    currentResource.run(describeResource(definition, values), operation);
+  return {
+    configure,
+    check: async (_olds, news) => {
+      const { warnings, ...result } = check(definition, news, closedDomains());
+      await warn(news[internal.urn], warnings);
+      return result;
+    },
+    diff: async (_id, olds, news) => diff(definition, olds, news),
+    create: (inputs) => on(inputs, () => engine.create(inputs)),
+    read: (id, props) => on(props ?? {}, () => engine.read(id, props ?? {})),
+    update: (id, olds, news) => on(news, () => engine.update(id, olds, news)),
+    delete: (id, props) => on(props, () => engine.delete(id, props)),
+  };
+}
+
+/**
+ * The kind a call is for: the type in the URN the SDK passes as an input, or, for calls that
+ * get only outputs (read, delete), the kind recorded with them.
+ */
+function kindOf(properties: Record<string, unknown>): string {
+  const urn = properties[internal.urn];
+  if (typeof urn === "string") {
+    const type = urn.split("::")[2] ?? "";
+    return type.slice(type.lastIndexOf(":") + 1);
+  }
+  const kind = properties[internal.kind];
+  if (typeof kind === "string") return kind;
+  throw new Error("pulumi-monitoring: a resource's properties name no kind (neither __urn nor __kind)");
+}
+
+/** Outputs carry their kind, so read and delete, which get only outputs, find their provider. */
+function withKind<T extends Record<string, unknown> | undefined>(outputs: T, kind: string): T {
+  return (outputs === undefined ? undefined : { ...outputs, [internal.kind]: kind }) as T;
+}
+
+/** An init failure's partial outputs carry their kind like complete ones. */
+function kindOnFailure(kind: string): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof ResourceInitError)) throw error;
+    throw new ResourceInitError(error.id, withKind(error.properties, kind), error.cause);
+  };
+}
+
+/**
+ * The provider object the serialized text turns into (provider/dynamic.ts): one for every kind,
+ * configured once per provider process, each call handed to its kind's provider.
+ */
+export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
+  configure,
+  check: async (olds, news) => providerFor(kindOf(news)).check!(olds, news),
+  diff: async (id, olds, news) => providerFor(kindOf(news)).diff!(id, olds, news),
+  create: async (inputs) => {
+    const kind = kindOf(inputs);
+    const { id, outs } = await providerFor(kind).create(inputs).catch(kindOnFailure(kind));
+    return { id, outs: withKind(outs, kind) };
+  },
+  read: async (id, props) => {
+    const kind = kindOf(props ?? {});
+    const result = await providerFor(kind).read!(id, props);
+    return { ...result, props: withKind(result.props, kind) };
+  },
+  update: async (id, olds, news) => {
+    const kind = kindOf(news);
+    const { outs } = await providerFor(kind).update!(id, olds, news).catch(kindOnFailure(kind));
+    return { outs: withKind(outs, kind) };
+  },
+  delete: async (id, props) => providerFor(kindOf(props)).delete!(id, props),
+};

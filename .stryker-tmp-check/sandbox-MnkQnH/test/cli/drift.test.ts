@@ -1,0 +1,284 @@
+/**
+ * The drift report without the Pulumi CLI: how a refreshed object is told (put back, kept,
+ * deleted, paused, secrets masked), where a stack's objects live and which it manages, the
+ * unmanaged-object scan against the emulator (list pages only), the `drift:` settings, and the
+ * three formats with their exit code.
+ */
+// @ts-nocheck
+
+import type { StepEventMetadata } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { driftOf } from "../../cli/drift/changes.js";
+import { runDrift } from "../../cli/drift/command.js";
+import { renderMarkdown } from "../../cli/drift/report.js";
+import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
+import { noChanges } from "../../cli/fleet/events.js";
+import { parseProject } from "../../cli/fleet/project.js";
+import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
+import { ApiClient } from "../../provider/http.js";
+import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+
+const MONITOR_TYPE = "pulumi-nodejs:dynamic/monitoring:Monitor";
+const urn = (name: string, type = MONITOR_TYPE) => `urn:pulumi:acme::agency::${type}::${name}`;
+
+/** Whether a declared input differs, which is what makes the engine's refresh step an update. */
+const declaredChange = (recorded: Record<string, unknown>, actual: Record<string, unknown>): boolean =>
+  ((recorded["__declaredInputs"] as string[] | undefined) ?? []).some((field) => JSON.stringify(recorded[field]) !== JSON.stringify(actual[field]));
+
+describe("a refreshed object", () => {
+  const refreshed = (recorded: Record<string, unknown>, actual: Record<string, unknown> | undefined, type = MONITOR_TYPE): StepEventMetadata => ({
+    // The engine reports a change to a field the program leaves out as `same`: its diff ignores it.
+    op: actual === undefined ? "delete" : declaredChange(recorded, actual) ? "update" : "same",
+    urn: urn("web", type),
+    type,
+    provider: "",
+    old: { id: "m-1", outputs: recorded } as never,
+    ...(actual === undefined ? {} : { new: { id: "m-1", outputs: actual } as never }),
+  });
+  const monitor = { name: "Web", url: "https://example.com", intervalSeconds: 60, paused: false, status: "UP", __declaredInputs: ["name", "url"] };
+
+  it.each([
+    ["a declared field: put back", { name: "Renamed" }, { fields: [{ field: "name", recorded: "Web", actual: "Renamed", declared: true }] }],
+    ["a field the program leaves out: kept", { intervalSeconds: 900 }, { fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] }],
+    ["a pause the program does not declare: flagged, kept", { paused: true, status: "PAUSED" }, { fields: [], paused: { declared: false } }],
+    ["a secret: masked", { requestHeaders: [{ name: "x-token", value: "t0ken" }] }, { fields: [{ field: "requestHeaders", recorded: undefined, actual: "[secret]", declared: false }] }],
+  ])("%s", (_case, change, expected) => {
+    expect(driftOf(refreshed(monitor, { ...monitor, ...change }))).toEqual({ type: "Monitor", name: "web", urn: urn("web"), id: "m-1", drift: "changed", ...expected });
+  });
+
+  it("a pause the program declares is put back by the next deploy", () => {
+    const declared = { ...monitor, __declaredInputs: ["name", "url", "paused"] };
+    expect(driftOf(refreshed(declared, { ...declared, paused: true }))?.paused).toEqual({ declared: true });
+  });
+
+  it("a pause recorded by an earlier refresh stays flagged while the program does not declare paused: true", () => {
+    const recordedPause = { ...monitor, paused: true };
+    const unchanged = (outputs: Record<string, unknown>): StepEventMetadata => ({ ...refreshed(outputs, outputs), op: "same" });
+    expect(driftOf(unchanged(recordedPause))).toMatchObject({ name: "web", drift: "changed", fields: [], paused: { declared: false } });
+    expect(driftOf(unchanged({ ...recordedPause, __declaredInputs: ["name", "url", "paused"] }))).toBeUndefined();
+    expect(driftOf(unchanged(monitor))).toBeUndefined();
+  });
+
+  it("a server output that moves on (a status) is no drift", () => {
+    expect(driftOf(refreshed(monitor, { ...monitor, status: "DOWN" }))).toBeUndefined();
+  });
+
+  it("an object gone from the service is deleted", () => {
+    expect(driftOf(refreshed(monitor, undefined))).toMatchObject({ name: "web", id: "m-1", drift: "deleted", fields: [] });
+  });
+});
+
+describe("where a stack's objects live and which it manages", () => {
+  const resources = [
+    { type: "pulumi:pulumi:Stack", id: "" },
+    { type: "pulumi-nodejs:dynamic/monitoring:Client", id: "C-1", outputs: { name: "Acme" } },
+    { type: MONITOR_TYPE, id: "M-1", outputs: { clientId: "C-1" } },
+    { type: "pulumi-nodejs:dynamic/monitoring:MonitorSet", id: "set-1", outputs: { clientId: "c-2", ids: { a: "M-2", b: "M-3" } } },
+    { type: "pulumi-nodejs:dynamic/monitoring:ClientTemplate", id: "T-1", outputs: {} },
+  ];
+
+  it("its scopes are the clients its objects live in (a client object is its own) and outside any client", () => {
+    expect(scopesOf(resources)).toEqual(["account", "c-1", "c-2"]);
+  });
+
+  it("its managed ids include a monitor set's monitors, in lower case", () => {
+    expect(managedIds(resources)).toEqual(["c-1", "m-1", "set-1", "m-2", "m-3", "t-1"]);
+  });
+});
+
+describe("the drift section of Pulumi.yaml", () => {
+  it("names other projects' stacks that count as managing, and ids and names to ignore", () => {
+    const project = parseProject("/p/agency", "name: agency\nruntime: nodejs\ndrift:\n  managedBy:\n    - dir: ../billing\n      stacks: [prod]\n  ignore:\n    ids: [abc]\n    names: ['legacy-*']\n");
+    expect(project.drift).toEqual({ managedBy: [{ dir: "/p/billing", stacks: ["prod"] }], ignore: { ids: ["abc"], names: ["legacy-*"] } });
+    expect(parseProject("/p", "name: p\nruntime: nodejs\n").drift).toEqual({ managedBy: [], ignore: { ids: [], names: [] } });
+    expect(() => parseProject("/p", "name: p\nruntime: nodejs\ndrift:\n  ignore:\n    idz: []\n")).toThrow("drift.ignore");
+  });
+});
+
+describe("unmanaged objects, read from the emulator", () => {
+  let emulator: TestEmulator;
+  let api: ApiClient;
+  const ids: Record<string, string> = {};
+  const create = async (path: string, body: Record<string, unknown>): Promise<string> => (await emulator.byHand<{ id: string }>("POST", path, body)).id;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
+    ids.acme = await create("/clients", { name: "Acme" });
+    ids.globex = await create("/clients", { name: "Globex" });
+    ids.managed = await create("/monitors", { name: "Managed", url: "https://acme.example", client_id: ids.acme });
+    ids.stray = await create("/monitors", { name: "Stray", url: "https://stray.example", interval_seconds: 300, client_id: ids.acme });
+    ids.legacy = await create("/monitors", { name: "legacy-probe", url: "https://legacy.example", client_id: ids.acme });
+    ids.elsewhere = await create("/monitors", { name: "Globex site", url: "https://globex.example", client_id: ids.globex });
+    ids.outside = await create("/heartbeats", { name: "Nightly backup" });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await emulator?.stop();
+  });
+
+  it("are the objects of the stack's scopes no stack manages, with the declaration that adopts each, in list pages", async () => {
+    await emulator.admin.clearRequestLog();
+    const managed = new Set([ids.acme, ids.globex, ids.managed].map((id) => id!.toLowerCase()));
+    const found = await findUnmanaged(api, [ids.acme!.toLowerCase(), "account"], managed, { ids: [], names: ["legacy-*"] });
+    expect(found.get(ids.acme!.toLowerCase())).toEqual([
+      {
+        kind: "Monitor",
+        name: "Stray",
+        id: ids.stray,
+        clientId: ids.acme,
+        adopt: `new mon.Monitor("stray", {\n  adoptId: "${ids.stray}",\n  name: "Stray",\n  url: "https://stray.example",\n  intervalSeconds: 300,\n  regions: ["eu-west-1", "us-east-1"],\n  clientId: "${ids.acme}",\n})`,
+      },
+    ]);
+    expect(found.get("account")).toEqual([expect.objectContaining({ kind: "Heartbeat", name: "Nightly backup", id: ids.outside })]);
+    // One list call per kind and scope, 250 at a time; never a GET of one object.
+    const requests = await emulator.admin.requestLog();
+    expect(requests.every((request) => request.method === "GET" && /(^|&)limit=250(&|$)/.test(request.query))).toBe(true);
+    expect(requests.length).toBeLessThanOrEqual(2 * 9);
+  });
+
+  it("leave out what `drift.ignore` names by id", async () => {
+    const managed = new Set([ids.acme, ids.globex, ids.managed].map((id) => id!.toLowerCase()));
+    const found = await findUnmanaged(api, [ids.acme!.toLowerCase()], managed, { ids: [ids.stray!.toUpperCase(), ids.legacy!], names: [] });
+    expect(found.get(ids.acme!.toLowerCase())).toEqual([]);
+  });
+});
+
+describe("the drift report", () => {
+  const stack = (fields: Partial<StackReport>): StackReport => ({ stack: "acme", role: "client", result: "drifted", counts: noChanges(), durationMs: 4200, ...fields });
+  const monitor = { type: "Monitor", urn: "u", id: "m-1" };
+  const fiveChanges: FleetReport = {
+    verb: "drift",
+    project: "agency",
+    parallel: 1,
+    interrupted: false,
+    stacks: [
+      stack({
+        drift: [
+          { ...monitor, name: "web", drift: "changed", fields: [{ field: "name", recorded: "Web", actual: "Renamed | by hand", declared: true }, { field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] },
+          { ...monitor, name: "api", drift: "changed", fields: [], paused: { declared: false } },
+          { type: "Heartbeat", urn: "u", id: "h-1", name: "backup", drift: "deleted", fields: [] },
+        ],
+        unmanaged: [{ kind: "Monitor", name: "Stray", id: "m-9", clientId: "c-1", adopt: 'new mon.Monitor("stray", {\n  adoptId: "m-9",\n})' }],
+      }),
+      stack({ stack: "globex", result: "in sync", drift: [], unmanaged: [] }),
+    ],
+  };
+
+  it("is a table of stacks by finding, then each finding under what the next deploy does", () => {
+    expect(renderTable(fiveChanges)).toBe(
+      [
+        "stack   put back  kept  deleted  paused  unmanaged  duration  result",
+        "------  --------  ----  -------  ------  ---------  --------  -------",
+        "acme           1     1        1       1          1      4.2s  drifted",
+        "globex         0     0        0       0          0      4.2s  in sync",
+        "",
+        "Paused by hand. No checks and no alerts while paused.",
+        "  acme: Monitor api (id m-1): PAUSED; the program leaves `paused` out, so the next deploy keeps it paused (declare `paused: false` to resume it on every deploy)",
+        "",
+        "Declared fields changed by hand. The next deploy puts them back.",
+        '  acme: Monitor web: name "Web" -> "Renamed | by hand"',
+        "",
+        "Fields the program leaves out, changed by hand. The next deploy keeps them: declare a field to manage it.",
+        "  acme: Monitor web: intervalSeconds 60 -> 900",
+        "",
+        "Deleted by hand. The next deploy creates them again.",
+        "  acme: Heartbeat backup (id h-1)",
+        "",
+        "Unmanaged objects. In the stack's scope and managed by no stack: adopt one by declaring it with its adoptId, or leave it out with `drift.ignore` in Pulumi.yaml.",
+        '  acme: Monitor "Stray" (id m-9, in client c-1)',
+        '      new mon.Monitor("stray", {',
+        '        adoptId: "m-9",',
+        "      })",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("is markdown for a CI job, table cells escaped", () => {
+    expect(renderMarkdown(fiveChanges)).toBe(
+      [
+        "## Drift in `agency`: 1 of 2 stacks drifted",
+        "",
+        "| stack | put back | kept | deleted | paused | unmanaged | result |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| acme | 1 | 1 | 1 | 1 | 1 | drifted |",
+        "| globex | 0 | 0 | 0 | 0 | 0 | in sync |",
+        "",
+        "### Paused by hand",
+        "",
+        "No checks and no alerts while paused.",
+        "",
+        "| stack | kind | name | id | next deploy |",
+        "| --- | --- | --- | --- | --- |",
+        "| acme | Monitor | api | `m-1` | keeps it paused: the program leaves `paused` out |",
+        "",
+        "### Declared fields changed by hand",
+        "",
+        "The next deploy puts them back.",
+        "",
+        "| stack | kind | name | field | recorded | now |",
+        "| --- | --- | --- | --- | --- | --- |",
+        '| acme | Monitor | web | `name` | `"Web"` | `"Renamed \\| by hand"` |',
+        "",
+        "### Fields the program leaves out, changed by hand",
+        "",
+        "The next deploy keeps them: declare a field to manage it.",
+        "",
+        "| stack | kind | name | field | recorded | now |",
+        "| --- | --- | --- | --- | --- | --- |",
+        "| acme | Monitor | web | `intervalSeconds` | `60` | `900` |",
+        "",
+        "### Deleted by hand",
+        "",
+        "The next deploy creates them again.",
+        "",
+        "| stack | kind | name | id |",
+        "| --- | --- | --- | --- |",
+        "| acme | Heartbeat | backup | `h-1` |",
+        "",
+        "### Unmanaged objects",
+        "",
+        "In the stack's scope and managed by no stack: adopt one by declaring it with its adoptId, or leave it out with `drift.ignore` in Pulumi.yaml.",
+        "",
+        "| stack | kind | name | id | client |",
+        "| --- | --- | --- | --- | --- |",
+        "| acme | Monitor | Stray | `m-9` | `c-1` |",
+        "",
+        "```ts",
+        'new mon.Monitor("stray", {',
+        '  adoptId: "m-9",',
+        "})",
+        "```",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("as JSON, is the report itself: each finding names its stack, kind, name and field", () => {
+    const json = JSON.parse(JSON.stringify(fiveChanges)) as FleetReport;
+    expect(json.stacks[0]?.drift?.[0]?.fields[1]).toEqual({ field: "intervalSeconds", recorded: 60, actual: 900, declared: false });
+    expect(json.stacks[0]?.unmanaged?.[0]).toMatchObject({ kind: "Monitor", name: "Stray", id: "m-9" });
+  });
+
+  it("exits 3 when anything drifted or is unmanaged, 0 when every stack is in sync", () => {
+    expect(exitCodeOf(fiveChanges)).toBe(3);
+    expect(exitCodeOf({ ...fiveChanges, stacks: [fiveChanges.stacks[1]!] })).toBe(0);
+  });
+
+  it("says in markdown when everything is in sync", () => {
+    expect(renderMarkdown({ ...fiveChanges, stacks: [fiveChanges.stacks[1]!] })).toMatch(/^## Drift in `agency`: in sync\n/);
+  });
+});
+
+describe("pulumi-monitoring drift", () => {
+  it("--help says what is reported, the formats and the exit codes; an unknown option is bad usage", async () => {
+    const written: string[] = [];
+    const output = { write: (text: string) => written.push(text) };
+    const io = { stdout: output, stderr: output, stdin: process.stdin, signals: process };
+    expect(await runDrift(["--help"], io)).toBe(0);
+    expect(written.join("")).toContain("Exit status: 0 in sync, 1 the check failed, 2 bad usage, 3 drift or unmanaged objects found.");
+    expect(written.join("")).toContain("--markdown");
+    expect(await runDrift(["--bogus"], io)).toBe(2);
+  });
+});

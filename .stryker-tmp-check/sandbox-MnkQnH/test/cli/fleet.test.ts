@@ -1,0 +1,401 @@
+/**
+ * The pure parts of `pulumi-monitoring fleet`: stack selection, the budget split, the bounded
+ * scheduler, what engine events say about a stack, the run configuration, the project's `fleet:`
+ * section, the command line, the live lines, the final report, and which programs run inside the
+ * fleet's process.
+ */
+// @ts-nocheck
+
+import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { rateForStack, shareOfBudget, stacksAtOnce } from "../../cli/fleet/budget.js";
+import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/display.js";
+import { errorSummary, noChanges, StackEvents } from "../../cli/fleet/events.js";
+import { inProcessRunner } from "../../cli/fleet/in-process.js";
+import { commandErrorMessage } from "../../cli/fleet/operations.js";
+import { parseFleetArgs, UsageError } from "../../cli/fleet/options.js";
+import { parseProject } from "../../cli/fleet/project.js";
+import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
+import { configValue, withConfigValues } from "../../cli/fleet/run-config.js";
+import { runBounded } from "../../cli/fleet/scheduler.js";
+import { globToRegExp, selectStacks } from "../../cli/fleet/select.js";
+
+describe("stack selection", () => {
+  const stacks = ["acme", "acme-staging", "globex", "initech"];
+
+  it("takes every stack without --stack, in the project's order", () => {
+    expect(selectStacks(stacks, [], [])).toEqual(stacks);
+  });
+
+  it("keeps the stacks matching any --stack glob, minus those matching an --exclude glob", () => {
+    expect(selectStacks(stacks, ["acme*", "initech"], ["*-staging"])).toEqual(["acme", "initech"]);
+    expect(selectStacks(stacks, [], ["?lobex", "acme*"])).toEqual(["initech"]);
+  });
+
+  it("matches whole names, with regular-expression characters standing for themselves", () => {
+    expect(globToRegExp("acme").test("acme-staging")).toBe(false);
+    expect(globToRegExp("a.c+").test("a.c+")).toBe(true);
+    expect(globToRegExp("a.c+").test("abcc")).toBe(false);
+  });
+
+  it("rejects a --stack glob that matches nothing, listing the stacks", () => {
+    expect(() => selectStacks(stacks, ["acmee"], [])).toThrow("--stack acmee matches no stack of the project (its stacks: acme, acme-staging, globex, initech)");
+  });
+});
+
+describe("the rate budget", () => {
+  it("runs at most --parallel stacks at once, and no more than there are", () => {
+    expect(stacksAtOnce(4, 12)).toBe(4);
+    expect(stacksAtOnce(8, 3)).toBe(3);
+    expect(stacksAtOnce(4, 0)).toBe(1);
+  });
+
+  it("gives each running stack an equal share less one request per second in reserve, rounded down", () => {
+    expect(shareOfBudget(20, 4)).toBe(4);
+    expect(shareOfBudget(20, 3)).toBe(5.66);
+    expect((shareOfBudget(20, 3) + 1) * 3).toBeLessThanOrEqual(20);
+    expect(shareOfBudget(10, 1)).toBe(9);
+    expect(shareOfBudget(3, 2)).toBe(0.75);
+    expect(shareOfBudget(0.01, 4)).toBe(0.01);
+    expect(() => shareOfBudget(0, 2)).toThrow("positive");
+  });
+
+  it("leaves a stack its own limit when that is lower than its share", () => {
+    expect(rateForStack(5, 2)).toBe(2);
+    expect(rateForStack(5, 9)).toBe(5);
+    expect(rateForStack(5, undefined)).toBe(5);
+  });
+});
+
+describe("the scheduler", () => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it("runs every item with at most `limit` at once and returns the results in the items' order", async () => {
+    let running = 0;
+    let mostAtOnce = 0;
+    const results = await runBounded([30, 10, 20, 5, 15], 2, async (ms) => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      running -= 1;
+      return ms * 2;
+    });
+    expect(mostAtOnce).toBe(2);
+    expect(results).toEqual([60, 20, 40, 10, 30].map((value) => ({ status: "fulfilled", value })));
+  });
+
+  it("goes on after a task fails", async () => {
+    const results = await runBounded(["a", "b", "c"], 1, async (item) => {
+      await tick();
+      if (item === "b") throw new Error("b broke");
+      return item;
+    });
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  });
+
+  it("starts nothing more once stopped, and says which never started", async () => {
+    const stop = new AbortController();
+    const results = await runBounded([1, 2, 3, 4], 2, async (item) => {
+      if (item === 2) stop.abort();
+      await tick();
+      return item;
+    }, stop.signal);
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "not-started", "not-started"]);
+  });
+});
+
+describe("engine events of one stack", () => {
+  const MONITOR = "urn:pulumi:acme::agency::monitoring:agency:ClientMonitoring$pulumi-nodejs:dynamic/monitoring:Monitor::acme-root";
+  const STACK = "urn:pulumi:acme::agency::pulumi:pulumi:Stack::agency-acme";
+  const step = (op: StepEventMetadata["op"], urn: string, outputs?: [Record<string, unknown>, Record<string, unknown>]): StepEventMetadata => ({
+    op,
+    urn,
+    type: "pulumi-nodejs:dynamic/monitoring:Monitor",
+    provider: "",
+    ...(outputs ? { old: { outputs: outputs[0] } as never, new: { outputs: outputs[1] } as never } : {}),
+  });
+  const event = (fields: Partial<EngineEvent>): EngineEvent => ({ sequence: 0, timestamp: 0, ...fields });
+
+  it("follows the current step and counts the changes made", () => {
+    const events = new StackEvents(false);
+    events.observe(event({ resourcePreEvent: { metadata: step("create", MONITOR) } }));
+    expect(events.step).toBe("creating Monitor acme-root");
+    events.observe(event({ resOutputsEvent: { metadata: step("create", MONITOR) } }));
+    events.observe(event({ resourcePreEvent: { metadata: step("same", MONITOR) } }));
+    expect(events.step).toBe("creating Monitor acme-root");
+    expect(events.counts).toEqual({ ...noChanges(), create: 1 });
+    events.observe(event({ summaryEvent: { maybeCorrupt: false, durationSeconds: 3, resourceChanges: { create: 2, same: 4 }, policyPacks: {} } }));
+    expect(events.summary).toEqual({ ...noChanges(), create: 2 });
+  });
+
+  it("prefers the error naming a resource over the stack's generic ones", () => {
+    const events = new StackEvents(false);
+    const diagnostic = (urn: string, message: string): EngineEvent => event({ diagnosticEvent: { urn, message, color: "never", severity: "error" } });
+    events.observe(diagnostic(STACK, "update failed"));
+    events.observe(diagnostic(MONITOR, "<{%reset%}>intervalSeconds: must be at least 10<{%reset%}>\n"));
+    events.observe(diagnostic(STACK, "something else went wrong"));
+    expect(events.firstError()).toBe("Monitor acme-root: intervalSeconds: must be at least 10");
+  });
+
+  it("keeps a failing program's message without its stack trace", () => {
+    const events = new StackEvents(false);
+    events.observe(
+      event({
+        diagnosticEvent: {
+          urn: STACK,
+          message: "Running program failed:\n    Error: contacts.emails.0: must be an email address\n        at Object.<anonymous> (/index.ts:9:1)\n",
+          color: "never",
+          severity: "error",
+        },
+      }),
+    );
+    expect(events.firstError()).toBe("Running program failed: Error: contacts.emails.0: must be an email address");
+  });
+
+  it("reports drift in a refresh field by field, without provider internals, and deleted objects", () => {
+    const events = new StackEvents(true);
+    const recorded = { name: "Home", intervalSeconds: 60, regions: ["eu-west-1"], __provider: "a", __declaredInputs: ["name", "regions"] };
+    events.observe(event({ resOutputsEvent: { metadata: step("update", MONITOR, [recorded, { ...recorded, name: "Renamed", regions: ["us-east-1"], __provider: "b" }]) } }));
+    events.observe(event({ resOutputsEvent: { metadata: step("delete", MONITOR.replace("acme-root", "acme-api")) } }));
+    expect(events.drift).toEqual([
+      {
+        type: "Monitor",
+        name: "acme-root",
+        urn: MONITOR,
+        drift: "changed",
+        fields: [
+          { field: "name", recorded: "Home", actual: "Renamed", declared: true },
+          { field: "regions", recorded: ["eu-west-1"], actual: ["us-east-1"], declared: true },
+        ],
+      },
+      { type: "Monitor", name: "acme-api", urn: MONITOR.replace("acme-root", "acme-api"), drift: "deleted", fields: [] },
+    ]);
+    // What the state records, for the unmanaged-object check: where the stack's objects live.
+    expect(events.recorded).toEqual([{ type: "pulumi-nodejs:dynamic/monitoring:Monitor", outputs: recorded }]);
+  });
+
+  it("does not count an up's updates as drift", () => {
+    const events = new StackEvents(false);
+    events.observe(event({ resOutputsEvent: { metadata: step("update", MONITOR, [{ name: "a" }, { name: "b" }]) } }));
+    expect(events.drift).toEqual([]);
+  });
+
+  it("summarizes a CLI failure by its error lines", () => {
+    const error = Object.assign(new Error("code: 255"), { commandResult: { stderr: "warning: x\nerror: could not find stack acme\nerror: update failed\n" } });
+    expect(commandErrorMessage(error)).toBe("could not find stack acme");
+    expect(commandErrorMessage(new Error("\nspawn pulumi ENOENT\nmore"))).toBe("spawn pulumi ENOENT");
+    expect(errorSummary("error: <{%fg 1%}>boom\n\n")).toBe("boom");
+  });
+});
+
+describe("the run's configuration", () => {
+  const settings = "encryptionsalt: v1:abc\nconfig:\n  agency:client:\n    name: Acme # the shop\n  agency:key:\n    secure: v1:xyz\n";
+
+  it("adds the run's values to a copy of the stack's settings, keeping secrets, salt and comments", () => {
+    const copy = withConfigValues(settings, { "monitoring:maxRequestsPerSecond": "5" });
+    expect(copy).toContain("encryptionsalt: v1:abc");
+    expect(copy).toContain("secure: v1:xyz");
+    expect(copy).toContain("# the shop");
+    expect(configValue(copy, "monitoring:maxRequestsPerSecond")).toBe("5");
+    expect(configValue(withConfigValues(copy, { "monitoring:maxRequestsPerSecond": "2.5" }), "monitoring:maxRequestsPerSecond")).toBe("2.5");
+  });
+
+  it("starts from nothing for a stack without a settings file", () => {
+    expect(configValue(withConfigValues("", { "monitoring:maxRequestsPerSecond": "5" }), "monitoring:maxRequestsPerSecond")).toBe("5");
+    expect(configValue("", "agency:client")).toBeUndefined();
+  });
+});
+
+describe("the project's fleet section", () => {
+  const base = "name: agency\nruntime: nodejs\n";
+
+  it("reads the shared stack, the clients folder and the budget", () => {
+    const project = parseProject(
+      "/p",
+      `${base}config:\n  monitoring:maxRequestsPerSecond: 20\nfleet:\n  shared:\n    dir: shared\n    stack: shared\n    outputs:\n      templateId: agency:templateId\n`,
+    );
+    expect(project).toEqual({
+      dir: "/p",
+      name: "agency",
+      runtime: { name: "nodejs", options: {} },
+      stackConfigDir: "/p",
+      shared: { dir: "/p/shared", stack: "shared", outputs: { templateId: "agency:templateId" } },
+      clients: { dir: "/p/clients", configKey: "agency:client" },
+      budget: 20,
+      drift: { managedBy: [], ignore: { ids: [], names: [] } },
+    });
+  });
+
+  it("needs no fleet section, and takes a budget written as a value object", () => {
+    const project = parseProject("/p", `${base}stackConfigDir: stacks\nconfig:\n  monitoring:maxRequestsPerSecond:\n    value: 8\n`);
+    expect(project.shared).toBeUndefined();
+    expect(project.stackConfigDir).toBe("/p/stacks");
+    expect(project.budget).toBe(8);
+  });
+
+  it("names the file and the field of a mistake", () => {
+    expect(() => parseProject("/p", `${base}fleet:\n  shared:\n    dir: shared\n`)).toThrow("/p/Pulumi.yaml: fleet.shared.stack:");
+    expect(() => parseProject("/p", `${base}fleet:\n  shared:\n    dir: s\n    stack: s\n    outputs:\n      id: templateId\n`)).toThrow(
+      "fleet.shared.outputs.id: must be a configuration key",
+    );
+    expect(() => parseProject("/p", `${base}config:\n  monitoring:maxRequestsPerSecond: fast\n`)).toThrow("must be a positive number");
+  });
+});
+
+describe("the command line", () => {
+  it("reads the command, globs and numbers", () => {
+    expect(parseFleetArgs(["up", "--stack", "a*", "--stack", "b", "--exclude", "c", "--parallel", "4", "--max-rps", "20", "--yes", "--json", "--no-shared"], "/here")).toEqual({
+      command: "up",
+      cwd: "/here",
+      stacks: ["a*", "b"],
+      exclude: ["c"],
+      parallel: 4,
+      maxRps: 20,
+      shared: false,
+      refresh: true,
+      isolated: false,
+      json: true,
+      markdown: false,
+      yes: true,
+    });
+    expect(parseFleetArgs(["preview", "--isolated"], "/here")).toMatchObject({ command: "preview", isolated: true });
+    expect(parseFleetArgs(["up", "--no-refresh"], "/here")).toMatchObject({ command: "up", refresh: false });
+    expect(parseFleetArgs(["--help"], "/")).toBe("help");
+  });
+
+  it("defaults to the cores, at most 8", () => {
+    const options = parseFleetArgs(["preview"], "/");
+    expect(options !== "help" && options.parallel >= 1 && options.parallel <= 8).toBe(true);
+  });
+
+  it("rejects what it cannot run", () => {
+    expect(() => parseFleetArgs([], "/")).toThrow(UsageError);
+    expect(() => parseFleetArgs(["deploy"], "/")).toThrow('unknown command "deploy"');
+    expect(() => parseFleetArgs(["up", "acme"], "/")).toThrow("--stack GLOB");
+    expect(() => parseFleetArgs(["up", "--parallel", "0"], "/")).toThrow("--parallel must be a whole number of at least 1");
+    expect(() => parseFleetArgs(["up", "--max-rps=-1"], "/")).toThrow("--max-rps must be a positive number");
+  });
+});
+
+describe("the live lines", () => {
+  const counts = { ...noChanges(), create: 2 };
+
+  it("say what each stack is doing", () => {
+    expect(liveLine("acme", { state: "queued" }, 6, 0)).toBe("acme    queued");
+    expect(liveLine("acme", { state: "running", step: "creating Monitor acme-root", counts, startedAt: 0 }, 4, 2500)).toBe(
+      "acme  running 2.5s  creating Monitor acme-root (create 2)",
+    );
+    expect(liveLine("acme", { state: "done", result: "succeeded", counts, durationMs: 12_000 }, 4, 0)).toBe("acme  succeeded in 12.0s: create 2");
+    expect(liveLine("acme", { state: "failed", error: "boom", durationMs: 61_000 }, 4, 0)).toBe("acme  failed after 1m01s: boom");
+  });
+
+  it("sum up the quiet stacks when they do not fit the screen", () => {
+    const entries: [string, LiveState][] = [
+      ...Array.from({ length: 30 }, (_, index): [string, LiveState] => [`q${index}`, { state: "queued" }]),
+      ["run", { state: "running", counts, startedAt: 0 }],
+      ["bad", { state: "failed", error: "x", durationMs: 1 }],
+      ...Array.from({ length: 5 }, (_, index): [string, LiveState] => [`d${index}`, { state: "done", result: "succeeded", counts, durationMs: 1 }]),
+    ];
+    const lines = fitToScreen(entries, 12);
+    expect(lines.map(([name, state]) => (typeof state === "string" ? state : name))).toEqual(["run", "bad", "… 30 queued", "… 5 done"]);
+    expect(fitToScreen(entries.slice(0, 5), 12)).toHaveLength(5);
+  });
+});
+
+describe("the report", () => {
+  const row = (stack: string, result: StackReport["result"], fields: Partial<StackReport> = {}): StackReport => ({
+    stack,
+    role: "client",
+    result,
+    counts: noChanges(),
+    durationMs: 1500,
+    ...fields,
+  });
+  const report = (stacks: StackReport[], fields: Partial<FleetReport> = {}): FleetReport => ({ verb: "up", project: "agency", parallel: 2, interrupted: false, stacks, ...fields });
+
+  it("is a table of stacks by changes, duration and result, then the failures with their first error", () => {
+    const table = renderTable(
+      report([
+        row("agency-shared/shared", "succeeded", { role: "shared", counts: { ...noChanges(), create: 2 } }),
+        row("acme", "succeeded", { counts: { create: 6, update: 1, delete: 0, replace: 3 }, durationMs: 75_000 }),
+        row("globex", "failed", { error: "Monitor globex-root: intervalSeconds: must be at least 10" }),
+      ]),
+    );
+    expect(table).toBe(
+      [
+        "stack                 create  update  delete  replace  duration  result",
+        "--------------------  ------  ------  ------  -------  --------  ---------",
+        "agency-shared/shared       2       0       0        0      1.5s  succeeded",
+        "acme                       6       1       0        3     1m15s  succeeded",
+        "globex                     0       0       0        0      1.5s  failed",
+        "",
+        "Failures:",
+        "  globex: Monitor globex-root: intervalSeconds: must be at least 10",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("lists drift field by field and the way back for interrupted stacks", () => {
+    const drift = [{ type: "Monitor", name: "acme-root", urn: "u", drift: "changed" as const, fields: [{ field: "name", recorded: "Home", actual: "Renamed", declared: true }] }];
+    const table = renderTable(report([row("acme", "drifted", { drift }), row("globex", "interrupted")], { verb: "drift" }));
+    expect(table).toContain('  acme: Monitor acme-root: name "Home" -> "Renamed"');
+    expect(table).toContain("Interrupted while running, possibly mid-update: globex.");
+    expect(table).toContain("pulumi cancel -s STACK");
+    expect(table).toContain("pulumi stack export -s STACK");
+    expect(table).toContain("pulumi refresh -s STACK");
+  });
+
+  it("says why programs ran in a process per stack, unless --isolated asked for it", () => {
+    const reason = "in a process per stack: the project's runtime is python";
+    expect(renderTable(report([row("acme", "succeeded")], { programs: reason }))).toContain(`\nPrograms ran ${reason}.\n`);
+    expect(renderTable(report([row("acme", "succeeded")], { programs: "in a process per stack: --isolated" }))).not.toContain("Programs ran");
+    expect(renderTable(report([row("acme", "succeeded")], { programs: "in the fleet process" }))).not.toContain("Programs ran");
+  });
+
+  it("exits non-zero when a stack failed, when drift was found, or when interrupted", () => {
+    expect(exitCodeOf(report([row("a", "succeeded"), row("b", "no changes")]))).toBe(0);
+    expect(exitCodeOf(report([row("a", "succeeded"), row("b", "failed")]))).toBe(1);
+    expect(exitCodeOf(report([row("a", "in sync"), row("b", "drifted")], { verb: "drift" }))).toBe(3);
+    expect(exitCodeOf(report([row("a", "drifted"), row("b", "failed")], { verb: "drift" }))).toBe(1);
+    expect(exitCodeOf(report([row("a", "interrupted")], { interrupted: true }))).toBe(130);
+  });
+});
+
+describe("where a project's program runs", () => {
+  const repoRoot = join(__dirname, "..", "..");
+  const made: string[] = [];
+  afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+  /** A project folder holding `files`, outside this repository (so it sees none of its packages). */
+  async function projectWith(pulumiYaml: string, files: Record<string, string> = {}) {
+    const dir = await mkdtemp(join(tmpdir(), "fleet-program-"));
+    made.push(dir);
+    for (const [file, text] of Object.entries({ "Pulumi.yaml": pulumiYaml, ...files })) {
+      await mkdir(join(dir, file, ".."), { recursive: true });
+      await writeFile(join(dir, file), text);
+    }
+    return parseProject(dir, pulumiYaml);
+  }
+  const ownPulumi = { "node_modules/@pulumi/pulumi/package.json": '{"name":"@pulumi/pulumi","main":"index.js"}', "node_modules/@pulumi/pulumi/index.js": "" };
+
+  it.each([
+    ["another runtime", "name: p\nruntime: python\n", {}, "the project's runtime is python"],
+    ["Node.js flags", "name: p\nruntime:\n  name: nodejs\n  options:\n    nodeargs: --max-old-space-size=4096\n", ownPulumi, "the project passes Node.js flags (runtime.options.nodeargs)"],
+    ["an ES module program", "name: p\nruntime: nodejs\n", { "package.json": '{"type":"module"}', ...ownPulumi }, "the program is an ES module (package.json type: module)"],
+    ["no @pulumi/pulumi in reach", "name: p\nruntime: nodejs\n", { "package.json": "{}" }, "@pulumi/pulumi is not installed where the project can load it"],
+    ["a @pulumi/pulumi of its own", "name: p\nruntime: nodejs\n", { "package.json": "{}", ...ownPulumi }, "the project loads its own @pulumi/pulumi"],
+  ])("runs in a process per stack with %s", async (_case, pulumiYaml, files, reason) => {
+    const runner = inProcessRunner(await projectWith(pulumiYaml, files));
+    expect(runner.inProcess).toBe(false);
+    expect(runner.inProcess ? "" : runner.reason).toContain(reason);
+  });
+
+  it("runs inside the fleet for a Node.js project that loads the fleet's @pulumi/pulumi", () => {
+    const dir = join(repoRoot, "examples", "agency");
+    expect(inProcessRunner(parseProject(dir, "name: agency\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n")).inProcess).toBe(true);
+  });
+});

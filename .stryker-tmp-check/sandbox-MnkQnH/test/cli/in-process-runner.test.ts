@@ -1,0 +1,59 @@
+/**
+ * The in-process runner's TypeScript hooks are process-wide: projects that would get the same
+ * ts-node setup (no tsconfig.json of their own, the same PULUMI_NODEJS_* settings) share them and
+ * run in the process one after the other, each its own module code afresh; a project with another
+ * setup is sent to a process of its own, naming the project the hooks were set up for. The
+ * programs here declare no resources, so they run without an engine.
+ */
+// @ts-nocheck
+
+import { randomBytes } from "node:crypto";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inProcessRunner } from "../../cli/fleet/in-process.js";
+import { parseProject } from "../../cli/fleet/project.js";
+import { repoRoot } from "../support/pulumi.js";
+
+const environment = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
+
+describe("the in-process runner's TypeScript setup", () => {
+  let workDir: string;
+
+  /** A project in `name` whose program exports its name and a number, typed, under `.work/`. */
+  async function project(name: string, files: Record<string, string> = {}) {
+    const dir = join(workDir, name);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "index.ts"), `const answer: number = 42;\nexport const project: string = "${name}";\nexport { answer };\n`);
+    for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
+    return parseProject(dir, `name: ${name}\nruntime: nodejs\nmain: index.ts\n`);
+  }
+
+  beforeAll(async () => {
+    // Inside the repository, so that the programs resolve the repository's @pulumi/pulumi.
+    workDir = join(repoRoot, ".work", `in-process-runner-${randomBytes(4).toString("hex")}`);
+    await mkdir(workDir, { recursive: true });
+  });
+  afterAll(async () => {
+    process.chdir(repoRoot);
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("runs two projects without a tsconfig.json one after the other, each program afresh", async () => {
+    for (const name of ["first", "second"]) {
+      const runner = inProcessRunner(await project(name), environment);
+      expect(runner).toMatchObject({ inProcess: true });
+      if (runner.inProcess) expect(await runner.program()).toEqual({ project: name, answer: 42 });
+    }
+  });
+
+  it("sends a project with a tsconfig.json of its own to a process of its own, naming the first", async () => {
+    const runner = inProcessRunner(await project("configured", { "tsconfig.json": '{ "compilerOptions": { "strict": true } }\n' }), environment);
+    expect(runner).toEqual({ inProcess: false, reason: `TypeScript is already set up for ${join(workDir, "first")}` });
+  });
+
+  it("sends a project that would be type-checked to a process of its own", async () => {
+    const runner = inProcessRunner(await project("checked"), {});
+    expect(runner).toMatchObject({ inProcess: false, reason: expect.stringContaining("TypeScript is already set up") });
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * The policy pack as a user runs it: the packed package installed into a project made like
+ * `pulumi new typescript`, previews on the real CLI with
+ * `--policy-pack node_modules/pulumi-monitoring/policy`, and an organisation's own pack written
+ * with the package's helpers beside it. One project, two stacks: a compliant program (TypeScript
+ * and a monitoring file) and the same program with violations added.
+ */
+// @ts-nocheck
+
+import { execFile } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type ConsumerProject, STOCK_TSCONFIG, createConsumerProject } from "../../scripts/consumer-project.js";
+import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { testPassphrase } from "../support/pulumi.js";
+import packageManifest from "../../package.json";
+import { secrets } from "./support.js";
+
+const run = promisify(execFile);
+const PACK = "node_modules/pulumi-monitoring/policy";
+
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as mon from "pulumi-monitoring";
+
+const config = new pulumi.Config();
+const ops = new mon.NotificationChannel("ops", { name: "ops", kind: "email", config: { address: "ops@example.com" } });
+const standard = { regions: ["eu-west-1", "us-east-1"], sslExpiryAlertDays: 30 };
+// The channel's id is unknown at the first preview: it counts as set.
+new mon.Monitor("web", { name: "shop-web", url: "https://example.com", ...standard, notificationChannelIds: [ops.id] });
+new mon.MonitorSet("fleet", { monitors: { home: { name: "shop-home", url: "https://example.com/home", ...standard, notificationChannelIds: [ops.id] } } });
+mon.loadMonitoringYaml("monitoring.yaml");
+
+if (config.getBoolean("violations")) {
+  const password = config.requireSecret("password");
+  new mon.Monitor("unrouted", { url: "https://example.com/x", ...standard, intervalSeconds: 30, authUsername: "probe", authPassword: password });
+  new mon.MonitorSet("loose", {
+    monitors: {
+      routed: { url: "https://example.com/a", ...standard, notificationChannelIds: [ops.id] },
+      unrouted: { url: "https://example.com/b", ...standard, authUsername: "probe", authPassword: password },
+    },
+  });
+  mon.loadMonitoringYaml("loose.yaml", { namePrefix: "loose-" });
+}
+`;
+
+const MONITORING_FILE = `notificationChannels:
+  team-email:
+    kind: email
+    config: { address: team@example.com }
+monitors:
+  api:
+    name: shop-api
+    url: https://api.example.com/health
+    regions: [eu-west-1, us-east-1]
+    sslExpiryAlertDays: 30
+    notificationChannels: [team-email]
+monitorSets:
+  pages:
+    monitors:
+      about: { name: shop-about, url: https://example.com/about, regions: [eu-west-1, us-east-1], sslExpiryAlertDays: 30, notificationChannels: [team-email] }
+`;
+
+const LOOSE_FILE = `monitors:
+  status:
+    url: https://status.example.com
+    regions: [eu-west-1, us-east-1]
+    sslExpiryAlertDays: 30
+`;
+
+/** An organisation's own pack: typed monitor inputs, the stack's configuration, its name and project. */
+const OWN_PACK = `import * as pulumi from "@pulumi/pulumi";
+import { createPolicyPack, monitorPolicy } from "pulumi-monitoring/policy";
+
+const prefix = new pulumi.Config("consumer").require("namePrefix");
+createPolicyPack("acme-monitoring", [
+  monitorPolicy({
+    name: "acme-monitor-names",
+    description: "Monitor names start with the team's prefix.",
+    check: ({ inputs }) =>
+      typeof inputs.name === "string" && inputs.name.startsWith(prefix)
+        ? []
+        : [\`name does not start with \${prefix} (stack \${pulumi.getStack()} of project \${pulumi.getProject()})\`],
+  }),
+]);
+`;
+
+interface CliResult {
+  code: number;
+  output: string;
+}
+
+describe("the policy pack of the packed package", () => {
+  let project: ConsumerProject;
+  let emulator: TestEmulator;
+  let env: NodeJS.ProcessEnv;
+
+  /** The CLI in the project on `stack`, as a user or CI runs it; never throws. */
+  async function pulumi(stack: string, args: readonly string[]): Promise<CliResult> {
+    try {
+      const { stdout, stderr } = await run("pulumi", [...args, "--stack", stack, "--non-interactive", "--color", "never"], {
+        cwd: project.dir,
+        env,
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return { code: 0, output: stdout + stderr };
+    } catch (error) {
+      const { code, stdout, stderr } = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: code ?? -1, output: `${stdout ?? ""}${stderr ?? ""}` };
+    }
+  }
+
+  beforeAll(async () => {
+    project = await createConsumerProject({
+      pulumiVersion: "3.259.0",
+      sharedInstalls: inject("consumerInstalls"),
+      files: { "index.ts": PROGRAM, "Pulumi.yaml": "name: consumer\nruntime: nodejs\n", "monitoring.yaml": MONITORING_FILE, "loose.yaml": LOOSE_FILE },
+    });
+    const ownPack = join(project.dir, "acme-policy");
+    await mkdir(ownPack);
+    await writeFile(join(ownPack, "PulumiPolicy.yaml"), "runtime: nodejs\n");
+    await writeFile(join(ownPack, "package.json"), JSON.stringify({ name: "acme-policy", version: "1.0.0", main: "index.ts" }));
+    await writeFile(join(ownPack, "tsconfig.json"), JSON.stringify(STOCK_TSCONFIG));
+    await writeFile(join(ownPack, "index.ts"), OWN_PACK);
+    emulator = await startTestEmulator();
+    env = { ...process.env, PULUMI_BACKEND_URL: `file://${project.dir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase, PULUMI_SKIP_UPDATE_CHECK: "true" };
+    for (const [name, violations] of [["compliant", false], ["violations", true]] as const) {
+      const stack = await LocalWorkspace.createOrSelectStack({ stackName: name, workDir: project.dir }, { envVars: env as Record<string, string> });
+      await stack.setAllConfig({
+        "monitoring:apiUrl": { value: emulator.baseUrl },
+        "monitoring:apiKey": { value: emulator.apiKey, secret: true },
+        "consumer:violations": { value: String(violations) },
+        "consumer:password": { value: secrets.basicAuthPassword, secret: true },
+        "consumer:namePrefix": { value: "shop-" },
+      });
+    }
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    await project?.dispose();
+  });
+
+  it("passes a compliant program, TypeScript and monitoring file, with the ids of channels being created", async () => {
+    const preview = await pulumi("compliant", ["preview", "--policy-pack", PACK]);
+    expect(preview.output).toContain(`pulumi-monitoring@v${packageManifest.version}`);
+    expect(preview.output).not.toMatch(/\[(mandatory|advisory)\]|can't be known/);
+    expect(preview.code).toBe(0);
+  });
+
+  it("fails the preview of a monitor, a MonitorSet entry and a monitoring file's monitor without alert routing, naming each, and prints no secret", async () => {
+    // With an organisation's own pack beside the package's, as CI would run both.
+    const preview = await pulumi("violations", ["preview", "--policy-pack", PACK, "--policy-pack", "acme-policy"]);
+    expect(preview.code).not.toBe(0);
+    expect(preview.output).toContain("[mandatory]  monitoring-alert-routing");
+    for (const name of ['Monitor "unrouted"', 'MonitorSet "loose", entry "unrouted"', 'Monitor "loose-status"']) {
+      expect(preview.output).toContain(`${name}: routes its alerts nowhere: set notificationChannelIds (at least 1 channel) or escalationPolicyId`);
+    }
+    expect(preview.output).not.toContain('entry "routed": routes');
+    expect(preview.output).toContain('Monitor "unrouted": intervalSeconds is 30, below the minimum of 60 s (minIntervalSeconds)');
+    expect(preview.output).not.toContain(secrets.basicAuthPassword);
+    // The own pack reads the stack's configuration, its name and its project.
+    expect(preview.output).toContain("[advisory]  acme-monitor-names");
+    expect(preview.output).toContain('Monitor "unrouted": name does not start with shop- (stack violations of project consumer)');
+    expect(preview.output).toContain('MonitorSet "loose", entry "unrouted": name does not start with shop-');
+    expect(preview.output).not.toContain('"web": name');
+  });
+
+  it("creates nothing on up", async () => {
+    const up = await pulumi("violations", ["up", "--yes", "--policy-pack", PACK]);
+    expect(up.code).not.toBe(0);
+    expect(up.output).toContain("monitoring-alert-routing");
+    for (const collection of ["/monitors", "/notification_channels"]) {
+      const response = await fetch(`${emulator.baseUrl}${collection}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+      expect(((await response.json()) as { data: unknown[] }).data).toEqual([]);
+    }
+  });
+
+  it("takes thresholds and enforcement levels from --policy-pack-config", async () => {
+    await writeFile(
+      join(project.dir, "policy-config.json"),
+      JSON.stringify({ "monitoring-alert-routing": "advisory", "monitoring-min-interval": { minIntervalSeconds: 120 } }),
+    );
+    const preview = await pulumi("violations", ["preview", "--policy-pack", PACK, "--policy-pack-config", "policy-config.json"]);
+    expect(preview.output).toContain("[advisory]  monitoring-alert-routing");
+    expect(preview.output).not.toContain("[mandatory]");
+    expect(preview.output).toContain('Monitor "unrouted": intervalSeconds is 30, below the minimum of 120 s (minIntervalSeconds)');
+    expect(preview.code).toBe(0);
+  });
+
+  it("compiles an own pack against the package's types, with and without skipLibCheck", async () => {
+    await project.run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "--pretty", "false", "-p", "acme-policy"]);
+    await project.run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "--pretty", "false", "-p", "acme-policy", "--skipLibCheck"]);
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * No secret lands in state, in `pulumi stack export` or in the engine's output in plaintext:
+ * not the API key, a basic-auth password, a header value, a channel credential or a webhook
+ * signing secret.
+ */
+// @ts-nocheck
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { deploy, secrets, type Deployment } from "./support.js";
+import { testPassphrase } from "../support/pulumi.js";
+
+const resources = [
+  {
+    kind: "NotificationChannel",
+    name: "chat",
+    args: { name: "Chat", kind: "slack", config: { channel: "#ops" }, credentials: { webhookUrl: { $secret: "chatWebhookUrl" } } },
+  },
+  {
+    kind: "Monitor",
+    name: "web",
+    args: {
+      url: "https://example.com",
+      authUsername: "monitor",
+      authPassword: { $secret: "basicAuthPassword" },
+      requestHeaders: [{ name: "X-Token", value: { $secret: "headerValue" } }],
+      notificationChannelIds: [{ $ref: "chat" }],
+    },
+  },
+  { kind: "WebhookSubscription", name: "audit", args: { url: "http://127.0.0.1:9/hook", events: ["monitor.created"] } },
+];
+
+describe("secrets in state", () => {
+  let deployment: Deployment;
+  const engineOutput: string[] = [];
+  let signingSecret: string;
+  let lookedUpHeaders: unknown;
+
+  beforeAll(async () => {
+    deployment = await deploy({
+      program: "test/programs/declared",
+      config: {
+        resources: { value: JSON.stringify(resources) },
+        basicAuthPassword: { value: secrets.basicAuthPassword, secret: true },
+        headerValue: { value: secrets.headerValue, secret: true },
+        chatWebhookUrl: { value: secrets.chatWebhookUrl, secret: true },
+      },
+    });
+    await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line), onError: (line) => engineOutput.push(line) });
+    await deployment.harness.stack.refresh({ onOutput: (line) => engineOutput.push(line) });
+    // A program that looks the monitor up and exports what it read: its secret fields stay secret.
+    const { outputs } = await deployment.harness.stack.up();
+    await deployment.harness.stack.setConfig("lookupMonitorId", { value: (outputs.ids!.value as Record<string, string>)["web"] as string });
+    const withLookup = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line) });
+    lookedUpHeaders = withLookup.outputs.lookedUp?.value?.requestHeaders;
+    // The signing secret exists only in state (the service returns it once): read it decrypted.
+    const decrypted = JSON.parse(pulumiStackExport("--show-secrets")).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
+    const sentinel = decrypted.find((resource) => resource.type.endsWith(":WebhookSubscription"))!.outputs.signingSecret as { plaintext: string };
+    signingSecret = JSON.parse(sentinel.plaintext) as string;
+  });
+  afterAll(async () => deployment?.dispose());
+
+  /** `pulumi stack export` as a user runs it (the Automation API's exportStack shows secrets). */
+  function pulumiStackExport(...flags: string[]): string {
+    return execFileSync("pulumi", ["stack", "export", "--stack", deployment.harness.stack.name, ...flags], {
+      cwd: deployment.harness.workDir,
+      env: { ...process.env, PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase },
+      encoding: "utf8",
+    });
+  }
+
+  const plaintexts = () => ({
+    "the API key": deployment.emulator.apiKey,
+    "a basic-auth password": secrets.basicAuthPassword,
+    "a header value": secrets.headerValue,
+    "a channel credential": secrets.chatWebhookUrl,
+    "a webhook signing secret": signingSecret,
+  });
+
+  it("has a signing secret to look for", () => {
+    expect(signingSecret).toMatch(/^whsec_/);
+  });
+
+  it("exports a lookup's secret fields, which the program read in plaintext", () => {
+    expect(lookedUpHeaders).toEqual([{ name: "X-Token", value: secrets.headerValue }]);
+  });
+
+  it("keeps every secret out of the raw state file", async () => {
+    const state = await deployment.harness.readStateFile();
+    for (const [what, value] of Object.entries(plaintexts())) expect(state.includes(value), what).toBe(false);
+  });
+
+  it("keeps every secret out of pulumi stack export", async () => {
+    const exported = pulumiStackExport();
+    for (const [what, value] of Object.entries(plaintexts())) expect(exported.includes(value), what).toBe(false);
+  });
+
+  it("keeps every secret out of the engine's output", () => {
+    const output = engineOutput.join("");
+    for (const [what, value] of Object.entries(plaintexts())) expect(output.includes(value), what).toBe(false);
+  });
+
+  it("stores no API key in the serialized provider, encrypted or not", async () => {
+    const state = JSON.parse(await deployment.harness.readStateFile());
+    const providers = (state.checkpoint.latest.resources as { outputs?: Record<string, unknown> }[])
+      .map((resource) => resource.outputs?.["__provider"])
+      .filter((provider): provider is string => typeof provider === "string");
+    expect(providers.length).toBe(resources.length);
+    for (const provider of providers) {
+      expect(provider).not.toMatch(/pls_test_|apiKey|MONITORING_API_KEY/);
+      expect(provider.length).toBeLessThan(4_096);
+    }
+  });
+});

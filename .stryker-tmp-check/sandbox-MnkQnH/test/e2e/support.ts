@@ -1,0 +1,77 @@
+/**
+ * What the end-to-end files share: an emulator, a stack of a test program connected to it, and
+ * views of the emulator's contents and request log.
+ */
+// @ts-nocheck
+
+import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { createTestStack, type TestStack, type TestStackOptions } from "../support/pulumi.js";
+
+export interface Deployment {
+  emulator: TestEmulator;
+  harness: TestStack;
+  /** GET on the API with the emulator's full-access key; the `data` of the envelope. */
+  api<T = unknown>(path: string): Promise<T>;
+  /** Every object of a collection, across all clients. */
+  listAll<T = Record<string, unknown>>(collection: string): Promise<T[]>;
+  dispose(): Promise<void>;
+}
+
+/** Secret values the programs take from config, looked for in state by the secrets tests. */
+export const secrets = {
+  basicAuthPassword: "pw-7f3a9c1e-basic-auth",
+  headerValue: "hv-52b1d0e4-header-token",
+  chatWebhookUrl: "https://hooks.chat.example/services/T000/B000/sk-9e8d7c6b",
+};
+
+/** The emulator's profiles: its own choices where the spec is silent, and another server's (emulator/README.md). */
+export const profiles = [
+  { profile: "default", regions: "eu-west-1,us-east-1" },
+  { profile: "alt", regions: "eu-west,us-east" },
+] as const;
+
+export async function deploy(options: TestStackOptions & { profile?: "default" | "alt" }): Promise<Deployment> {
+  const emulator = await startTestEmulator(options.profile === undefined ? {} : { profile: options.profile });
+  const harness = await createTestStack({
+    ...options,
+    config: {
+      "monitoring:apiUrl": { value: emulator.baseUrl },
+      "monitoring:apiKey": { value: emulator.apiKey, secret: true },
+      ...options.config,
+    },
+  });
+  async function api<T>(path: string): Promise<T> {
+    const response = await fetch(`${emulator.baseUrl}${path}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+    const body = (await response.json()) as { data: T };
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${JSON.stringify(body)}`);
+    return body.data;
+  }
+  async function listAll<T>(collection: string): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const query = new URLSearchParams({ all_clients: "true", limit: "250", ...(cursor ? { cursor } : {}) });
+      const response = await fetch(`${emulator.baseUrl}${collection}?${query}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+      const body = (await response.json()) as { data: T[]; pagination: { next_cursor: string | null } };
+      items.push(...body.data);
+      cursor = body.pagination.next_cursor ?? undefined;
+    } while (cursor);
+    return items;
+  }
+  return {
+    emulator,
+    harness,
+    api,
+    listAll,
+    async dispose() {
+      try {
+        await harness.dispose();
+      } finally {
+        await emulator.stop();
+      }
+    },
+  };
+}
+
+/** The kinds of the API that the provider manages, by collection path. */
+export const collections = ["/monitors", "/heartbeats", "/heartbeat-groups", "/escalation-policies", "/notification_channels", "/webhook-subscriptions", "/client-templates"] as const;

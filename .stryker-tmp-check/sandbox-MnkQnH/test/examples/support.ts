@@ -1,0 +1,69 @@
+/**
+ * What the example and demo tests share: the stack configuration that points a program at a test
+ * emulator, reads of the emulator's API to see what a deployment left in the service, and the
+ * fleet's command line run as a child process.
+ */
+// @ts-nocheck
+
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import type { TestEmulator } from "../support/emulator.js";
+import { repoRoot } from "../support/pulumi.js";
+
+/** `monitoring:apiUrl` and the secret `monitoring:apiKey` of the emulator. */
+export function connectionConfig(emulator: TestEmulator): ConfigMap {
+  return {
+    "monitoring:apiUrl": { value: emulator.baseUrl },
+    "monitoring:apiKey": { value: emulator.apiKey, secret: true },
+  };
+}
+
+export type ApiObject = Record<string, unknown> & { id: string };
+
+/** The service as the tests look at it: one GET at a time, with the emulator's full-access key. */
+export class ServiceView {
+  constructor(private readonly emulator: TestEmulator) {}
+
+  /** The object at `path`, or undefined when the service answers 404. */
+  async find(path: string): Promise<ApiObject | undefined> {
+    const response = await this.get(path);
+    if (response.status === 404) return undefined;
+    if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
+    return ((await response.json()) as { data: ApiObject }).data;
+  }
+
+  /** Every object of a collection (all pages), filtered by `query` (e.g. `{ client_id }`). */
+  async list(collection: string, query: Record<string, string> = {}): Promise<ApiObject[]> {
+    const objects: ApiObject[] = [];
+    let cursor: string | null = null;
+    do {
+      const params = new URLSearchParams({ ...query, limit: "250", ...(cursor === null ? {} : { cursor }) });
+      const response = await this.get(`${collection}?${params}`);
+      if (!response.ok) throw new Error(`GET ${collection} answered ${response.status}: ${await response.text()}`);
+      const page = (await response.json()) as { data: ApiObject[]; pagination: { next_cursor: string | null } };
+      objects.push(...page.data);
+      cursor = page.pagination.next_cursor;
+    } while (cursor !== null);
+    return objects;
+  }
+
+  private get(path: string): Promise<Response> {
+    return fetch(`${this.emulator.baseUrl}${path}`, { headers: { authorization: `Bearer ${this.emulator.apiKey}` } });
+  }
+}
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pulumi-monitoring fleet <args>` as users run it (`node dist/cli/main.js`), with `env`. */
+export function runFleetCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args], { env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
+    ),
+  );
+}

@@ -1,0 +1,247 @@
+/**
+ * State in PostgreSQL, shared by many runners (docs/teams-and-ci.md), on a throwaway cluster of
+ * this file's own, with the credentials in the libpq environment rather than the backend URL:
+ *
+ * - a plain stack (examples/quickstart): up, an empty preview, refresh and destroy;
+ * - examples/agency with six clients and the shared template, as a CI pipeline runs it: `fleet
+ *   init` (which refuses names the backend mixes up), the matrix from `list --shards 2`, the shared
+ *   stack on its own, then two runners, each with its own PULUMI_HOME and checkout, deploying
+ *   `--shard 1/2` and `--shard 2/2` at once; the merged report; a third runner's preview finding
+ *   nothing to change; two runs racing for one stack, one reported locked and one waiting for the
+ *   lock; and destroy leaving nothing.
+ */
+// @ts-nocheck
+
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { hostname, userInfo } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FleetReport } from "../../cli/fleet/report.js";
+import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { createTestStack, repoRoot, testPassphrase } from "../support/pulumi.js";
+import { connectionConfig, runFleetCli, ServiceView } from "./support.js";
+
+/** Three of them hash to share 1 of 2 and three to share 2 (cli/fleet/shard.ts). */
+const CLIENTS = ["acme", "globex", "hooli", "initech", "tyrell", "wayne"];
+const SHARED = "agency-shared/shared";
+const STEP_MS = 400_000;
+
+let postgres: TestPostgres;
+let emulator: TestEmulator;
+let service: ServiceView;
+
+beforeAll(async () => {
+  [postgres, emulator] = await Promise.all([startTestPostgres(), startTestEmulator()]);
+  service = new ServiceView(emulator);
+});
+afterAll(async () => {
+  await Promise.all([postgres?.stop(), emulator?.stop()]);
+});
+
+/** The state backend's rows whose key matches a LIKE pattern, e.g. `%/.pulumi/locks/%`. */
+async function stateKeys(pattern: string): Promise<string[]> {
+  return (await postgres.query(`SELECT key FROM pulumi_state WHERE key LIKE '${pattern}' ORDER BY key`)).map(([key]) => key ?? "");
+}
+
+describe("a plain stack with its state in PostgreSQL", () => {
+  it("goes through up, an empty preview, refresh and destroy", async () => {
+    const harness = await createTestStack({
+      program: "examples/quickstart",
+      config: connectionConfig(emulator),
+      env: { PULUMI_BACKEND_URL: postgres.backendUrl, ...postgres.env },
+    });
+    try {
+      const up = await harness.stack.up();
+      expect(up.summary.resourceChanges?.create).toBe(3);
+      expect((await harness.stack.preview({ expectNoChanges: true })).changeSummary.same).toBe(3);
+      const refresh = await harness.stack.refresh();
+      expect(refresh.summary.resourceChanges).toEqual({ same: 3 });
+      // The state is a row of the database; the password is in neither the backend URL nor the state.
+      const rows = await postgres.query(`SELECT data FROM pulumi_state WHERE key LIKE '%/.pulumi/stacks/quickstart/${harness.stack.name}.json'`);
+      expect(rows).toHaveLength(1);
+      const state = Buffer.from((JSON.parse(rows[0]?.[0] ?? "{}") as { data: string }).data, "base64").toString();
+      expect(state).toContain(up.outputs["monitorId"]?.value);
+      expect(state).not.toContain(postgres.env["PGPASSWORD"]);
+      expect(postgres.backendUrl).not.toContain(postgres.env["PGPASSWORD"]);
+
+      expect((await harness.stack.destroy()).summary.resourceChanges?.delete).toBe(3);
+      expect(await service.list("/monitors")).toEqual([]);
+    } finally {
+      await harness.dispose();
+    }
+  }, STEP_MS);
+});
+
+describe("examples/agency split across CI runners", () => {
+  const base = join(repoRoot, ".work", `agency-teams-${process.pid}`);
+  /** One checkout of the project per runner, each with its own PULUMI_HOME. */
+  const runners = { a: join(base, "runner-a"), b: join(base, "runner-b"), c: join(base, "runner-c") };
+  type Runner = keyof typeof runners;
+
+  const envOf = (runner: Runner, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+    ...process.env,
+    PULUMI_BACKEND_URL: postgres.backendUrl,
+    ...postgres.env,
+    PULUMI_HOME: join(base, `home-${runner}`),
+    PULUMI_CONFIG_PASSPHRASE: testPassphrase,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    MONITORING_API_URL: emulator.baseUrl,
+    MONITORING_API_KEY: emulator.apiKey,
+    // npm test type-checks the example with tsc first; each of the many stack runs need not again.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    ...extra,
+  });
+  const fleet = (runner: Runner, args: string[], extra?: Record<string, string>) => runFleetCli([...args, "--cwd", runners[runner]], envOf(runner, extra));
+  async function fleetReport(runner: Runner, args: string[], extra?: Record<string, string>): Promise<{ code: number; report: FleetReport; stderr: string }> {
+    const { code, stdout, stderr } = await fleet(runner, [...args, "--json"], extra);
+    try {
+      return { code, report: JSON.parse(stdout) as FleetReport, stderr };
+    } catch {
+      throw new Error(`fleet ${args.join(" ")} printed no report (exit ${code}): ${stderr}`);
+    }
+  }
+  const results = (report: FleetReport): Record<string, string> => Object.fromEntries(report.stacks.map((stack) => [stack.stack, stack.result]));
+  const clientSpec = (client: string): string =>
+    [`name: Client ${client}`, `domain: ${client}.example.com`, "endpoints:", "  - path: /", "contacts:", `  emails: [ops@${client}.example.com]`, ""].join("\n");
+  /** Updates of each stack the backend recorded, by `project/stack`. */
+  async function updatesPerStack(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const key of await stateKeys("%/.pulumi/history/%.history.json")) {
+      const [project, stack] = key.split("/.pulumi/history/")[1]?.split("/") ?? [];
+      counts[`${project}/${stack}`] = (counts[`${project}/${stack}`] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  beforeAll(async () => {
+    await mkdir(join(runners.a, "shared"), { recursive: true });
+    for (const file of ["Pulumi.yaml", "index.ts", "shared/Pulumi.yaml", "shared/index.ts"]) await cp(join(repoRoot, "examples/agency", file), join(runners.a, file));
+    await mkdir(join(runners.a, "clients"));
+    for (const client of CLIENTS) await writeFile(join(runners.a, "clients", `${client}.yaml`), clientSpec(client));
+  });
+  afterAll(async () => {
+    try {
+      if ((await service.list("/monitors", { all_clients: "true" })).length > 0) await fleet("c", ["destroy", "--yes"]);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  }, STEP_MS);
+
+  it("init refuses client names that the backend's LIKE match mixes up, creating no stack", async () => {
+    await mkdir(join(base, "colliding"), { recursive: true });
+    for (const client of ["c_1", "c-1"]) await writeFile(join(base, "colliding", `${client}.yaml`), clientSpec(client));
+    const { code, stderr } = await fleet("a", ["init", "--clients", join(base, "colliding")]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("stack names c-1 and c_1 cannot share a PostgreSQL state backend");
+    expect(stderr).toContain("`_` matches any one character");
+    expect(await stateKeys("%/.pulumi/stacks/agency%")).toEqual([]);
+  }, STEP_MS);
+
+  it("init creates the shared stack and a stack per client, and the checkout goes to every runner", async () => {
+    const { code, stdout, stderr } = await fleet("a", ["init"]);
+    expect(code, stderr).toBe(0);
+    for (const client of CLIENTS) expect(stdout).toMatch(new RegExp(`^${client}\\s+created$`, "m"));
+    // As a CI runner checks out the repository: the project with its Pulumi.<stack>.yaml files.
+    await cp(runners.a, runners.b, { recursive: true });
+    await cp(runners.a, runners.c, { recursive: true });
+  }, STEP_MS);
+
+  it("list --shards 2 prints the CI matrix, even where the CLI's own listing would wait forever", async () => {
+    // With GOMAXPROCS=1 the backend's pool has two connections, and six stacks listed ten at a
+    // time by a plain `pulumi stack ls` would wait on each other forever.
+    const { code, stdout, stderr } = await fleet("c", ["list", "--json", "--shards", "2"], { GOMAXPROCS: "1" });
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      include: [
+        { shard: "1/2", stacks: "acme tyrell wayne" },
+        { shard: "2/2", stacks: "globex hooli initech" },
+      ],
+    });
+  }, STEP_MS);
+
+  it("the shared stack runs once, then two runners deploy their shares at the same time, each stack exactly once", async () => {
+    const shared = await fleetReport("a", ["up", "--shared-only", "--yes"]);
+    expect(shared.code, shared.stderr).toBe(0);
+    expect(results(shared.report)).toEqual({ [SHARED]: "succeeded" });
+
+    const [first, second] = await Promise.all([fleetReport("a", ["up", "--shard", "1/2", "--yes"]), fleetReport("b", ["up", "--shard", "2/2", "--yes"])]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    expect(results(first.report)).toEqual({ acme: "succeeded", tyrell: "succeeded", wayne: "succeeded" });
+    expect(results(second.report)).toEqual({ globex: "succeeded", hooli: "succeeded", initech: "succeeded" });
+    expect(await updatesPerStack()).toEqual(Object.fromEntries([[SHARED, 1], ...CLIENTS.map((client) => [`agency/${client}`, 1])]));
+
+    const [template] = await service.list("/client-templates");
+    for (const client of CLIENTS) {
+      const monitors = await service.list("/monitors", { all_clients: "true", q: `${client}.example.com` });
+      expect(monitors, client).toHaveLength(1);
+      expect(await service.find(`/clients/${monitors[0]?.["client_id"]}`)).toMatchObject({ template_id: template?.id });
+    }
+
+    // The CI job after the matrix: one table, one exit status.
+    for (const [name, report] of Object.entries({ shared, first, second })) await writeFile(join(base, `${name}.json`), JSON.stringify(report.report));
+    const merged = await runFleetCli(["report", "merge", "shared.json", "first.json", "second.json", "--cwd", base], envOf("c"));
+    expect(merged.code, merged.stderr).toBe(0);
+    const rows = merged.stdout.split("\n").filter((line) => / succeeded$/.test(line));
+    expect(rows.map((row) => row.split(/\s+/)[0])).toEqual([SHARED, ...CLIENTS]);
+  }, STEP_MS);
+
+  it("a third runner's preview finds nothing to change", async () => {
+    const { code, report, stderr } = await fleetReport("c", ["preview"]);
+    expect(code, stderr).toBe(0);
+    expect(results(report)).toEqual(Object.fromEntries([[SHARED, "no changes"], ...CLIENTS.map((client) => [client, "no changes"])]));
+  }, STEP_MS);
+
+  it("of two runs racing for one stack, the second is reported locked by the first and changes nothing; one that waits for the lock runs after it", async () => {
+    // The same commit in every checkout: acme's client gets a new name.
+    for (const dir of Object.values(runners)) {
+      const file = join(dir, "Pulumi.acme.yaml");
+      await writeFile(file, (await readFile(file, "utf8")).replace("name: Client acme", "name: Acme Corporation"));
+    }
+    // The rename is slow to answer, so the first run holds the stack's lock for a while.
+    await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", latency_ms: 15_000, times: 1 });
+    const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes"]);
+    const deadline = Date.now() + 120_000;
+    while ((await stateKeys("%/.pulumi/locks/%/acme/%")).length === 0) {
+      if (Date.now() > deadline) throw new Error("the first run never took acme's lock");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const [first, locked, waiting] = await Promise.all([holder, fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes"]), fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--yes", "--wait-lock", "300"])]);
+    await emulator.admin.clearFaults();
+
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.report.stacks[0]).toMatchObject({ stack: "acme", result: "succeeded" });
+    expect(first.report.stacks[0]?.counts.update).toBeGreaterThan(0);
+    expect(locked.code).toBe(1);
+    expect(locked.report.stacks[0]).toMatchObject({ stack: "acme", result: "locked", counts: { create: 0, update: 0, delete: 0, replace: 0 } });
+    const lock = locked.report.stacks[0]?.lock;
+    expect(lock).toMatchObject({ user: userInfo().username, host: hostname() });
+    // The table says who holds it.
+    await writeFile(join(base, "locked.json"), JSON.stringify(locked.report));
+    const table = await runFleetCli(["report", "merge", "locked.json", "--cwd", base], envOf("b"));
+    expect(table.code).toBe(1);
+    expect(table.stdout).toMatch(new RegExp(`^acme .* locked \\(by ${lock?.user}@${lock?.host}, pid ${lock?.pid}, since \\d{4}-\\d\\d-\\d\\dT[^)]+\\)$`, "m"));
+    // The waiting run started once the first was done, and found its change already made.
+    expect(waiting.code, waiting.stderr).toBe(0);
+    expect(waiting.report.stacks[0]).toMatchObject({ stack: "acme", result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } });
+
+    // Nothing lost: the rename is in the service and in the state, and no lock is left.
+    const [monitor] = await service.list("/monitors", { all_clients: "true", q: "acme.example.com" });
+    expect(await service.find(`/clients/${monitor?.["client_id"]}`)).toMatchObject({ name: "Acme Corporation" });
+    expect(results((await fleetReport("c", ["preview", "--stack", "acme", "--no-shared"])).report)).toEqual({ acme: "no changes" });
+    expect(await stateKeys("%/.pulumi/locks/%")).toEqual([]);
+  }, STEP_MS);
+
+  it("destroy leaves nothing in the service and no lock behind", async () => {
+    const { code, report, stderr } = await fleetReport("c", ["destroy", "--yes"]);
+    expect(code, stderr).toBe(0);
+    expect(report.stacks.map((stack) => stack.stack)).toEqual([...CLIENTS, SHARED]);
+    expect(new Set(Object.values(results(report)))).toEqual(new Set(["succeeded"]));
+    for (const collection of ["/monitors", "/heartbeats", "/notification_channels", "/escalation-policies"]) {
+      expect(await service.list(collection, { all_clients: "true" }), collection).toEqual([]);
+    }
+    expect(await service.list("/client-templates")).toEqual([]);
+    expect(await stateKeys("%/.pulumi/locks/%")).toEqual([]);
+  }, STEP_MS);
+});

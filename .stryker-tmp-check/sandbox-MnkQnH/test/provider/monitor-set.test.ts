@@ -1,0 +1,66 @@
+/**
+ * A MonitorSet's check and diff: each monitor checked as a Monitor, failures named by key, and a
+ * change of one monitor never replacing the set.
+ */
+// @ts-nocheck
+
+import { describe, expect, it } from "vitest";
+import { checkSet, diffSet } from "../../provider/monitor-set.js";
+
+const recorded = {
+  ids: { storefront: "11111111-1111-4111-8111-111111111111", checkout: "22222222-2222-4222-8222-222222222222" },
+  statuses: { storefront: "UP", checkout: "UP" },
+  monitors: {
+    storefront: { name: "Storefront", url: "https://shop.example.com", intervalSeconds: 60, monitorType: "http" },
+    checkout: { name: "Checkout", url: "https://shop.example.com/checkout", intervalSeconds: 60, monitorType: "http" },
+  },
+  __declaredInputs: { storefront: ["name", "url"], checkout: ["name", "url", "intervalSeconds"] },
+};
+const declared = {
+  storefront: { name: "Storefront", url: "https://shop.example.com" },
+  checkout: { name: "Checkout", url: "https://shop.example.com/checkout", intervalSeconds: 60 },
+};
+
+describe("checking a MonitorSet", () => {
+  it("checks every monitor as a Monitor and names the failing one by key", () => {
+    const { failures } = checkSet({ monitors: { ...declared, checkout: { ...declared.checkout, intervalSeconds: 5 } } });
+    expect(failures).toEqual([
+      { property: 'monitors["checkout"].intervalSeconds', reason: 'MonitorSet.monitors["checkout"].intervalSeconds: must be at least 10 (got 5)' },
+    ]);
+  });
+
+  it("applies a Monitor's cross-field rules", () => {
+    const { failures } = checkSet({ monitors: { db: { name: "DB", monitorType: "tcp", tcpHost: "db.example.com" } } });
+    expect(failures.map((failure) => failure.reason)).toEqual(['MonitorSet.monitors["db"].tcpPort: is required for tcp monitors']);
+  });
+
+  it("refuses an empty set and unknown fields", () => {
+    expect(checkSet({ monitors: {} }).failures.map((failure) => failure.reason)).toEqual(["MonitorSet.monitors: must be a map of at least one monitor by key"]);
+    expect(checkSet({ monitors: declared, interval: 5 }).failures.map((failure) => failure.property)).toEqual(["interval"]);
+  });
+
+  it("keeps the inputs as written, the set's client not copied into each monitor", () => {
+    const clientId = "33333333-3333-4333-8333-333333333333";
+    const { inputs, failures } = checkSet({ monitors: declared, clientId });
+    expect(failures).toEqual([]);
+    expect(inputs).toEqual({ monitors: declared, clientId });
+  });
+});
+
+describe("diffing a MonitorSet", () => {
+  it("finds no change when every monitor matches what was recorded", () => {
+    expect(diffSet(recorded, { monitors: declared })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("finds an edited, an added and a removed monitor, and never replaces the set", () => {
+    expect(diffSet(recorded, { monitors: { ...declared, checkout: { ...declared.checkout, intervalSeconds: 120 } } }).changes).toBe(true);
+    expect(diffSet(recorded, { monitors: { ...declared, search: { url: "https://shop.example.com/search" } } }).changes).toBe(true);
+    const { storefront } = declared;
+    expect(diffSet(recorded, { monitors: { storefront } })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("treats a moved client as a change inside the set, not a replacement of it", () => {
+    const clientId = "33333333-3333-4333-8333-333333333333";
+    expect(diffSet(recorded, { monitors: declared, clientId })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Starts an emulator for a test file: on a free port, in memory unless a data file is given,
+ * quiet, with a fast webhook retry schedule. Other test files import this instead of the
+ * emulator's internals.
+ *
+ *   const emulator = await startTestEmulator();          // or ({ profile: "alt" }), ({ idempotency: false })
+ *   await fetch(`${emulator.baseUrl}/monitors`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+ *   const id = (await emulator.byHand<{ id: string }>("POST", "/monitors", { url: "https://x.example" })).id;
+ *   await emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 1 });
+ *   expect(await emulator.admin.requestLog()).toHaveLength(0);
+ *   await emulator.stop();
+ */
+// @ts-nocheck
+
+import { startEmulator, type EmulatorOptions, type Fault, type FaultSpec, type Notification, type RequestLogEntry } from "../../emulator/index.js";
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  scopes: string[];
+}
+
+export interface EmulatorAdmin {
+  /** A new sandbox key holding exactly `scopes`. */
+  createKey(scopes: readonly string[], label?: string): Promise<CreatedKey>;
+  /** Every request under /v1 so far, oldest first, faulted ones included. */
+  requestLog(): Promise<RequestLogEntry[]>;
+  clearRequestLog(): Promise<void>;
+  injectFault(fault: FaultSpec): Promise<Fault>;
+  faults(): Promise<Fault[]>;
+  clearFaults(): Promise<void>;
+  /** What the emulator would have sent to notification channels. */
+  notifications(): Promise<Notification[]>;
+  /** Moves the emulator's clock forward and runs what time triggers (heartbeats going late). */
+  advanceClock(seconds: number): Promise<void>;
+  /** Back to a fresh start: no objects, only the default key, no faults, an empty log. */
+  reset(): Promise<void>;
+}
+
+export interface TestEmulator {
+  /** `http://127.0.0.1:PORT/v1` */
+  baseUrl: string;
+  /** `http://127.0.0.1:PORT/__emulator` */
+  adminUrl: string;
+  /** A full-access sandbox key. */
+  apiKey: string;
+  admin: EmulatorAdmin;
+  /**
+   * A change made by hand through the API, as a person with the full-access key would: the
+   * envelope's `data` (undefined for a 204). A refusal fails the test, naming the request.
+   */
+  byHand<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** Webhook retries for tests: 3 attempts, 50 ms then 100 ms apart, 2 s per attempt. */
+export const FAST_WEBHOOKS = { maxAttempts: 3, backoffBaseMs: 50, timeoutMs: 2000 } as const;
+
+export async function startTestEmulator(options: Omit<EmulatorOptions, "port" | "quiet"> = {}): Promise<TestEmulator> {
+  const running = await startEmulator({ ...options, quiet: true, webhooks: { ...FAST_WEBHOOKS, ...options.webhooks } });
+  const { baseUrl, apiKey } = running;
+  async function byHand<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} by hand: ${response.status} ${text}`);
+    return (text === "" ? undefined : (JSON.parse(text) as { data: T }).data) as T;
+  }
+  return { baseUrl, adminUrl: running.adminUrl, apiKey, admin: emulatorAdmin(running.adminUrl), byHand, stop: running.stop };
+}
+
+/** Typed calls to the admin API of an emulator, running here or in another process. */
+export function emulatorAdmin(adminUrl: string): EmulatorAdmin {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${adminUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`admin ${method} ${path} failed with ${response.status}: ${text}`);
+    return (text === "" ? undefined : (JSON.parse(text) as { data: T }).data) as T;
+  }
+  return {
+    createKey: (scopes, label) => call("POST", "/keys", { scopes, ...(label === undefined ? {} : { label }) }),
+    requestLog: () => call("GET", "/requests"),
+    clearRequestLog: () => call("DELETE", "/requests"),
+    injectFault: (fault) => call("POST", "/faults", fault),
+    faults: () => call("GET", "/faults"),
+    clearFaults: () => call("DELETE", "/faults"),
+    notifications: () => call("GET", "/notifications"),
+    advanceClock: async (seconds) => {
+      await call("POST", "/clock", { advance_seconds: seconds });
+    },
+    reset: () => call("POST", "/reset"),
+  };
+}

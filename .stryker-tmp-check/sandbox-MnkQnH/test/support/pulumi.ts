@@ -1,0 +1,254 @@
+/**
+ * Drives real Pulumi programs with the Automation API on a local file backend.
+ *
+ * Each stack gets a private copy of its program under `.work/` (inside the repository, so the
+ * program resolves @pulumi/pulumi and pulumi-monitoring from the repository's node_modules) and
+ * a private file backend with a passphrase secrets provider. Nothing talks to Pulumi Cloud.
+ *
+ * Every operation goes through the real CLI and engine, and the provider runs in the real
+ * dynamic-provider host. The program itself runs, by default, inside the test process as an
+ * Automation API inline program, the way `pulumi-monitoring fleet` runs it (cli/fleet/in-process.ts):
+ * the CLI then starts no language host and no Node.js process for it, which is most of what an
+ * operation costs. `runner: "cli"` runs it as `pulumi up` does; tests of what users run with the
+ * CLI (the examples, the demo, the package) use that.
+ */
+// @ts-nocheck
+
+import { LocalWorkspace, PulumiCommand, type Stack, type ConfigMap, type EngineEvent, type OutputMap, type PulumiFn, type UpdateSummary } from "@pulumi/pulumi/automation";
+import { cp, mkdir, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+
+export const repoRoot = join(__dirname, "..", "..");
+export const testPassphrase = "correct horse battery staple";
+
+export interface TestStack {
+  stack: Stack;
+  /** The program's private copy. */
+  workDir: string;
+  /** Directory of the file backend holding this stack's state. */
+  backendDir: string;
+  /** The raw state file, as written by the file backend. */
+  readStateFile(): Promise<string>;
+  /** Destroys what is left, if anything, and removes the stack, its state and its program copy. */
+  dispose(): Promise<void>;
+}
+
+export interface TestStackOptions {
+  /** Directory with Pulumi.yaml and the program, relative to the repository root (`.` for the root's own). */
+  program: string;
+  stackName?: string;
+  /**
+   * Copy only these files of the program directory, e.g. a stack's own `Pulumi.<stack>.yaml` or
+   * the program at the repository root. By default everything is copied except state and stack
+   * configuration files.
+   */
+  files?: readonly string[];
+  config?: ConfigMap;
+  /**
+   * Extra environment for the CLI, the program and the providers it starts. A program that runs
+   * inline sees the variables not named PULUMI_* in `process.env` while it runs (a YAML file's
+   * `${env:NAME}`, say); two inline programs that need different values at once fail, naming the
+   * variable.
+   */
+  env?: Record<string, string>;
+  /**
+   * Where the program runs: `"inline"` inside the test process (the default), or
+   * `"cli"` in a language host and a Node.js process per operation, as under `pulumi up`.
+   * PULUMI_MONITORING_TEST_RUNNER=cli (or inline) in the environment overrides it for every stack,
+   * to tell whether a failure depends on where the program runs.
+   */
+  runner?: "inline" | "cli";
+}
+
+export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
+  if (process.env.PULUMI_MONITORING_TEST_PROJECT === "unit") {
+    throw new Error("this test starts a Pulumi engine: list its file among the engine files in vitest.config.mts, not in `npm run test:unit`");
+  }
+  const id = randomBytes(4).toString("hex");
+  const programLabel = options.program === "." ? "root" : options.program.replaceAll("/", "-");
+  const workDir = join(repoRoot, ".work", `${programLabel}-${id}`);
+  const backendDir = join(workDir, ".state");
+  await mkdir(backendDir, { recursive: true });
+  if (options.files) {
+    for (const file of options.files) await cp(join(repoRoot, options.program, file), join(workDir, file));
+  } else {
+    await cp(join(repoRoot, options.program), workDir, {
+      recursive: true,
+      filter: (source) => !/(^|\/)(\.state|Pulumi\.[^/]+\.yaml)$/.test(source) || source.endsWith("Pulumi.yaml"),
+    });
+  }
+
+  const stackName = options.stackName ?? `test-${id}`;
+  const ownBackend = options.env?.["PULUMI_BACKEND_URL"] === undefined;
+  // A new stack in a new backend (or under a new name): `stack init` alone, not `stack select` first.
+  const stack = await LocalWorkspace.createStack(
+    { stackName, workDir },
+    {
+      pulumiCommand: await pulumiCommand(),
+      envVars: {
+        PULUMI_BACKEND_URL: `file://${backendDir}`,
+        PULUMI_CONFIG_PASSPHRASE: testPassphrase,
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        // npm test type-checks every program in the repository with tsc first (stricter than
+        // ts-node's defaults); each operation need not load the type checker again.
+        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+        ...options.env,
+      },
+    },
+  );
+  answerFromEngineEvents(stack);
+  if (options.config) await stack.setAllConfig(options.config);
+  const runner = process.env.PULUMI_MONITORING_TEST_RUNNER ?? options.runner ?? "inline";
+  if (runner === "inline") {
+    stack.workspace.program = await inlineProgram(workDir, options.env ?? {});
+  }
+
+  async function readStateFile(): Promise<string> {
+    const project = stack.workspace.projectSettings ? (await stack.workspace.projectSettings()).name : "";
+    return readFile(join(backendDir, ".pulumi", "stacks", project, `${stackName}.json`), "utf8");
+  }
+
+  /**
+   * Whether the private backend's state holds a resource or an operation left pending. Most tests
+   * end with a destroy of their own, and a second one finds nothing yet costs a CLI run.
+   */
+  async function holdsAnything(): Promise<boolean> {
+    let state: string;
+    try {
+      state = await readStateFile();
+    } catch (error) {
+      // No update ever ran: the stack has no state file.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+    const latest = (JSON.parse(state) as { checkpoint?: { latest?: { resources?: unknown[]; pending_operations?: unknown[] } } }).checkpoint?.latest;
+    return (latest?.resources?.length ?? 0) > 0 || (latest?.pending_operations?.length ?? 0) > 0;
+  }
+
+  return {
+    stack,
+    workDir,
+    backendDir,
+    readStateFile,
+    async dispose() {
+      try {
+        if (!ownBackend || (await holdsAnything())) await stack.destroy();
+        // A private backend goes with the folder; a shared one (PostgreSQL, say) keeps no empty stack.
+        if (!ownBackend) await stack.workspace.removeStack(stackName);
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/**
+ * The fleet's in-process runner, loaded from dist/ by Node.js itself (not through Vitest), so that
+ * the program shares the @pulumi/pulumi the Automation API runs in, and the runner tells this
+ * package's built modules (kept between runs) from the program's own (run again each time).
+ */
+const builtModules = createRequire(__filename);
+
+/**
+ * The CLI, found and its version checked once per test process: the Automation API otherwise runs
+ * `pulumi version` for every workspace.
+ */
+let sharedCommand: Promise<PulumiCommand> | undefined;
+function pulumiCommand(): Promise<PulumiCommand> {
+  sharedCommand ??= PulumiCommand.get();
+  return sharedCommand;
+}
+
+/**
+ * After `up`, `refresh` and `destroy`, the Automation API runs three more CLIs: `stack history`
+ * for the summary and `stack output` twice for the outputs, each of which loads the stack and
+ * derives the passphrase's key again (a tenth of the suite's CPU). The engine has already sent
+ * both in its events: the summary's resource changes, and the stack's outputs with every secret
+ * masked. The results here come from those events; outputs that hold a secret still come from the
+ * CLI, which alone can show it. `stack.history()` and `stack.outputs()` outside an operation
+ * still ask the CLI.
+ */
+function answerFromEngineEvents(stack: Stack): void {
+  const asked = { info: stack.info.bind(stack), outputs: stack.outputs.bind(stack) };
+  let running: { kind: UpdateSummary["kind"]; startTime: Date; summary?: UpdateSummary["resourceChanges"]; outputs?: Record<string, unknown> } | undefined;
+  const operations = { up: "update", refresh: "refresh", destroy: "destroy" } as const;
+  for (const [operation, kind] of Object.entries(operations) as [keyof typeof operations, UpdateSummary["kind"]][]) {
+    const run = stack[operation].bind(stack) as (opts?: { onEvent?: (event: EngineEvent) => void }) => Promise<unknown>;
+    (stack as unknown as Record<string, unknown>)[operation] = async (opts?: { onEvent?: (event: EngineEvent) => void }) => {
+      const current: NonNullable<typeof running> = { kind, startTime: new Date() };
+      const onEvent = (event: EngineEvent) => {
+        if (event.summaryEvent) current.summary = event.summaryEvent.resourceChanges;
+        const step = event.resOutputsEvent?.metadata;
+        if (step?.type === "pulumi:pulumi:Stack") current.outputs = step.new?.outputs ?? {};
+        opts?.onEvent?.(event);
+      };
+      running = current;
+      try {
+        return await run({ ...opts, onEvent });
+      } finally {
+        running = undefined;
+      }
+    };
+  }
+  stack.info = async (showSecrets?: boolean) => {
+    if (running?.summary === undefined) return asked.info(showSecrets);
+    const { kind, startTime, summary } = running;
+    return { kind, startTime, endTime: new Date(), result: "succeeded", resourceChanges: summary, message: "", environment: {}, config: {}, version: 0 };
+  };
+  stack.outputs = async (): Promise<OutputMap> => {
+    const outputs = running?.outputs;
+    if (outputs === undefined || JSON.stringify(outputs).includes(`"[secret]"`)) return asked.outputs();
+    return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, { value, secret: false }]));
+  };
+}
+
+/** Variables an inline program has set in `process.env` while it runs, with the value, by name. */
+const claimedEnvironment = new Map<string, { value: string; runs: number }>();
+
+/** Sets `env` in `process.env` for one run of an inline program; undo() puts back what was there. */
+function claimEnvironment(env: Record<string, string>): () => void {
+  const variables = Object.entries(env).filter(([name]) => !name.startsWith("PULUMI_"));
+  for (const [name, value] of variables) {
+    const claim = claimedEnvironment.get(name);
+    if (claim !== undefined && claim.value !== value) {
+      throw new Error(`two inline programs need different values of ${name} at once: create one of their stacks with runner: "cli"`);
+    }
+  }
+  const previous = variables.map(([name]) => [name, process.env[name]] as const);
+  for (const [name, value] of variables) {
+    const claim = claimedEnvironment.get(name);
+    if (claim === undefined) claimedEnvironment.set(name, { value, runs: 1 });
+    else claim.runs += 1;
+    process.env[name] = value;
+  }
+  return () => {
+    for (const [name, value] of previous) {
+      const claim = claimedEnvironment.get(name)!;
+      if (--claim.runs > 0) continue;
+      claimedEnvironment.delete(name);
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}
+
+/** The program in `workDir`, run in this process, transpiled only, like the CLI's (see createTestStack). */
+async function inlineProgram(workDir: string, env: Record<string, string>): Promise<PulumiFn> {
+  const { readProject } = builtModules(join(repoRoot, "dist/cli/fleet/project.js")) as typeof import("../../cli/fleet/project.js");
+  const { inProcessRunner } = builtModules(join(repoRoot, "dist/cli/fleet/in-process.js")) as typeof import("../../cli/fleet/in-process.js");
+  const runner = inProcessRunner(await readProject(workDir), { ...process.env, PULUMI_NODEJS_TRANSPILE_ONLY: "true" });
+  if (!runner.inProcess) throw new Error(`${workDir} cannot run inline (${runner.reason}); create its stack with runner: "cli"`);
+  const { program } = runner;
+  return async () => {
+    const undo = claimEnvironment(env);
+    try {
+      return await program();
+    } finally {
+      undo();
+      // The runner moves into the program's folder, which dispose() deletes.
+      process.chdir(repoRoot);
+    }
+  };
+}

@@ -1,0 +1,81 @@
+// @ts-nocheck
+import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * Test files that start a Pulumi engine (the CLI, through the Automation API or not) or install
+ * the packed package with npm. Everything else is the `unit` project, `npm run test:unit`, which
+ * refuses to start an engine (test/support/pulumi.ts): a new file that needs one belongs here.
+ */
+const engineFiles = [
+  "test/e2e/**/*.test.ts",
+  "test/examples/**/*.test.ts",
+  "test/foundation/**/*.test.ts",
+  "test/import/import-*.test.ts",
+  "test/cli/fleet-in-process.test.ts",
+  "test/sdk/editor.test.ts",
+  "test/docs/snippets.test.ts",
+];
+
+/**
+ * The longest engine files (the table the reporter prints), started first: a long file that
+ * starts last keeps one worker busy after the other has run out of files. Vitest orders the rest
+ * by the durations of earlier runs on this machine, or, on a fresh clone, by file size, which
+ * says little about these (the import files are a few lines over a shared scenario).
+ */
+const longestFirst = [
+  "test/examples/agency-fleet.test.ts",
+  "test/e2e/flaky-service.test.ts",
+  "test/examples/teams.test.ts",
+  "test/e2e/faults.test.ts",
+  "test/e2e/monitor-set.test.ts",
+  "test/e2e/reconcile.test.ts",
+  "test/e2e/lifecycle.test.ts",
+  "test/examples/agency.test.ts",
+];
+
+/**
+ * Unit files that change their process for good (the in-process runner's TypeScript hooks, which
+ * cannot be taken back): each runs in a process of its own, as every engine file does, while the
+ * other unit files share theirs.
+ */
+const processWideFiles = ["test/cli/in-process-runner.test.ts"];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = longestFirst.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      return index === -1 ? longestFirst.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+export default defineConfig({
+  test: {
+    // Fails the run, naming what is missing, when the Pulumi CLI, language host or Node is absent.
+    globalSetup: ["test/support/toolchain.ts"],
+    // Four files at a time on two cores: the fault files spend most of their time waiting out
+    // Retry-After and backoff, and the CPU-bound ones fill the time they leave.
+    maxWorkers: 4,
+    // The CLI's garbage collector at a quarter of its default pace: each short-lived CLI process
+    // then spends about a tenth less CPU (the suite starts over a thousand of them).
+    env: { GOGC: "400" },
+    testTimeout: 120_000,
+    hookTimeout: 600_000,
+    // The lifecycle steps inside a file depend on each other and run in order.
+    sequence: { concurrent: false, sequencer: LongestFirst },
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+    // Projects share one pool of workers; files of "engine" are handed out first, the longest
+    // first, so that the short unit files fill the end of the run on both workers.
+    projects: [
+      { extends: true, test: { name: "engine", include: engineFiles } },
+      // The unit files share their worker processes and module cache (isolate: false), which halves
+      // their CPU: most of it was starting a process and loading the same modules for each file. A
+      // unit file therefore leaves no global state behind (timers, environment, module state), or
+      // is one of processWideFiles.
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...engineFiles, ...processWideFiles], isolate: false, env: { PULUMI_MONITORING_TEST_PROJECT: "unit" } } },
+      { extends: true, test: { name: "unit-own-process", include: processWideFiles, env: { PULUMI_MONITORING_TEST_PROJECT: "unit" } } },
+    ],
+  },
+});
