@@ -280,7 +280,7 @@ describe("canonical: one text for equal values", () => {
     associations: {},
     outputs: z.object({}),
   });
-  const schema = (name: string) => kind.inputs.shape[name] as z.ZodType;
+  const schema = (name: string) => (kind.inputs.shape as Record<string, z.ZodType>)[name] as z.ZodType;
 
   it.each([
     ["an id in any letter case", "id", A.toUpperCase(), A, true],
