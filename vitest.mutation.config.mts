@@ -34,9 +34,7 @@ export default defineConfig({
     testTimeout: suite.test?.testTimeout,
     hookTimeout: suite.test?.hookTimeout,
     sequence: { concurrent: false },
-    // As in the unit project: the files share their process and modules. Stryker reruns the tests
-    // of each mutant in the same process, so loading the modules once per file and mutant would
-    // cost more than the tests themselves.
-    isolate: false,
+    // Unlike the unit project, each file loads its modules afresh (vitest's default): a mutant of a
+    // module-level constant (a message table) only takes effect when the module is loaded again.
   },
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
 import { defineResource, field } from "../../schema/define.js";
+import { region } from "../../schema/rules.js";
 import { UNKNOWN, check, containsUnknown } from "../../provider/check.js";
 
 const ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b";
@@ -34,6 +35,22 @@ const plain = defineResource({
     big: field(z.bigint().optional(), { description: "A type without a name of its own." }),
     even: field(z.number().refine((value) => value % 2 === 0).optional(), { description: "A rule without a message." }),
     token: field(z.string().max(4).optional(), { description: "A secret.", secret: true }),
+  }),
+  associations: {},
+  outputs: z.object({}),
+});
+
+/** A kind with a single value of a domain the stack can close. */
+const regional = defineResource({
+  kind: "Regional",
+  description: "A kind with one region.",
+  scopes: [],
+  path: "/regional",
+  readBy: "get",
+  updateMethod: "PATCH",
+  inputs: z.object({
+    home: field(region.optional(), { description: "One region." }),
+    backup: field(region.nullable().optional(), { description: "Another, or null." }),
   }),
   associations: {},
   outputs: z.object({}),
@@ -159,10 +176,25 @@ describe("what check returns", () => {
   });
 
   it("a closed domain's value checked inside a list, and a value left out passes", () => {
-    const closed = { region: ["eu-west-1"] };
+    const closed = { region: ["eu-west-1", "us-east-1"] };
     expect(check(monitor, { url: "https://x.io", regions: ["eu-west-1", "mars-1"] }, closed).failures).toEqual([
-      { property: "regions[1]", reason: 'Monitor.regions[1]: must be one of the regions in monitoring:offeredRegions (eu-west-1) (got "mars-1")' },
+      { property: "regions[1]", reason: 'Monitor.regions[1]: must be one of the regions in monitoring:offeredRegions (eu-west-1, us-east-1) (got "mars-1")' },
     ]);
     expect(check(monitor, { url: "https://x.io" }, closed).failures).toEqual([]);
+  });
+
+  it("a single closable value: checked when set, nothing when left out or null", () => {
+    const closed = { region: ["eu-west-1"] };
+    expect(check(regional, { home: "eu-west-1" }, closed).failures).toEqual([]);
+    expect(check(regional, { home: "mars-1" }, closed).failures).toEqual([
+      { property: "home", reason: 'Regional.home: must be one of the regions in monitoring:offeredRegions (eu-west-1) (got "mars-1")' },
+    ]);
+    expect(check(regional, {}, closed).failures).toEqual([]);
+    expect(check(regional, { backup: null }, closed).failures).toEqual([]);
+  });
+
+  it("a field given as undefined is left out of the inputs, like one not given", () => {
+    const { inputs } = check(plain, { label: "abc", count: undefined, __urn: "urn:x" });
+    expect(Object.keys(inputs).sort()).toEqual(["__urn", "label"]);
   });
 });
