@@ -67,15 +67,16 @@ export function scoresOf(report: Report, restricted = false): { files: FileScore
 export function judge(report: Report, restricted = false): { table: string; failures: string[] } {
   const { files, total } = scoresOf(report, restricted);
   const failures: string[] = [];
-  const row = (score: FileScore, threshold: number) => {
-    const ok = score.score >= threshold;
+  const row = (score: FileScore, threshold: number | undefined) => {
+    const ok = threshold === undefined || score.score >= threshold;
     if (!ok) failures.push(`${score.file}: mutation score ${score.score.toFixed(1)} % is below ${threshold} %`);
-    return `| ${score.file.padEnd(22)} | ${score.score.toFixed(1).padStart(5)} % | ${String(score.detected).padStart(8)} | ${String(score.undetected).padStart(10)} | ${String(score.marked).padStart(6)} | ${threshold} %${ok ? "" : "  BELOW"}`;
+    return `| ${score.file.padEnd(22)} | ${score.score.toFixed(1).padStart(5)} % | ${String(score.detected).padStart(8)} | ${String(score.undetected).padStart(10)} | ${String(score.marked).padStart(6)} | ${threshold === undefined ? "-" : `${threshold} %`}${ok ? "" : "  BELOW"}`;
   };
   const lines = [
     `| ${"file".padEnd(22)} |   score | detected | undetected | marked | threshold`,
     ...files.map((score) => row(score, FILE_THRESHOLD)),
-    row(total, TOTAL_THRESHOLD),
+    // The total of some files, in a run restricted with --mutate, is no total of the project.
+    row(total, restricted ? undefined : TOTAL_THRESHOLD),
   ];
   for (const score of files) {
     if (score.detected + score.undetected === 0) failures.push(`${score.file}: no mutant of it in the report (was it mutated?)`);
