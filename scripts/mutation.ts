@@ -7,6 +7,8 @@
  *   npm run test:mutation -- --force      runs every mutant again and records a new baseline
  *   npm run test:mutation -- --check      CI: when no listed file, fast test or config changed since the
  *                                          baseline, checks its scores in seconds; else runs as the first form
+ *   npm run test:mutation -- --mutate provider/diff.ts   one file (or --testFiles: some tests), its
+ *                                          results kept apart from the baseline
  *
  * Other arguments go to Stryker (`--concurrency 2`). Exits 1 when a file or the total falls below its
  * threshold, or when more than 3 % of the mutants are marked equivalent, naming what failed.
@@ -21,7 +23,7 @@ const root = join(__dirname, "..", "..");
 export const BASELINE = "test/mutation/stryker-incremental.json";
 /** Hashes of what the baseline was recorded from: when they all match, the baseline's scores still hold. */
 export const BASELINE_INPUTS = "test/mutation/baseline-inputs.json";
-/** Where a run restricted with `--mutate` keeps its results, so that the baseline stays whole. */
+/** Where a run restricted with `--mutate` or `--testFiles` keeps its results, so that the baseline stays whole. */
 const PARTIAL_BASELINE = "reports/mutation/partial-incremental.json";
 /** Files whose change changes what is mutated or how: the configs and the tool's version. */
 const CONFIG_FILES = ["stryker.config.mjs", "vitest.mutation.config.mts", "vitest.config.mts", "scripts/mutation-targets.ts", "package-lock.json"];
@@ -105,7 +107,7 @@ function fastTestFiles(): string[] {
 }
 
 /** What the baseline depends on, by path: the listed files, the fast tests and their helpers, the configs. */
-function baselineInputs(): Record<string, string> {
+export function baselineInputs(): Record<string, string> {
   const paths = [...new Set([...MUTATION_TARGETS.map(({ file }) => file), ...fastTestFiles(), ...CONFIG_FILES])].sort();
   return Object.fromEntries(paths.map((path) => [path, sha256(path)]));
 }
@@ -124,12 +126,13 @@ function main(args: string[]): number {
   const started = performance.now();
   const check = args.includes("--check");
   const strykerArgs = args.filter((arg) => arg !== "--check");
-  const restricted = strykerArgs.some((arg) => arg === "--mutate" || arg === "-m" || arg.startsWith("--mutate="));
+  // A run of some files or some tests is no baseline of the project: it keeps its results apart.
+  const restricted = strykerArgs.some((arg) => /^(-m|-t|--mutate|--testFiles)(=|$)/.test(arg));
   const elapsed = () => `${Math.round((performance.now() - started) / 1000)} s`;
 
-  let inputs: Record<string, string> | undefined;
-  if (check) {
-    inputs = baselineInputs();
+  // Hashed before the run, so that an edit made while it runs shows as a change at the next check.
+  const inputs = restricted ? undefined : baselineInputs();
+  if (check && inputs !== undefined) {
     const recorded = readJson<Record<string, string>>(BASELINE_INPUTS);
     const baseline = readJson<Report>(BASELINE);
     const changed = recorded === undefined || baseline === undefined ? ["(no baseline)"] : changedSince(recorded, inputs);
@@ -157,10 +160,10 @@ function main(args: string[]): number {
   }
   const report = readJson<Report>(incrementalFile);
   if (report === undefined) throw new Error(`Stryker wrote no ${incrementalFile}`);
-  if (restricted) {
-    console.log(`mutation testing: a run restricted with --mutate; the baseline's inputs (${BASELINE_INPUTS}) are left as they were`);
+  if (inputs === undefined) {
+    console.log(`mutation testing: a run restricted with --mutate or --testFiles, kept in ${incrementalFile}; the baseline is left as it was`);
   } else {
-    writeFileSync(join(root, BASELINE_INPUTS), `${JSON.stringify(inputs ?? baselineInputs(), null, 2)}\n`);
+    writeFileSync(join(root, BASELINE_INPUTS), `${JSON.stringify(inputs, null, 2)}\n`);
   }
   const { table, failures } = judge(report, restricted);
   console.log(`\n${table}\n`);
