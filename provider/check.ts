@@ -85,7 +85,6 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   // and every value is known (during a preview some may not be yet; check runs again before the update).
   if (failures.size === 0 && allKnown) definition.refine?.(parsed, fail);
   const warnings: string[] = [];
-  // Stryker disable next-line ConditionalExpression: with a failure the warnings are dropped below, and computing them has no effect
   if (failures.size === 0) {
     const resource = describeResource(definition, news);
     for (const [field, schema] of Object.entries(definition.inputs.shape as Record<string, z.ZodType>)) {
@@ -120,9 +119,7 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
 function closedDomainIssues(schema: z.ZodType, value: unknown, path: string, closed: ClosedDomains): [string, string][] {
   if (value === undefined || value === null) return [];
   const domain = metadataOf(schema)["domain"] as OpenDomain | undefined;
-  // Stryker disable next-line ConditionalExpression: closed[undefined] is undefined too
   const allowed = domain === undefined ? undefined : closed[domain];
-  // Stryker disable next-line ConditionalExpression: allowed is undefined whenever domain is
   if (domain !== undefined && allowed !== undefined) {
     return allowed.includes(value as string) ? [] : [[path, `must be one of ${CLOSING_CONFIG[domain]} (${allowed.join(", ")}) (got ${JSON.stringify(value)})`]];
   }
@@ -160,7 +157,6 @@ function describeIssue(field: string, issue: z.core.$ZodIssue, secret: boolean):
   }
   const input = (issue as { input?: unknown }).input;
   if (input === undefined) return [[path, "is required"]];
-  // Stryker disable next-line ConditionalExpression: the line above already returned for an undefined input
   const shown = !secret && input !== undefined && (typeof input !== "object" || input === null);
   return [[path, shown ? `${issue.message} (got ${JSON.stringify(input)})` : issue.message]];
 }

@@ -83,9 +83,7 @@ export function canonical(schema: z.ZodType, value: unknown): string {
 }
 
 function normalize(schema: z.ZodType | undefined, value: unknown): unknown {
-  // Stryker disable next-line ConditionalExpression: undefined falls through every branch below and comes back as is
   if (value === null || value === undefined) return undefined;
-  // Stryker disable next-line ConditionalExpression: unwrap(undefined) is undefined too
   const inner = schema === undefined ? undefined : unwrap(schema);
   // Servers may return ids in another letter case than they were sent (spec 2.6: UUIDs, nothing more).
   // Stryker disable next-line MethodExpression: canonical texts are only compared with each other, so either case is one case

@@ -70,6 +70,30 @@ describe("drift of one object", () => {
   });
 });
 
+describe("steps that lack a side", () => {
+  const base = { urn: urn("web"), type: MONITOR, provider: "" };
+
+  it("no recorded state (an object the stack has not recorded yet): every set input is a change kept", () => {
+    const metadata = { ...base, op: "same", new: { id: "m-9", outputs: { name: "Web", paused: false } } } as unknown as StepEventMetadata;
+    expect(driftOf(metadata)).toEqual({ ...object, id: "m-9", drift: "changed", fields: [
+      { field: "name", recorded: undefined, actual: "Web", declared: false },
+      { field: "paused", recorded: undefined, actual: false, declared: false },
+    ] });
+  });
+
+  it("deleted, with no id recorded: no id shown", () => {
+    const metadata = { ...base, op: "delete", old: { outputs: monitor } } as unknown as StepEventMetadata;
+    expect(driftOf(metadata)).toEqual({ type: "Monitor", name: "web", urn: urn("web"), drift: "deleted", fields: [] });
+  });
+
+  it("no refreshed outputs: every recorded input is a change", () => {
+    const metadata = { ...base, op: "same", old: { id: "m-1", outputs: { name: "Web", __declaredInputs: ["name"] } }, new: { id: "m-1" } } as unknown as StepEventMetadata;
+    expect(driftOf(metadata)).toEqual({ ...object, drift: "changed", fields: [{ field: "name", recorded: "Web", actual: undefined, declared: true }] });
+    const withoutNew = { ...base, op: "same", old: { id: "m-1", outputs: { name: "Web", __declaredInputs: ["name"] } } } as unknown as StepEventMetadata;
+    expect(driftOf(withoutNew)?.fields).toEqual([{ field: "name", recorded: "Web", actual: undefined, declared: true }]);
+  });
+});
+
 describe("a pause made by hand", () => {
   it("the program leaves paused out: flagged as kept, and not listed among the fields", () => {
     expect(driftOf(step("same", monitor, { ...monitor, paused: true, name: "X" }))).toEqual({
