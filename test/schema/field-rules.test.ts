@@ -255,9 +255,9 @@ describe("the field an unknown key most likely meant", () => {
     expect(unknownFieldRule(key, known)).toBe(rule);
   });
 
-  it("the closest of several near names", () => {
-    expect(unknownFieldRule("pase", ["paused", "pass"])).toBe("unknown field (did you mean pass?)");
-    expect(unknownFieldRule("pase", ["pass", "paused"])).toBe("unknown field (did you mean pass?)");
+  it("the closest of several near names, whatever their order", () => {
+    expect(unknownFieldRule("requestTimeout", ["requestTimeoutMs", "requestTimeoutS"])).toBe("unknown field (did you mean requestTimeoutS?)");
+    expect(unknownFieldRule("requestTimeout", ["requestTimeoutS", "requestTimeoutMs"])).toBe("unknown field (did you mean requestTimeoutS?)");
   });
 
   it("a near name before a longer name it ends", () => {
