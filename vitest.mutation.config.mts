@@ -1,0 +1,40 @@
+/**
+ * The tests Stryker runs against each mutant (`npm run test:mutation`, stryker.config.mjs): the
+ * files of the `unit` project of vitest.config.mts, which start no Pulumi engine, in one project.
+ * The include and exclude lists are read from that project, so a file moved to the engine files
+ * there leaves this run too. The toolchain check (globalSetup) is left out: none of these files
+ * needs the Pulumi CLI.
+ */
+import { defineConfig } from "vitest/config";
+import suite from "./vitest.config.mts";
+
+/**
+ * Unit files that cannot run on Stryker's instrumented code: they declare resources (under Pulumi's
+ * mock monitor) or serialize the provider, and Pulumi's closure serializer, which walks every
+ * function's scope through the inspector, never finishes once every function carries Stryker's
+ * counters. They cover the SDK's classes and the serialized provider, none of the mutated rules alone.
+ */
+const notUnderMutation = [
+  "test/components/client-monitoring.test.ts",
+  "test/sdk/resources.test.ts",
+  "test/provider/serialized.test.ts",
+  "test/yaml/load.test.ts",
+];
+
+type Project = { test?: { name?: string; include?: string[]; exclude?: string[]; env?: Record<string, string> } };
+const projects = (suite.test?.projects ?? []) as Project[];
+const unit = projects.find((project) => project.test?.name === "unit")?.test;
+if (unit?.include === undefined) throw new Error("vitest.config.mts has no `unit` project to take the fast test files from");
+
+export default defineConfig({
+  test: {
+    include: unit.include,
+    exclude: [...(unit.exclude ?? []), ...notUnderMutation],
+    env: { ...suite.test?.env, ...unit.env },
+    testTimeout: suite.test?.testTimeout,
+    hookTimeout: suite.test?.hookTimeout,
+    sequence: { concurrent: false },
+    // Unlike the unit project, each file loads its modules afresh (vitest's default): a mutant of a
+    // module-level constant (a message table) only takes effect when the module is loaded again.
+  },
+});
