@@ -5,7 +5,8 @@
  *
  * Module state is per provider process, which serves every resource of a deployment: one API
  * client, hence one connection pool and one rate limiter (`monitoring:maxRequestsPerSecond`, and
- * the back-off after a 429, for every request of the deploy).
+ * the back-off after a 429, for every request of the deploy). Run by `pulumi-monitoring fleet`,
+ * the process also takes its turns from the fleet's shared budget (provider/fleet-budget.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
@@ -17,7 +18,8 @@ import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
 import { ResourceInitError, describeResource } from "./failures.js";
 import { internal } from "./fields.js";
-import { ApiClient, describeRetry, type RetryEvent } from "./http.js";
+import { FLEET_BUDGET_ENV, FleetBudgetClient } from "./fleet-budget.js";
+import { ApiClient, describeRetry, RateLimiter, type RequestLimiter, type RetryEvent } from "./http.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
 
 export { ResourceEngine } from "./engine.js";
@@ -25,7 +27,7 @@ export { resolveSettings, type ConfigSource, type ProviderSettings } from "./con
 
 /** Stack configuration as handed to `configure`; environment variables only until then. */
 let stackConfig: ConfigSource = () => undefined;
-let shared: { settings: string; client: ApiClient } | undefined;
+let shared: { settings: string; client: ApiClient; limiter: RequestLimiter } | undefined;
 
 /**
  * The process's API client for the settings `config` resolves to, built on first use and kept
@@ -33,13 +35,22 @@ let shared: { settings: string; client: ApiClient } | undefined;
  */
 export function apiClientFor(config: ConfigSource): ApiClient {
   const settings = resolveSettings(config);
-  const signature = JSON.stringify(settings);
+  const fleetBudget = process.env[FLEET_BUDGET_ENV]?.trim() || undefined;
+  const signature = JSON.stringify({ ...settings, fleetBudget });
   if (shared === undefined || shared.settings !== signature) {
-    const { apiUrl, ...options } = settings;
+    const { apiUrl, maxRequestsPerSecond, ...options } = settings;
     void shared?.client.close();
-    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, onRetry: announceSlowRetry }) };
+    if (shared?.limiter instanceof FleetBudgetClient) shared.limiter.close();
+    const own = new RateLimiter(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond });
+    const limiter = fleetBudget === undefined ? own : new FleetBudgetClient(fleetBudget, own, { onFallback: announceBudgetFallback });
+    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiter, onRetry: announceSlowRetry }), limiter };
   }
   return shared.client;
+}
+
+/** Shown in the output of `pulumi up` (see {@link announceSlowRetry} for why on standard output). */
+function announceBudgetFallback(reason: string): void {
+  console.log(`the fleet's shared rate budget is gone (${reason}): this stack goes on within its own limit, monitoring:maxRequestsPerSecond`);
 }
 
 /** Retrying for this long is worth a line in the output of `pulumi up`. */

@@ -9,7 +9,7 @@ import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { explainListingCrash, refuseCollidingNames } from "./backend.js";
-import { rateForStack, shareOfBudget, stacksAtOnce } from "./budget.js";
+import { BudgetServer, runnerBudget, stacksAtOnce } from "./budget.js";
 import { createDisplay, type Display, type Output } from "./display.js";
 import { hasChanges, noChanges, StackEvents } from "./events.js";
 import { initClients } from "./init.js";
@@ -17,9 +17,9 @@ import { inProcessRunner } from "./in-process.js";
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
 import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
-import { type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
+import { type FleetProject, readProject, readStackSettings } from "./project.js";
 import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
-import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
+import { configValue } from "./run-config.js";
 import { byObject } from "../drift/changes.js";
 import { type ManagingProject, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
 import { renderMarkdown } from "../drift/report.js";
@@ -27,6 +27,7 @@ import type { RecordedResource } from "../drift/unmanaged.js";
 import { runBounded } from "./scheduler.js";
 import { selectStacks } from "./select.js";
 import { formatShard, shardMatrix, stacksOfShard } from "./shard.js";
+import { FLEET_BUDGET_ENV } from "../../provider/fleet-budget.js";
 
 export interface FleetIO {
   stdout: Output;
@@ -177,8 +178,7 @@ class FleetRun {
 
     const atOnce = stacksAtOnce(this.options.parallel, clients.length);
     // The runners of a split run at the same time: each has its share of the agency's budget.
-    const agencyBudget = this.options.maxRps ?? this.project.budget;
-    const budget = agencyBudget !== undefined && shard !== undefined ? agencyBudget / shard.count : agencyBudget;
+    const budget = runnerBudget(this.options.maxRps ?? this.project.budget, shard?.count, this.options.shardRps);
     const report: FleetReport = {
       verb: this.verb,
       project: this.project.name,
@@ -188,31 +188,59 @@ class FleetRun {
     };
     if (shard !== undefined) report.shard = formatShard(shard);
     if (runner !== undefined) report.programs = runner.inProcess ? "in the fleet process" : `in a process per stack: ${runner.reason}`;
-    if (budget !== undefined) report.rateLimit = { budget, perStack: shareOfBudget(budget, atOnce) };
 
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
     this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
-    const runConfig = await createRunConfigDir();
+    // One budget for the whole run: the stacks' providers (and this process's own API calls, for
+    // programs run in it and the drift check) take their turns from it, named in the environment
+    // that the Pulumi CLI and its dynamic provider host inherit.
+    const budgetServer = budget === undefined ? undefined : await BudgetServer.start(budget);
+    const environmentBefore = process.env[FLEET_BUDGET_ENV];
+    if (budgetServer !== undefined) process.env[FLEET_BUDGET_ENV] = budgetServer.address;
+    try {
+      await this.#runPhases(report, order, clients, atOnce, shared, sharedProject, sharedBlocker);
+      if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
+    } finally {
+      if (budgetServer !== undefined) {
+        if (environmentBefore === undefined) delete process.env[FLEET_BUDGET_ENV];
+        else process.env[FLEET_BUDGET_ENV] = environmentBefore;
+        await budgetServer.close();
+        report.rateLimit = { budget: budgetServer.budget, ...budgetServer.use };
+      }
+    }
+    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderMarkdown(report) : `\n${renderTable(report)}`);
+    return exitCodeOf(report);
+  }
+
+  /** Every stack in its turn: the shared stack first (last for destroy), the clients `atOnce` at a time. */
+  async #runPhases(
+    report: FleetReport,
+    order: readonly Target[],
+    clients: readonly Target[],
+    atOnce: number,
+    shared: Target | undefined,
+    sharedProject: Target | undefined,
+    sharedBlocker: string | undefined,
+  ): Promise<void> {
     const onInterrupt = (): void => this.#interrupt();
     this.io.signals.on("SIGINT", onInterrupt);
     try {
-      const execute = async (target: Target, rate: number | undefined, sharedConfig?: ConfigMap): Promise<StackReport> => {
-        const stackReport = await this.#runStack(target, rate, sharedConfig, runConfig.write);
+      const execute = async (target: Target, sharedConfig?: ConfigMap): Promise<StackReport> => {
+        const stackReport = await this.#runStack(target, sharedConfig);
         this.#finished.set(target.label, stackReport);
         return stackReport;
       };
       const runClients = async (sharedConfig?: ConfigMap): Promise<StackReport[]> =>
-        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, report.rateLimit?.perStack, sharedConfig), this.#stopStarting.signal));
+        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, sharedConfig), this.#stopStarting.signal));
 
       const phases = (async (): Promise<void> => {
         if (this.verb === "destroy") {
           report.stacks.push(...(await runClients()));
-          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, sharedBlocker, budget && shareOfBudget(budget, 1), execute));
+          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, sharedBlocker, execute));
           return;
         }
         if (shared !== undefined) {
-          // Alone, the shared stack has the whole budget.
-          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget && shareOfBudget(budget, 1)), this.#stopStarting.signal)));
+          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target), this.#stopStarting.signal)));
         }
         report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
       })();
@@ -220,13 +248,9 @@ class FleetRun {
       if (this.#interrupts > 1) report.stacks = this.#abandoned(order);
     } finally {
       this.io.signals.off("SIGINT", onInterrupt);
-      this.#display.close();
-      await runConfig.dispose();
+      this.#display?.close();
     }
     report.interrupted = this.#interrupts > 0;
-    if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
-    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderMarkdown(report) : `\n${renderTable(report)}`);
-    return exitCodeOf(report);
   }
 
   /** The drift check's second half: the objects in each checked stack's scope that no stack manages. */
@@ -304,8 +328,7 @@ class FleetRun {
     shared: Target,
     clients: readonly StackReport[],
     blocker: string | undefined,
-    rate: number | undefined,
-    execute: (target: Target, rate: number | undefined) => Promise<StackReport>,
+    execute: (target: Target) => Promise<StackReport>,
   ): Promise<StackReport> {
     const skip = (note: string): StackReport => {
       this.#display?.update(shared.label, { state: "not started", note });
@@ -314,10 +337,10 @@ class FleetRun {
     if (blocker !== undefined) return skip(blocker);
     if (clients.some((client) => client.result !== "succeeded")) return skip("not every client stack was destroyed");
     if (this.#stopStarting.signal.aborted) return skip("interrupted before its turn");
-    return execute(shared, rate);
+    return execute(shared);
   }
 
-  async #runStack(target: Target, rate: number | undefined, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>): Promise<StackReport> {
+  async #runStack(target: Target, sharedConfig: ConfigMap | undefined): Promise<StackReport> {
     const startedAt = Date.now();
     const events = new StackEvents(this.verb === "drift");
     const show = (): void => this.#display?.update(target.label, { state: "running", step: events.step, counts: events.counts, startedAt });
@@ -329,7 +352,6 @@ class FleetRun {
       stack = await Stack.select(target.name, target.workspace);
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
-      const configFile = rate === undefined ? undefined : await writeConfig(target.label, await this.#withRate(target, rate));
       const waitUntil = startedAt + (this.options.waitLockSeconds ?? 0) * 1000;
       for (;;) {
         try {
@@ -337,7 +359,6 @@ class FleetRun {
             onEvent: (event) => (events.observe(event), show()),
             signal: abort.signal,
             refresh: this.options.refresh,
-            ...(configFile ? { configFile } : {}),
             ...(target.program ? { program: target.program } : {}),
           });
           break;
@@ -377,13 +398,6 @@ class FleetRun {
     } finally {
       this.#running.delete(target.label);
     }
-  }
-
-  /** The stack's settings with its share of the budget, or its own limit when that is lower. */
-  async #withRate(target: Target, rate: number): Promise<string> {
-    const settings = await readStackSettings(target.project, target.name);
-    const own = Number(configValue(settings, RATE_LIMIT_KEY));
-    return withConfigValues(settings, { [RATE_LIMIT_KEY]: String(rateForStack(rate, Number.isFinite(own) ? own : undefined)) });
   }
 
   #settle(targets: readonly Target[], results: Awaited<ReturnType<typeof runBounded<Target, StackReport>>>): StackReport[] {
