@@ -103,11 +103,11 @@ export class FleetBudgetClient implements RequestLimiter {
     // The provider process must be free to exit while the fleet still runs.
     socket.unref();
     socket.on("data", (chunk: string) => this.#receive(chunk));
-    socket.on("error", (error: NodeJS.ErrnoException) => this.#fallBack(`its socket failed (${error.code ?? error.message})`));
+    socket.on("error", (error: NodeJS.ErrnoException) => this.#fallBack(`the connection to it failed (${error.code ?? error.message})`));
     socket.on("close", () => this.#fallBack("it closed the connection"));
     this.#watchdog = setInterval(() => {
       if (this.#waiting.length > 0 && performance.now() - this.#lastHeardMs > this.#silenceMs) {
-        this.#fallBack(`it was silent for ${Math.round(this.#silenceMs / 1000)} s`);
+        this.#fallBack(`it was silent for ${this.#silenceMs} ms`);
       }
     }, Math.min(HEARTBEAT_MS, this.#silenceMs / 2));
     this.#watchdog.unref();

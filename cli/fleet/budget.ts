@@ -105,9 +105,11 @@ export class BudgetServer {
   /** Stops serving: connected providers see the connection close and use their own limit. */
   async close(): Promise<void> {
     clearInterval(this.#heartbeat);
+    // Not waiting for the server's close event: it comes only once every connection has ended,
+    // and a provider that is connecting right now may hold one a while longer.
+    this.#server.close();
     for (const socket of this.#sockets) socket.destroy();
     this.#waiting.length = 0;
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     if (this.#dir !== undefined) await rm(this.#dir, { recursive: true, force: true });
   }
 
