@@ -12,6 +12,7 @@ const engineFiles = [
   "test/foundation/**/*.test.ts",
   "test/import/import-*.test.ts",
   "test/cli/fleet-in-process.test.ts",
+  "test/cli/fleet-rate.test.ts",
   "test/sdk/editor.test.ts",
   "test/docs/snippets.test.ts",
 ];

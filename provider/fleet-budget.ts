@@ -7,10 +7,17 @@
  *
  * The protocol is one short line per message, over one connection per provider process:
  *   provider → server   `take`                     one attempt wants to start
+ *                       `late`                     a grant came after its deadline: unused, take again
  *                       `throttled <ticket> <ms>`  that attempt was answered 429 (Retry-After, ms)
  *                       `ok`                       an attempt was served
- *   server → provider   `grant <ticket>`           one `take` may start (the oldest waiting)
+ *   server → provider   `grant <ticket> [<deadline>]`  the oldest waiting `take` may start, until
+ *                                              the wall-clock deadline (ms since 1970) if one is given
  *                       `alive`                    once a second, so silence means the server is gone
+ *
+ * The deadline keeps the budget true at the service: a grant read late by a busy provider
+ * process would go out right behind the next one, and two grants 1/R apart would reach the
+ * service in one of its seconds with more than R others. So a late grant goes back unused, once
+ * per attempt; the second is used whenever it comes, so that a slow process still gets its turn.
  *
  * A server that cannot be reached, closes the connection, or stays silent for
  * {@link SILENCE_MS} is gone for good: every waiting and later attempt goes through the
@@ -48,7 +55,7 @@ export class FleetBudgetClient implements RequestLimiter {
   #lastHeardMs = 0;
   #received = "";
   /** Attempts waiting for a grant, oldest first. */
-  readonly #waiting: Array<{ grant: (ticket: number) => void; fallBack: () => void }> = [];
+  readonly #waiting: Array<{ grant: (ticket: number) => void; fallBack: () => void; late?: true }> = [];
   #watchdog: NodeJS.Timeout | undefined;
 
   constructor(address: string, own: RateLimiter, options: FleetBudgetClientOptions = {}) {
@@ -127,8 +134,16 @@ export class FleetBudgetClient implements RequestLimiter {
       this.#received = this.#received.slice(end + 1);
       if (word !== "grant") continue;
       const ticket = Number(values[0]);
+      const deadline = values[1] === undefined ? Number.POSITIVE_INFINITY : Number(values[1]);
       const waiter = this.#waiting.shift();
       if (waiter === undefined) return this.#fallBack("it granted more than was asked");
+      if (Date.now() > deadline && waiter.late === undefined) {
+        // Grants on one connection come in the order of its takes: this one's is now the last.
+        waiter.late = true;
+        this.#waiting.push(waiter);
+        this.#send(this.#socket!, "late");
+        continue;
+      }
       waiter.grant(Number.isFinite(ticket) ? ticket : 0);
       if (this.#waiting.length === 0) this.#socket?.unref();
     }

@@ -336,7 +336,8 @@ export class RateLimiter implements RequestLimiter {
 
   /**
    * Resolves, with the start time, when the caller may start its attempt: once no pause is in
-   * force and at least `1 / rate` after the previous start.
+   * force and at least `1 / rate` after the previous start. A start that came late (its process
+   * was busy) moves the next free slot along, so that two starts never crowd together to make up.
    */
   async acquire(): Promise<number> {
     for (;;) {
@@ -348,6 +349,7 @@ export class RateLimiter implements RequestLimiter {
       // A 429 that arrived during the wait pauses this start too: queue again behind the pause.
       if (this.#pausedUntilMs <= start) {
         this.#recordStart(start);
+        this.#nextSlotMs = Math.max(this.#nextSlotMs, start + 1000 / this.#rate);
         return start;
       }
     }

@@ -31,8 +31,10 @@ export const GRANT_GUARD_MS = 100;
 
 /** What the fleet's runs have spent of the budget so far. */
 export interface BudgetUse {
-  /** Attempt starts granted, over every stack. */
+  /** Attempt starts granted and used, over every stack. */
   granted: number;
+  /** Grants that reached a busy provider after their deadline and went back unused. */
+  late: number;
   /** Attempts the service answered 429, as the providers reported them. */
   limited: number;
 }
@@ -57,7 +59,8 @@ export class BudgetServer {
   readonly #waiting: Socket[] = [];
   #pumping = false;
   readonly #heartbeat: NodeJS.Timeout;
-  readonly use: BudgetUse = { granted: 0, limited: 0 };
+  readonly use: BudgetUse = { granted: 0, late: 0, limited: 0 };
+  readonly #guardMs: number;
 
   private constructor(
     /** Requests per second, over every provider. */
@@ -66,10 +69,12 @@ export class BudgetServer {
     server: Server,
     limiter: RateLimiter,
     dir: string | undefined,
+    guardMs: number,
   ) {
     this.#server = server;
     this.#limiter = limiter;
     this.#dir = dir;
+    this.#guardMs = guardMs;
     server.on("connection", (socket) => this.#serve(socket));
     this.#heartbeat = setInterval(() => {
       for (const socket of this.#sockets) socket.write("alive\n");
@@ -94,7 +99,7 @@ export class BudgetServer {
       if (dir !== undefined) await rm(dir, { recursive: true, force: true });
       throw error;
     }
-    return new BudgetServer(budget, address, server, limiter, dir);
+    return new BudgetServer(budget, address, server, limiter, dir, guardMs);
   }
 
   /** The shared rate now in force, in requests per second (lower than the budget after a 429). */
@@ -133,7 +138,10 @@ export class BudgetServer {
   #handle(socket: Socket, line: string): void {
     const { word, values } = parseBudgetLine(line);
     switch (word) {
+      case "late":
       case "take":
+        // A late grant went unused, and its provider takes again.
+        if (word === "late") [this.use.granted, this.use.late] = [this.use.granted - 1, this.use.late + 1];
         this.#waiting.push(socket);
         void this.#pump();
         return;
@@ -164,7 +172,8 @@ export class BudgetServer {
         if (socket === undefined) break;
         this.#waiting.shift();
         this.use.granted += 1;
-        socket.write(`grant ${ticket}\n`);
+        // Started within the guard, the attempt reaches the service within the second it was granted for.
+        socket.write(this.#guardMs > 0 ? `grant ${ticket} ${Date.now() + this.#guardMs}\n` : `grant ${ticket}\n`);
       }
     } finally {
       this.#pumping = false;

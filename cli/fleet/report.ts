@@ -49,9 +49,10 @@ export interface FleetReport {
   parallel: number;
   /**
    * The API budget (requests per second) the stacks shared, the attempts it granted over every
-   * stack, and how many of those the service answered 429; absent when no budget was set.
+   * stack, the grants a busy provider got too late to use (taken again), and how many attempts
+   * the service answered 429; absent when no budget was set.
    */
-  rateLimit?: { budget: number; granted: number; limited: number };
+  rateLimit?: { budget: number; granted: number; late: number; limited: number };
   interrupted: boolean;
   /**
    * preview and up: where the client stacks' programs ran, `in the fleet process` (in-process.ts),

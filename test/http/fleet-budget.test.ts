@@ -5,7 +5,7 @@
  * with jitter, slow nobody down). Clocks are fast: the server's is moved by hand, Retry-After is
  * a few hundredths of a second.
  */
-import { createServer, type Server, type Socket } from "node:net";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { once } from "node:events";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -54,7 +54,7 @@ describe("the fleet's token server", () => {
       await clock.advance(1);
       await expect.poll(() => granted).toEqual(expected);
     }
-    expect(server.use).toEqual({ granted: 4, limited: 0 });
+    expect(server.use).toEqual({ granted: 4, late: 0, limited: 0 });
   });
 
   it("keeps a guard, so that starts a little late to reach the service still fit its seconds", async () => {
@@ -84,7 +84,44 @@ describe("the fleet's token server", () => {
     await expect.poll(() => granted).toEqual(["south"]);
     for (let index = 0; index < 4; index++) south.succeeded();
     await expect.poll(() => server.rate).toBe(8);
-    expect(server.use).toEqual({ granted: 2, limited: 1 });
+    expect(server.use).toEqual({ granted: 2, late: 0, limited: 1 });
+  });
+});
+
+describe("a grant that reaches a busy provider after its deadline", () => {
+  it("goes back unused, once per attempt: the provider takes again and uses the next whenever it comes", async () => {
+    const heard: string[] = [];
+    const fake: Server = createServer((socket) => {
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => {
+        for (const line of chunk.split("\n").filter((text) => text !== "")) {
+          heard.push(line);
+          // Every grant's deadline has passed already.
+          socket.write(`grant ${heard.length} ${Date.now() - 1}\n`);
+        }
+      });
+    });
+    const address = join(tmpdir(), `late-budget-${process.pid}.sock`);
+    fake.listen(address);
+    await once(fake, "listening");
+    closing.push(() => fake.close());
+    expect(await provider(address).acquire()).toBe(2);
+    expect(heard).toEqual(["take", "late"]);
+  });
+
+  it("counts as taken again, not as used, at the server", async () => {
+    const clock = new ManualClock();
+    const server = await budgetServer(10, clock, 100);
+    const client = provider(server.address);
+    await client.acquire();
+    // What a provider sends for a grant it got too late.
+    const raw = createConnection(server.address);
+    closing.push(() => raw.destroy());
+    raw.write("take\n");
+    await clock.advance(110);
+    raw.write("late\n");
+    await expect.poll(() => server.use.late).toBe(1);
+    expect(server.use.granted).toBe(1);
   });
 });
 
@@ -219,6 +256,6 @@ describe("back-off: a limit or a fault", () => {
     await clock.advance(200);
     await request;
     await expect.poll(() => server.rate).toBe(6);
-    expect(server.use).toEqual({ granted: 2, limited: 1 });
+    expect(server.use).toEqual({ granted: 2, late: 0, limited: 1 });
   });
 });
