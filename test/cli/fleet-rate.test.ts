@@ -55,8 +55,6 @@ describe("a fleet under one rate budget", () => {
     expect(report.stacks.map((stack) => stack.result)).toEqual(STACKS.map(() => "succeeded"));
 
     const requests = await emulator.admin.requestLog();
-    console.log("DEBUG", JSON.stringify(report.rateLimit), requests.length, JSON.stringify(report.stacks.map((s) => [s.stack, s.durationMs])));
-    console.log("DEBUG", requests.map((r) => `${r.time.slice(14, 23)} ${r.method} ${r.path.slice(0, 30)} ${r.status}`).join("\n"));
     expect(requests.filter((request) => request.status === 429)).toEqual([]);
     // Every request the service saw went out on a grant of the fleet's one budget.
     expect(report.rateLimit).toMatchObject({ budget: BUDGET, granted: requests.length, limited: 0 });
