@@ -26,7 +26,7 @@
  * only: a stack that asks for less than the fleet's budget never sends more than it asked for.
  */
 import { createConnection, type Socket } from "node:net";
-import type { RateLimiter, RequestLimiter } from "./http.js";
+import { RateLimiter, type RequestLimiter } from "./http.js";
 
 /** The environment variable that names the token server's socket (a path, or a Windows pipe). */
 export const FLEET_BUDGET_ENV = "PULUMI_MONITORING_FLEET_BUDGET";
@@ -157,6 +157,16 @@ export class FleetBudgetClient implements RequestLimiter {
     for (const waiter of this.#waiting.splice(0)) waiter.fallBack();
     if (reason !== "closed") this.#onFallback?.(reason);
   }
+}
+
+/**
+ * The limiter of a process's API client: its own (`maxRequestsPerSecond`, else none until a 429),
+ * within the fleet's budget when the environment names one (`env`, the process's by default).
+ */
+export function limiterFor(maxRequestsPerSecond: number | undefined, options: FleetBudgetClientOptions = {}, env: NodeJS.ProcessEnv = process.env): RequestLimiter {
+  const own = new RateLimiter(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond });
+  const address = env[FLEET_BUDGET_ENV]?.trim();
+  return address ? new FleetBudgetClient(address, own, options) : own;
 }
 
 /** `grant 12.5` → `{ word: "grant", values: ["12.5"] }`; the server and the client read lines alike. */

@@ -18,8 +18,8 @@ import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
 import { ResourceInitError, describeResource } from "./failures.js";
 import { internal } from "./fields.js";
-import { FLEET_BUDGET_ENV, FleetBudgetClient } from "./fleet-budget.js";
-import { ApiClient, describeRetry, RateLimiter, type RequestLimiter, type RetryEvent } from "./http.js";
+import { FLEET_BUDGET_ENV, FleetBudgetClient, limiterFor } from "./fleet-budget.js";
+import { ApiClient, describeRetry, type RequestLimiter, type RetryEvent } from "./http.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
 
 export { ResourceEngine } from "./engine.js";
@@ -41,8 +41,7 @@ export function apiClientFor(config: ConfigSource): ApiClient {
     const { apiUrl, maxRequestsPerSecond, ...options } = settings;
     void shared?.client.close();
     if (shared?.limiter instanceof FleetBudgetClient) shared.limiter.close();
-    const own = new RateLimiter(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond });
-    const limiter = fleetBudget === undefined ? own : new FleetBudgetClient(fleetBudget, own, { onFallback: announceBudgetFallback });
+    const limiter = limiterFor(maxRequestsPerSecond, { onFallback: announceBudgetFallback });
     shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiter, onRetry: announceSlowRetry }), limiter };
   }
   return shared.client;
