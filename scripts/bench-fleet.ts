@@ -270,6 +270,8 @@ async function loadRound(label: string, limited: boolean): Promise<StepFigures[]
         late: report.rateLimit?.late ?? 0,
         ...(step === "up" ? { duplicates: await duplicateObjects(emulator, reader.key) } : {}),
       });
+      // As it comes, for a long run: the table follows at the end.
+      console.error(`${label} ${step}: ${JSON.stringify(figures.at(-1))}`);
     }
     return figures;
   } finally {
