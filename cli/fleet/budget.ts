@@ -14,9 +14,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { once } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { HEARTBEAT_MS, parseBudgetLine } from "../../provider/fleet-budget.js";
 import { type Clock, RateLimiter } from "../../provider/http.js";
 
@@ -185,6 +187,33 @@ export class BudgetServer {
     while (this.#waiting.length > 0 && this.#waiting[0]!.destroyed) this.#waiting.shift();
     return this.#waiting[0];
   }
+}
+
+/** A fleet run's budget as its main thread holds it: the server runs on a thread of its own. */
+export interface SharedBudget {
+  /** The socket to name in the environment. */
+  readonly address: string;
+  /** Stops the server (the providers still running fall back to their own limit) and tells what was spent. */
+  close(): Promise<BudgetUse>;
+}
+
+/** Starts the run's token server on a worker thread (budget-thread.ts, run from the built package). */
+export async function startSharedBudget(budget: number): Promise<SharedBudget> {
+  const worker = new Worker(join(__dirname, "budget-thread.js"), { workerData: { budget } });
+  const [started] = (await once(worker, "message")) as [{ address?: string; error?: string }];
+  if (started.address === undefined) {
+    await worker.terminate();
+    throw new Error(`the fleet's rate budget could not start: ${started.error}`);
+  }
+  return {
+    address: started.address,
+    async close() {
+      worker.postMessage("close");
+      const [{ use }] = (await once(worker, "message")) as [{ use: BudgetUse }];
+      await worker.terminate();
+      return use;
+    },
+  };
 }
 
 /** How many stacks run at once: `--parallel`, but never more than there are stacks. */

@@ -9,7 +9,7 @@ import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { explainListingCrash, refuseCollidingNames } from "./backend.js";
-import { BudgetServer, runnerBudget, stacksAtOnce } from "./budget.js";
+import { runnerBudget, stacksAtOnce, startSharedBudget } from "./budget.js";
 import { createDisplay, type Display, type Output } from "./display.js";
 import { hasChanges, noChanges, StackEvents } from "./events.js";
 import { initClients } from "./init.js";
@@ -194,7 +194,7 @@ class FleetRun {
     // One budget for the whole run: the stacks' providers (and this process's own API calls, for
     // programs run in it and the drift check) take their turns from it, named in the environment
     // that the Pulumi CLI and its dynamic provider host inherit.
-    const budgetServer = budget === undefined ? undefined : await BudgetServer.start(budget);
+    const budgetServer = budget === undefined ? undefined : await startSharedBudget(budget);
     const environmentBefore = process.env[FLEET_BUDGET_ENV];
     if (budgetServer !== undefined) process.env[FLEET_BUDGET_ENV] = budgetServer.address;
     try {
@@ -204,8 +204,7 @@ class FleetRun {
       if (budgetServer !== undefined) {
         if (environmentBefore === undefined) delete process.env[FLEET_BUDGET_ENV];
         else process.env[FLEET_BUDGET_ENV] = environmentBefore;
-        await budgetServer.close();
-        report.rateLimit = { budget: budgetServer.budget, ...budgetServer.use };
+        report.rateLimit = { budget: budget!, ...(await budgetServer.close()) };
       }
     }
     this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderMarkdown(report) : `\n${renderTable(report)}`);
