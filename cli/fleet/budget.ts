@@ -65,8 +65,6 @@ export class BudgetServer {
   readonly #guardMs: number;
 
   private constructor(
-    /** Requests per second, over every provider. */
-    readonly budget: number,
     readonly address: string,
     server: Server,
     limiter: RateLimiter,
@@ -101,7 +99,7 @@ export class BudgetServer {
       if (dir !== undefined) await rm(dir, { recursive: true, force: true });
       throw error;
     }
-    return new BudgetServer(budget, address, server, limiter, dir, guardMs);
+    return new BudgetServer(address, server, limiter, dir, guardMs);
   }
 
   /** The shared rate now in force, in requests per second (lower than the budget after a 429). */
