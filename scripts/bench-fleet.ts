@@ -248,6 +248,7 @@ async function loadRound(label: string, limited: boolean): Promise<StepFigures[]
       const started = performance.now();
       const { report } = await fleetReport([...args, ...options], workDir, env);
       const seconds = (performance.now() - started) / 1000;
+      for (const stack of report.stacks.filter((each) => each.result !== ok)) console.error(`${label} ${step}: ${stack.stack} ${stack.result}: ${stack.error ?? stack.note ?? ""}`);
       await admin(emulator, "DELETE", "/faults");
       const log = await admin<RequestLogEntry[]>(emulator, "GET", "/requests");
       const times = log.map((entry) => Date.parse(entry.time));
