@@ -14,6 +14,7 @@ const engineFiles = [
   "test/foundation/**/*.test.ts",
   "test/import/import-*.test.ts",
   "test/cli/fleet-in-process.test.ts",
+  "test/cli/fleet-rate.test.ts",
   "test/sdk/editor.test.ts",
   "test/docs/snippets.test.ts",
 ];

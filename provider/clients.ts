@@ -4,15 +4,21 @@
  * the same, so every resource of a deployment, or every lookup of a program, shares its connections
  * and rate limit. A stateless module otherwise: the provider's dispatcher (provider/index.ts) and
  * the lookups (sdk/lookups.ts) each ask it for the client of their settings.
+ *
+ * The rate limit is the fleet's shared budget when a fleet run named its token server in the
+ * environment (provider/fleet-budget.ts), else the process's own `monitoring:maxRequestsPerSecond`.
  */
 import { type ConfigKeyName, type ConfigSource, resolveSettings, stackConfigKeyName } from "./config.js";
-import { ApiClient, type RetryEvent } from "./http.js";
+import { FLEET_BUDGET_ENV, FleetBudgetClient, limiterFor } from "./fleet-budget.js";
+import { ApiClient, type RequestLimiter, type RetryEvent } from "./http.js";
 
-let shared: { settings: string; client: ApiClient } | undefined;
+let shared: { settings: string; client: ApiClient; limiter: RequestLimiter } | undefined;
 
 export interface ClientHooks {
   /** Hears of retries (the provider announces slow ones). */
   onRetry?: (event: RetryEvent) => void;
+  /** Hears that the fleet's token server went away, so this process went back to its own limit. */
+  onBudgetFallback?: (reason: string) => void;
   /**
    * How messages about a setting that cannot work name its configuration key: asked when such a
    * message is written, so the provider can name the stack once a URN has shown it.
@@ -23,12 +29,16 @@ export interface ClientHooks {
 /** The client for the settings `config` resolves to. */
 export function apiClientFor(config: ConfigSource, hooks: ClientHooks = {}): ApiClient {
   const { sources: _named, ...settings } = resolveSettings(config);
-  const signature = JSON.stringify(settings);
+  const fleetBudget = process.env[FLEET_BUDGET_ENV]?.trim() || undefined;
+  const signature = JSON.stringify({ ...settings, fleetBudget });
   if (shared === undefined || shared.settings !== signature) {
-    const { apiUrl, ...options } = settings;
+    const { apiUrl, maxRequestsPerSecond, ...options } = settings;
     void shared?.client.close();
+    if (shared?.limiter instanceof FleetBudgetClient) shared.limiter.close();
+    const limiter = limiterFor(maxRequestsPerSecond, hooks.onBudgetFallback === undefined ? {} : { onFallback: hooks.onBudgetFallback });
     const sources = () => resolveSettings(config, process.env, hooks.keyName?.() ?? stackConfigKeyName()).sources;
-    shared = { settings: signature, client: new ApiClient({ baseUrl: apiUrl, ...options, sources, ...(hooks.onRetry === undefined ? {} : { onRetry: hooks.onRetry }) }) };
+    const client = new ApiClient({ baseUrl: apiUrl, ...options, sources, rateLimiter: limiter, ...(hooks.onRetry === undefined ? {} : { onRetry: hooks.onRetry }) });
+    shared = { settings: signature, client, limiter };
   }
   return shared.client;
 }

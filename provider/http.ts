@@ -1,8 +1,11 @@
 /**
  * The provider's only HTTP module: one keep-alive connection pool per client, bearer auth,
  * retries with backoff for failures that are safe to repeat (within a time budget per request),
- * per-attempt timeouts, a client-side rate limit that backs off when the service answers 429,
- * one error type and cursor pagination (spec 2.1-2.3, 4.1, 5, 7, 8).
+ * per-attempt timeouts, a client-side rate limit that backs off when the service answers 429 (a
+ * limit) but not on a 503 or a dropped connection (a fault), one error type and cursor pagination
+ * (spec 2.1-2.3, 4.1, 5, 7, 8). The limit is the process's own or a fleet's shared budget
+ * (provider/fleet-budget.ts), behind one interface, {@link RequestLimiter}.
+ *
  *
  * Settings that cannot work fail fast and say which setting to fix: until the service has
  * answered once, a refused connection or a host name that does not resolve gets one short
@@ -98,10 +101,11 @@ export interface ApiClientOptions {
   /** Most attempt starts per second for this client; 0 or absent means no fixed limit. */
   maxRequestsPerSecond?: number;
   /**
-   * A limiter shared with other clients of the process; excludes `maxRequestsPerSecond`.
-   * Without one, the client has a limiter of its own: a 429 slows every request of the client.
+   * A limiter shared with other clients of the process, or a fleet's (provider/fleet-budget.ts);
+   * excludes `maxRequestsPerSecond`. Without one, the client has a limiter of its own: a 429
+   * slows every request of the client.
    */
-  rateLimiter?: RateLimiter;
+  rateLimiter?: RequestLimiter;
   userAgent?: string;
   onRequest?: (event: RequestEvent) => void;
   /** Called before each wait for a retry, e.g. to tell the user that a request is struggling. */
@@ -227,6 +231,21 @@ export function retryDecision(attempt: number, context: RetryContext, policy: Re
   return { retry: true, delayMs };
 }
 
+/**
+ * What an attempt's outcome says about the rate, as opposed to whether to retry it:
+ * - `limit`: a 429, the key's rate limit, which every client of the key shares: slow down;
+ * - `fault`: a 5xx, a dropped connection or a timeout, a fault of the service or the network:
+ *   retried with jitter, but no reason to send less (slowing down would not make it go away);
+ * - `served`: any other answer, errors included: the service keeps up with the rate.
+ */
+export type RateSignal = "limit" | "fault" | "served";
+
+/** `status` 0: no response arrived (connection refused or dropped, timeout). */
+export function rateSignal(status: number): RateSignal {
+  if (status === 429) return "limit";
+  return status === 0 || status >= 500 ? "fault" : "served";
+}
+
 /** Full jitter: a uniform draw below min(maxDelayMs, baseDelayMs * 2^(attempt - 1)). */
 function jitteredBackoff(attempt: number, policy: RetryPolicy): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
@@ -255,6 +274,22 @@ export interface Clock {
 }
 
 const systemClock: Clock = { now: () => performance.now(), sleep: (ms) => delay(ms) };
+
+/**
+ * Paces the starts of attempts and learns from the answers. {@link RateLimiter} is the process's
+ * own; a fleet's shared budget (provider/fleet-budget.ts) implements the same three calls.
+ */
+export interface RequestLimiter {
+  /**
+   * Resolves when an attempt may start, with a ticket: handed back to {@link throttled} when the
+   * attempt is answered 429, it tells whether the attempt went out before the last decrease.
+   */
+  acquire(): Promise<number>;
+  /** The attempt of `ticket` was answered 429 (`retryAfterMs`: its `Retry-After`, capped). */
+  throttled(ticket: number, retryAfterMs?: number): void;
+  /** An attempt was served (see {@link rateSignal}). */
+  succeeded(): void;
+}
 
 export interface RateLimiterOptions {
   /** The most attempt starts per second, ever; absent, only the service's 429s set a limit. */
@@ -287,7 +322,7 @@ const RATE_WINDOW_MS = 1000;
  * decrease extends the pause but does not halve again: it tells nothing about the rate now in
  * force. `maxRequestsPerSecond` is the ceiling the rate never exceeds.
  */
-export class RateLimiter {
+export class RateLimiter implements RequestLimiter {
   readonly #ceiling: number;
   readonly #clock: Clock;
   /** Current limit in starts per second; `Infinity` until the first 429 when no ceiling is set. */
@@ -315,7 +350,8 @@ export class RateLimiter {
 
   /**
    * Resolves, with the start time, when the caller may start its attempt: once no pause is in
-   * force and at least `1 / rate` after the previous start.
+   * force and at least `1 / rate` after the previous start. A start that came late (its process
+   * was busy) moves the next free slot along, so that two starts never crowd together to make up.
    */
   async acquire(): Promise<number> {
     for (;;) {
@@ -327,6 +363,7 @@ export class RateLimiter {
       // A 429 that arrived during the wait pauses this start too: queue again behind the pause.
       if (this.#pausedUntilMs <= start) {
         this.#recordStart(start);
+        this.#nextSlotMs = Math.max(this.#nextSlotMs, start + 1000 / this.#rate);
         return start;
       }
     }
@@ -439,7 +476,7 @@ export class ApiClient {
   readonly #pool: Pool;
   /** Keeps requests out of undici's own queue, where time would count against their timeout. */
   readonly #inFlight: Semaphore;
-  readonly #limiter: RateLimiter;
+  readonly #limiter: RequestLimiter;
   readonly #timeoutMs: number;
   readonly #retryPolicy: RetryPolicy;
   readonly #userAgent: string;
@@ -595,14 +632,15 @@ export class ApiClient {
   async #send(call: Call): Promise<{ result: AttemptResult; startedMs: number; durationMs: number }> {
     await this.#inFlight.acquire();
     try {
-      const slot = await this.#limiter.acquire();
+      const ticket = await this.#limiter.acquire();
       const startedMs = performance.now();
       const result = await this.#exchange(call);
-      // Any answer but 429 or 5xx shows the service keeps up with the rate, errors included.
-      if (result.kind === "response" && result.status === 429) {
+      const signal = rateSignal(result.kind === "response" ? result.status : 0);
+      if (signal === "limit" && result.kind === "response") {
+        // The request itself waits out its Retry-After (retryDecision); the limiter slows the rest.
         const retryAfterMs = parseRetryAfter(header(result.headers, "retry-after"));
-        this.#limiter.throttled(slot, retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, this.#retryPolicy.retryAfterMaxMs));
-      } else if (result.kind === "response" && result.status < 500) {
+        this.#limiter.throttled(ticket, retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, this.#retryPolicy.retryAfterMaxMs));
+      } else if (signal === "served") {
         this.#limiter.succeeded();
       }
       return { result, startedMs, durationMs: Math.round(performance.now() - startedMs) };

@@ -5,7 +5,8 @@
  *
  * Module state is per provider process, which serves every resource of a deployment: one API
  * client, hence one connection pool and one rate limiter (`monitoring:maxRequestsPerSecond`, and
- * the back-off after a 429, for every request of the deploy).
+ * the back-off after a 429, for every request of the deploy). Run by `pulumi-monitoring fleet`,
+ * the process also takes its turns from the fleet's shared budget (provider/fleet-budget.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
@@ -45,7 +46,12 @@ function noteStack(properties: Record<string, unknown> | undefined): void {
  * about a setting that cannot work name the stack when a URN has named it by then.
  */
 export function apiClientFor(config: ConfigSource): ApiClient {
-  return sharedApiClient(config, { onRetry: announceSlowRetry, keyName: () => stackConfigKeyName(stackName) });
+  return sharedApiClient(config, { onRetry: announceSlowRetry, onBudgetFallback: announceBudgetFallback, keyName: () => stackConfigKeyName(stackName) });
+}
+
+/** Shown in the output of `pulumi up` (see {@link announceSlowRetry} for why on standard output). */
+function announceBudgetFallback(reason: string): void {
+  console.log(`the fleet's shared rate budget is gone (${reason}): this stack goes on within its own limit, monitoring:maxRequestsPerSecond`);
 }
 
 /** Retrying for this long is worth a line in the output of `pulumi up`. */

@@ -9,6 +9,7 @@
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { CONFIG_NAMESPACE, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
+import { limiterFor } from "../../provider/fleet-budget.js";
 import { ApiClient } from "../../provider/http.js";
 import { runBounded } from "../fleet/scheduler.js";
 import { globToRegExp } from "../fleet/select.js";
@@ -55,8 +56,9 @@ export async function unmanagedObjects(checked: readonly CheckedStack[], managin
     accounts.set(account, [...(accounts.get(account) ?? []), { target, scopes: scopesOf(target.resources), settings: result.value }]);
   });
   for (const group of accounts.values()) {
-    const { apiUrl, ...options } = group[0]!.settings;
-    const api = new ApiClient({ baseUrl: apiUrl, ...options });
+    const { apiUrl, maxRequestsPerSecond, ...options } = group[0]!.settings;
+    // Under `fleet drift`, within the fleet's rate budget like the stacks' own reads.
+    const api = new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiterFor(maxRequestsPerSecond) });
     try {
       const byScope = await findUnmanaged(api, [...new Set(group.flatMap((stack) => stack.scopes))], managed, ignore);
       for (const { target, scopes } of group) results.set(target.label, scopes.flatMap((scope) => byScope.get(scope) ?? []));

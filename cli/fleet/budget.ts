@@ -1,8 +1,218 @@
 /**
- * The API rate budget of a fleet. The service limits requests per account, so stacks that run at
- * the same time share the agency's budget: each gets an equal share for its run through
- * `monitoring:maxRequestsPerSecond`, which the provider enforces per deployment.
+ * The API rate budget of a fleet, shared while stacks start and finish. The service limits
+ * requests per key, and every stack of the fleet uses the same key, so the fleet runs one token
+ * server for the whole run: each stack's provider asks it before every attempt (the protocol and
+ * the provider's side: provider/fleet-budget.ts) over a local socket, named in the environment
+ * the Pulumi CLI and its dynamic provider host inherit. A stack running alone may use the whole
+ * budget; four at once share it by demand, not by a quarter each.
+ *
+ * The server grants starts evenly spaced at slightly less than the budget (see
+ * {@link GRANT_GUARD_MS}), and learns of every 429 from the providers: the key's limit, which
+ * every stack shares, so the shared rate is halved and every start pauses until `Retry-After` has
+ * passed; each success then raises it again (the provider's own AIMD limiter, provider/http.ts,
+ * run once for the fleet). 503s and dropped connections are faults, not limits: they cut nothing.
  */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { once } from "node:events";
+import { createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { HEARTBEAT_MS, parseBudgetLine } from "../../provider/fleet-budget.js";
+import { type Clock, RateLimiter } from "../../provider/http.js";
+
+/**
+ * A request granted at one moment reaches the service a little later, and not every one equally
+ * late on a busy machine: two granted 1/R apart can arrive in one second of the service's. So
+ * starts are spaced as if each second lasted this much longer: at most R in any 1.1 s, hence at
+ * most R in any second the service counts, as long as the delays differ by less than this. The
+ * price is a tenth of the budget (91 % of it used under full load).
+ */
+export const GRANT_GUARD_MS = 100;
+
+/** What the fleet's runs have spent of the budget so far. */
+export interface BudgetUse {
+  /** Attempt starts granted and used, over every stack. */
+  granted: number;
+  /** Grants that reached a busy provider after their deadline and went back unused. */
+  late: number;
+  /** Attempts the service answered 429, as the providers reported them. */
+  limited: number;
+}
+
+export interface BudgetServerOptions {
+  clock?: Clock;
+  /** Default {@link GRANT_GUARD_MS}. */
+  guardMs?: number;
+}
+
+/**
+ * The fleet's token server: starts on a private local socket (a Unix socket in a folder only its
+ * user can enter, a named pipe on Windows), serves every provider that connects, and closes with
+ * the run, after which the providers still running fall back to their own limit.
+ */
+export class BudgetServer {
+  readonly #server: Server;
+  readonly #limiter: RateLimiter;
+  readonly #dir: string | undefined;
+  readonly #sockets = new Set<Socket>();
+  /** Takes waiting for a grant, oldest first; one entry per `take` line. */
+  readonly #waiting: Socket[] = [];
+  #pumping = false;
+  readonly #heartbeat: NodeJS.Timeout;
+  readonly use: BudgetUse = { granted: 0, late: 0, limited: 0 };
+  readonly #guardMs: number;
+
+  private constructor(
+    readonly address: string,
+    server: Server,
+    limiter: RateLimiter,
+    dir: string | undefined,
+    guardMs: number,
+  ) {
+    this.#server = server;
+    this.#limiter = limiter;
+    this.#dir = dir;
+    this.#guardMs = guardMs;
+    server.on("connection", (socket) => this.#serve(socket));
+    this.#heartbeat = setInterval(() => {
+      for (const socket of this.#sockets) socket.write("alive\n");
+    }, HEARTBEAT_MS);
+    this.#heartbeat.unref();
+  }
+
+  /** A server granting at most `budget` requests per second across all its providers. */
+  static async start(budget: number, options: BudgetServerOptions = {}): Promise<BudgetServer> {
+    if (!(budget > 0) || !Number.isFinite(budget)) throw new RangeError(`the rate budget must be a positive number, got ${budget}`);
+    const guardMs = options.guardMs ?? GRANT_GUARD_MS;
+    const limiter = new RateLimiter({ maxRequestsPerSecond: (budget * 1000) / (1000 + guardMs), ...(options.clock ? { clock: options.clock } : {}) });
+    const dir = process.platform === "win32" ? undefined : await mkdtemp(join(tmpdir(), "pulumi-monitoring-budget-"));
+    const address = dir === undefined ? `\\\\.\\pipe\\pulumi-monitoring-budget-${process.pid}-${randomBytes(6).toString("hex")}` : join(dir, "budget.sock");
+    const server = createServer();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(address, () => (server.off("error", reject), resolve()));
+      });
+    } catch (error) {
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+    return new BudgetServer(address, server, limiter, dir, guardMs);
+  }
+
+  /** The shared rate now in force, in requests per second (lower than the budget after a 429). */
+  get rate(): number {
+    return this.#limiter.rate;
+  }
+
+  /** Stops serving: connected providers see the connection close and use their own limit. */
+  async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    // Not waiting for the server's close event: it comes only once every connection has ended,
+    // and a provider that is connecting right now may hold one a while longer.
+    this.#server.close();
+    for (const socket of this.#sockets) socket.destroy();
+    this.#waiting.length = 0;
+    if (this.#dir !== undefined) await rm(this.#dir, { recursive: true, force: true });
+  }
+
+  #serve(socket: Socket): void {
+    this.#sockets.add(socket);
+    socket.setEncoding("utf8");
+    let received = "";
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+      let end: number;
+      while ((end = received.indexOf("\n")) !== -1) {
+        this.#handle(socket, received.slice(0, end));
+        received = received.slice(end + 1);
+      }
+    });
+    // A provider that is gone frees its place in the queue; an error is its closing too.
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => this.#sockets.delete(socket));
+  }
+
+  #handle(socket: Socket, line: string): void {
+    const { word, values } = parseBudgetLine(line);
+    switch (word) {
+      case "late":
+      case "take":
+        // A late grant went unused, and its provider takes again.
+        if (word === "late") [this.use.granted, this.use.late] = [this.use.granted - 1, this.use.late + 1];
+        this.#waiting.push(socket);
+        void this.#pump();
+        return;
+      case "throttled": {
+        const ticket = Number(values[0]);
+        const retryAfterMs = values[1] === undefined || values[1] === "-" ? undefined : Number(values[1]);
+        this.use.limited += 1;
+        // Tickets are this server's start times; anything else counts as sent before the last cut.
+        this.#limiter.throttled(Number.isFinite(ticket) ? ticket : Number.NEGATIVE_INFINITY, retryAfterMs !== undefined && Number.isFinite(retryAfterMs) ? retryAfterMs : undefined);
+        return;
+      }
+      case "ok":
+        this.#limiter.succeeded();
+        return;
+      default:
+      // Unknown lines are ignored, so that a newer provider can talk to an older fleet.
+    }
+  }
+
+  /** Grants the waiting takes one slot at a time, skipping those whose provider has gone. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.#live() !== undefined) {
+        const ticket = await this.#limiter.acquire();
+        const socket = this.#live();
+        if (socket === undefined) break;
+        this.#waiting.shift();
+        this.use.granted += 1;
+        // Started within the guard, the attempt reaches the service within the second it was granted for.
+        socket.write(this.#guardMs > 0 ? `grant ${ticket} ${Date.now() + this.#guardMs}\n` : `grant ${ticket}\n`);
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** The oldest waiting take whose provider is still connected, dropping the others. */
+  #live(): Socket | undefined {
+    while (this.#waiting.length > 0 && this.#waiting[0]!.destroyed) this.#waiting.shift();
+    return this.#waiting[0];
+  }
+}
+
+/** A fleet run's budget as its main thread holds it: the server runs on a thread of its own. */
+export interface SharedBudget {
+  /** The socket to name in the environment. */
+  readonly address: string;
+  /** Stops the server (the providers still running fall back to their own limit) and tells what was spent. */
+  close(): Promise<BudgetUse>;
+}
+
+/** Starts the run's token server on a worker thread (budget-thread.ts, run from the built package). */
+export async function startSharedBudget(budget: number): Promise<SharedBudget> {
+  const worker = new Worker(join(__dirname, "budget-thread.js"), { workerData: { budget } });
+  const [started] = (await once(worker, "message")) as [{ address?: string; error?: string }];
+  if (started.address === undefined) {
+    await worker.terminate();
+    throw new Error(`the fleet's rate budget could not start: ${started.error}`);
+  }
+  return {
+    address: started.address,
+    async close() {
+      worker.postMessage("close");
+      const [{ use }] = (await once(worker, "message")) as [{ use: BudgetUse }];
+      await worker.terminate();
+      return use;
+    },
+  };
+}
 
 /** How many stacks run at once: `--parallel`, but never more than there are stacks. */
 export function stacksAtOnce(parallel: number, stackCount: number): number {
@@ -10,19 +220,10 @@ export function stacksAtOnce(parallel: number, stackCount: number): number {
 }
 
 /**
- * Requests per second each running stack may send so that `atOnce` of them together stay within
- * `budget` in every second, not only on average. The provider's limiter spaces the starts of
- * requests evenly, but a request held up on a busy machine goes out right before the next one; so
- * each stack keeps one request per second in reserve (half its share when that is under two).
- * Rounded down to hundredths, so that the sum never exceeds the budget.
+ * This runner's budget: the fleet's, or under `--shard I/N` (runners working at the same time on
+ * one key) an N-th of it, unless `--shard-rps` names this runner's own.
  */
-export function shareOfBudget(budget: number, atOnce: number): number {
-  if (!(budget > 0)) throw new RangeError(`the rate budget must be a positive number, got ${budget}`);
-  const even = budget / Math.max(1, atOnce);
-  return Math.max(0.01, Math.floor((even - Math.min(1, even / 2)) * 100) / 100);
-}
-
-/** A stack that already asks for less than its share keeps its own, lower, limit. */
-export function rateForStack(share: number, ownLimit: number | undefined): number {
-  return ownLimit !== undefined && ownLimit > 0 && ownLimit < share ? ownLimit : share;
+export function runnerBudget(fleetBudget: number | undefined, shardCount: number | undefined, runnerOwn: number | undefined): number | undefined {
+  if (runnerOwn !== undefined) return runnerOwn;
+  return fleetBudget === undefined || shardCount === undefined ? fleetBudget : fleetBudget / shardCount;
 }

@@ -9,7 +9,7 @@ import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { backendUrlOf, explainListingCrash, refuseCollidingNames } from "./backend.js";
-import { rateForStack, shareOfBudget, stacksAtOnce } from "./budget.js";
+import { runnerBudget, stacksAtOnce, startSharedBudget } from "./budget.js";
 import { createDisplay, type Display, type Output } from "./display.js";
 import { hasChanges, noChanges, StackEvents } from "./events.js";
 import { initClients } from "./init.js";
@@ -18,7 +18,7 @@ import { keepLease, type LockPolicy, type LockStore, openLockStore, renewalPerio
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
 import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
-import { DRY_RUN_KEY, type FleetProject, RATE_LIMIT_KEY, readProject, readStackSettings } from "./project.js";
+import { DRY_RUN_KEY, type FleetProject, readProject, readStackSettings } from "./project.js";
 import { settingFailureIn } from "../../provider/http.js";
 import { CONFIG_NAMESPACE } from "../../provider/config.js";
 import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
@@ -31,6 +31,7 @@ import { runBounded } from "./scheduler.js";
 import { selectStacks } from "./select.js";
 import { formatShard, shardMatrix, stacksOfShard } from "./shard.js";
 import { runFleetVerify } from "../verify/command.js";
+import { FLEET_BUDGET_ENV } from "../../provider/fleet-budget.js";
 
 export interface FleetIO {
   stdout: Output;
@@ -190,8 +191,7 @@ class FleetRun {
 
     const atOnce = stacksAtOnce(this.options.parallel, clients.length);
     // The runners of a split run at the same time: each has its share of the agency's budget.
-    const agencyBudget = this.options.maxRps ?? this.project.budget;
-    const budget = agencyBudget !== undefined && shard !== undefined ? agencyBudget / shard.count : agencyBudget;
+    const budget = runnerBudget(this.options.maxRps ?? this.project.budget, shard?.count, this.options.shardRps);
     const report: FleetReport = {
       verb: this.verb,
       project: this.project.name,
@@ -201,33 +201,61 @@ class FleetRun {
     };
     if (shard !== undefined) report.shard = formatShard(shard);
     if (runner !== undefined) report.programs = runner.inProcess ? "in the fleet process" : `in a process per stack: ${runner.reason}`;
-    if (budget !== undefined) report.rateLimit = { budget, perStack: shareOfBudget(budget, atOnce) };
 
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
     this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
+    // One budget for the whole run: the stacks' providers (and this process's own API calls, for
+    // programs run in it and the drift check) take their turns from it, named in the environment
+    // that the Pulumi CLI and its dynamic provider host inherit.
+    const budgetServer = budget === undefined ? undefined : await startSharedBudget(budget);
+    const environmentBefore = process.env[FLEET_BUDGET_ENV];
+    if (budgetServer !== undefined) process.env[FLEET_BUDGET_ENV] = budgetServer.address;
+    try {
+      await this.#runPhases(report, order, clients, atOnce, shared, sharedProject, sharedBlocker);
+      if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
+    } finally {
+      if (budgetServer !== undefined) {
+        if (environmentBefore === undefined) delete process.env[FLEET_BUDGET_ENV];
+        else process.env[FLEET_BUDGET_ENV] = environmentBefore;
+        report.rateLimit = { budget: budget!, ...(await budgetServer.close()) };
+      }
+    }
+    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderMarkdown(report) : `\n${renderTable(report)}`);
+    return exitCodeOf(report);
+  }
+
+  /** Every stack in its turn: the shared stack first (last for destroy), the clients `atOnce` at a time. */
+  async #runPhases(
+    report: FleetReport,
+    order: readonly Target[],
+    clients: readonly Target[],
+    atOnce: number,
+    shared: Target | undefined,
+    sharedProject: Target | undefined,
+    sharedBlocker: string | undefined,
+  ): Promise<void> {
     const runConfig = await createRunConfigDir();
     if (MUTATING.has(this.verb)) this.#lockStore = await openLockStore(await backendUrlOf(this.project, this.workspace)).catch(() => undefined);
     const noMoreStarts = AbortSignal.any([this.#stopStarting.signal, this.#settingFailed.signal]);
     const onInterrupt = (): void => this.#interrupt();
     this.io.signals.on("SIGINT", onInterrupt);
     try {
-      const execute = async (target: Target, rate: number | undefined, sharedConfig?: ConfigMap): Promise<StackReport> => {
-        const stackReport = await this.#runStack(target, rate, sharedConfig, runConfig.write);
+      const execute = async (target: Target, sharedConfig?: ConfigMap): Promise<StackReport> => {
+        const stackReport = await this.#runStack(target, sharedConfig, runConfig.write);
         this.#finished.set(target.label, stackReport);
         return stackReport;
       };
       const runClients = async (sharedConfig?: ConfigMap): Promise<StackReport[]> =>
-        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, report.rateLimit?.perStack, sharedConfig), noMoreStarts));
+        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, sharedConfig), noMoreStarts));
 
       const phases = (async (): Promise<void> => {
         if (this.verb === "destroy") {
           report.stacks.push(...(await runClients()));
-          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, sharedBlocker, budget && shareOfBudget(budget, 1), execute));
+          if (shared !== undefined) report.stacks.push(await this.#destroySharedLast(shared, report.stacks, sharedBlocker, execute));
           return;
         }
         if (shared !== undefined) {
-          // Alone, the shared stack has the whole budget.
-          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target, budget && shareOfBudget(budget, 1)), noMoreStarts)));
+          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target), noMoreStarts)));
         }
         report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
       })();
@@ -235,14 +263,11 @@ class FleetRun {
       if (this.#interrupts > 1) report.stacks = this.#abandoned(order);
     } finally {
       this.io.signals.off("SIGINT", onInterrupt);
-      this.#display.close();
+      this.#display?.close();
       await runConfig.dispose();
       await this.#lockStore?.close().catch(() => undefined);
     }
     report.interrupted = this.#interrupts > 0;
-    if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
-    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderMarkdown(report) : `\n${renderTable(report)}`);
-    return exitCodeOf(report);
   }
 
   /** The drift check's second half: the objects in each checked stack's scope that no stack manages. */
@@ -320,8 +345,7 @@ class FleetRun {
     shared: Target,
     clients: readonly StackReport[],
     blocker: string | undefined,
-    rate: number | undefined,
-    execute: (target: Target, rate: number | undefined) => Promise<StackReport>,
+    execute: (target: Target) => Promise<StackReport>,
   ): Promise<StackReport> {
     const skip = (note: string): StackReport => {
       this.#display?.update(shared.label, { state: "not started", note });
@@ -330,10 +354,10 @@ class FleetRun {
     if (blocker !== undefined) return skip(blocker);
     if (clients.some((client) => client.result !== "succeeded")) return skip("not every client stack was destroyed");
     if (this.#stopStarting.signal.aborted) return skip("interrupted before its turn");
-    return execute(shared, rate);
+    return execute(shared);
   }
 
-  async #runStack(target: Target, rate: number | undefined, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>): Promise<StackReport> {
+  async #runStack(target: Target, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>): Promise<StackReport> {
     const startedAt = Date.now();
     const events = new StackEvents(this.verb === "drift");
     const show = (): void => this.#display?.update(target.label, { state: "running", step: events.step, counts: events.counts, startedAt });
@@ -347,7 +371,7 @@ class FleetRun {
       stack = await Stack.select(target.name, target.workspace);
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
-      const configFile = rate === undefined && !this.options.dryRun ? undefined : await writeConfig(target.label, await this.#runSettings(target, rate));
+      const configFile = this.options.dryRun ? await writeConfig(target.label, await this.#runSettings(target)) : undefined;
       const waitUntil = startedAt + (this.options.waitLockSeconds ?? 0) * 1000;
       const store = this.#lockStore;
       const stackPath: StackPath = { project: target.project.name, stack: basename(target.name) };
@@ -441,17 +465,9 @@ class FleetRun {
     this.#settingFailed.abort();
   }
 
-  /**
-   * The stack's settings for this run: its share of the budget, or its own limit when that is
-   * lower; `monitoring:dryRun: true` with `--dry-run`.
-   */
-  async #runSettings(target: Target, rate: number | undefined): Promise<string> {
-    const settings = await readStackSettings(target.project, target.name);
-    const own = Number(configValue(settings, RATE_LIMIT_KEY));
-    return withConfigValues(settings, {
-      ...(rate === undefined ? {} : { [RATE_LIMIT_KEY]: String(rateForStack(rate, Number.isFinite(own) ? own : undefined)) }),
-      ...(this.options.dryRun ? { [DRY_RUN_KEY]: "true" } : {}),
-    });
+  /** The stack's settings for this run with `monitoring:dryRun: true` (`fleet preview --dry-run`). */
+  async #runSettings(target: Target): Promise<string> {
+    return withConfigValues(await readStackSettings(target.project, target.name), { [DRY_RUN_KEY]: "true" });
   }
 
   #settle(targets: readonly Target[], results: Awaited<ReturnType<typeof runBounded<Target, StackReport>>>): StackReport[] {

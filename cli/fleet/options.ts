@@ -39,8 +39,11 @@ Options:
   --stack GLOB     Only stacks whose name matches (repeatable; * and ? wildcards)
   --exclude GLOB   Leave out stacks whose name matches (repeatable)
   --parallel N     Stacks run at once (default: the number of cores, at most 8)
-  --max-rps N      The API budget in requests per second, split evenly between the stacks running
-                   at once, less one per stack in reserve for timing jitter
+  --max-rps N      The API budget in requests per second, shared by every stack of the run: no
+                   second sees more than N requests across all stacks, and a stack running alone
+                   may use all of it. A 429 from the service halves the shared rate for every
+                   stack, which grows back with each success; 503s and dropped connections are
+                   retried without slowing the others
                    (default: monitoring:maxRequestsPerSecond of Pulumi.yaml's config)
   --no-shared      Do not run the shared stack named in Pulumi.yaml (fleet.shared); its current
                    outputs are still passed on to the client stacks
@@ -55,6 +58,8 @@ Options:
                    stack's share follows from a hash of its name alone: adding a stack moves no
                    other. The shared stack is left to a run of its own (--shared-only) that comes
                    before the shards; each shard passes on its outputs and gets 1/N of the budget
+  --shard-rps N    This runner's budget instead of 1/N of --max-rps (e.g. when the runners do not
+                   all run at the same time)
   --shards N       list: print the N shares as a CI matrix (with --json)
   --shared-only    Run only the shared stack named in Pulumi.yaml; destroy refuses while a client
                    stack still holds resources
@@ -117,6 +122,8 @@ export interface FleetOptions {
   exclude: string[];
   parallel: number;
   maxRps?: number;
+  /** This runner's own budget under --shard, instead of 1/N of `maxRps`. */
+  shardRps?: number;
   shared: boolean;
   /** preview/up read what the service holds first (a refresh), so that hand changes are put back. */
   refresh: boolean;
@@ -172,6 +179,7 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
         exclude: { type: "string", multiple: true },
         parallel: { type: "string" },
         "max-rps": { type: "string" },
+        "shard-rps": { type: "string" },
         "no-shared": { type: "boolean" },
         "no-refresh": { type: "boolean" },
         isolated: { type: "boolean" },
@@ -237,6 +245,12 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     const maxRps = Number(values["max-rps"]);
     if (!(maxRps > 0) || !Number.isFinite(maxRps)) throw new UsageError(`--max-rps must be a positive number, got ${values["max-rps"]}`);
     options.maxRps = maxRps;
+  }
+  if (values["shard-rps"] !== undefined) {
+    const shardRps = Number(values["shard-rps"]);
+    if (values.shard === undefined) throw new UsageError("--shard-rps goes with --shard I/N (this runner's budget); without a shard, --max-rps is the budget");
+    if (!(shardRps > 0) || !Number.isFinite(shardRps)) throw new UsageError(`--shard-rps must be a positive number, got ${values["shard-rps"]}`);
+    options.shardRps = shardRps;
   }
   if (values.clients !== undefined) options.clients = values.clients;
   if (command === "report") options.reports = extra.slice(1);

@@ -52,8 +52,12 @@ export interface FleetReport {
   project: string;
   /** Stacks run at once. */
   parallel: number;
-  /** The API budget (requests per second) and what each running stack got; absent when none was set. */
-  rateLimit?: { budget: number; perStack: number };
+  /**
+   * The API budget (requests per second) the stacks shared, the attempts it granted over every
+   * stack, the grants a busy provider got too late to use (taken again), and how many attempts
+   * the service answered 429; absent when no budget was set.
+   */
+  rateLimit?: { budget: number; granted: number; late: number; limited: number };
   interrupted: boolean;
   /**
    * preview and up: where the client stacks' programs ran, `in the fleet process` (in-process.ts),

@@ -10,7 +10,8 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CONFIG_NAMESPACE, resolveSettings } from "../../provider/config.js";
 import { ApiClient } from "../../provider/http.js";
-import { rateForStack, shareOfBudget, stacksAtOnce } from "../fleet/budget.js";
+import { runnerBudget, stacksAtOnce, startSharedBudget } from "../fleet/budget.js";
+import { FLEET_BUDGET_ENV, FleetBudgetClient, limiterFor } from "../../provider/fleet-budget.js";
 import type { FleetIO } from "../fleet/fleet.js";
 import { commandErrorMessage, fleetWorkspace } from "../fleet/operations.js";
 import { type FleetOptions, UsageError } from "../fleet/options.js";
@@ -120,12 +121,14 @@ async function publish(report: VerifyReport, output: { json: boolean; junit?: st
 
 /**
  * Verifies one stack: reads its state, its history (unless `--all`) and its configuration (the
- * service and key, as drift reads them), then its objects against the service. `rate`: the
- * stack's share of a fleet's budget. Never throws: a stack that cannot be verified says why.
+ * service and key, as drift reads them), then its objects against the service, within the fleet's
+ * shared rate budget when a fleet run named one in the environment, else the stack's own limit.
+ * Never throws: a stack that cannot be verified says why.
  */
-export async function verifyStack(workspace: LocalWorkspace, name: string, label: string, settings: VerifySettings, rate?: number): Promise<StackVerification> {
+export async function verifyStack(workspace: LocalWorkspace, name: string, label: string, settings: VerifySettings): Promise<StackVerification> {
   const scope = settings.all ? "all" : "last deploy";
   let api: ApiClient | undefined;
+  let limiter: ReturnType<typeof limiterFor> | undefined;
   try {
     const stack = await Stack.select(name, workspace);
     const [state, history, config] = await Promise.all([
@@ -144,21 +147,22 @@ export async function verifyStack(workspace: LocalWorkspace, name: string, label
     if (targets.length === 0) return { stack: label, scope, entries: [], ...(notes.length > 0 ? { notes } : {}) };
 
     const { apiUrl, maxRequestsPerSecond, ...options } = resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value);
-    const limit = rate === undefined ? maxRequestsPerSecond : rateForStack(rate, maxRequestsPerSecond);
-    api = new ApiClient({ baseUrl: apiUrl, ...options, ...(limit === undefined ? {} : { maxRequestsPerSecond: limit }) });
+    limiter = limiterFor(maxRequestsPerSecond);
+    api = new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiter });
     const entries = await verifyTargets(api, targets, allMonitors(resources), settings);
     return { stack: label, scope, entries, ...(notes.length > 0 ? { notes } : {}) };
   } catch (error) {
     return { stack: label, scope, entries: [], error: commandErrorMessage(error) };
   } finally {
     await api?.close();
+    if (limiter instanceof FleetBudgetClient) limiter.close();
   }
 }
 
 /**
  * `fleet verify`: every selected stack (this runner's share with `--shard`, the shared stack
- * first unless `--no-shared` or a shard), at most `--parallel` at a time, each with its share of
- * the rate budget, in one report.
+ * first unless `--no-shared` or a shard), at most `--parallel` at a time, all within one shared
+ * rate budget (as the other fleet commands), in one report.
  */
 export async function runFleetVerify(options: FleetOptions, project: FleetProject, workspace: LocalWorkspace, clients: readonly string[], io: FleetIO): Promise<number> {
   const settings: VerifySettings = { all: options.verifyAll ?? false, alerts: options.alerts ?? false, timeoutMs: (options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000 };
@@ -169,10 +173,20 @@ export async function runFleetVerify(options: FleetOptions, project: FleetProjec
   }
   if (targets.length === 0 && options.shard === undefined) throw new UsageError(options.sharedOnly ? "--shared-only: Pulumi.yaml names no shared stack (fleet.shared)" : "no stack to run: the selection is empty");
   const atOnce = stacksAtOnce(options.parallel, targets.length);
-  const agencyBudget = options.maxRps ?? project.budget;
-  const budget = agencyBudget !== undefined && options.shard !== undefined ? agencyBudget / options.shard.count : agencyBudget;
-  const rate = budget === undefined ? undefined : shareOfBudget(budget, atOnce);
-  const results = await runBounded(targets, atOnce, (target) => verifyStack(target.workspace, target.name, target.label, settings, rate));
+  const budget = runnerBudget(options.maxRps ?? project.budget, options.shard?.count, options.shardRps);
+  const budgetServer = budget === undefined ? undefined : await startSharedBudget(budget);
+  const environmentBefore = process.env[FLEET_BUDGET_ENV];
+  if (budgetServer !== undefined) process.env[FLEET_BUDGET_ENV] = budgetServer.address;
+  let results: Awaited<ReturnType<typeof runBounded<(typeof targets)[number], StackVerification>>>;
+  try {
+    results = await runBounded(targets, atOnce, (target) => verifyStack(target.workspace, target.name, target.label, settings));
+  } finally {
+    if (budgetServer !== undefined) {
+      if (environmentBefore === undefined) delete process.env[FLEET_BUDGET_ENV];
+      else process.env[FLEET_BUDGET_ENV] = environmentBefore;
+      await budgetServer.close();
+    }
+  }
   const report: VerifyReport = {
     project: project.name,
     ...(options.shard === undefined ? {} : { shard: formatShard(options.shard) }),

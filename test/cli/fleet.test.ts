@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { rateForStack, shareOfBudget, stacksAtOnce } from "../../cli/fleet/budget.js";
+import { runnerBudget, stacksAtOnce } from "../../cli/fleet/budget.js";
 import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/display.js";
 import { errorSummary, noChanges, StackEvents } from "../../cli/fleet/events.js";
 import { inProcessRunner } from "../../cli/fleet/in-process.js";
@@ -17,7 +17,7 @@ import { commandErrorMessage } from "../../cli/fleet/operations.js";
 import { parseFleetArgs, UsageError } from "../../cli/fleet/options.js";
 import { parseProject } from "../../cli/fleet/project.js";
 import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
-import { configValue, withConfigValues } from "../../cli/fleet/run-config.js";
+import { configValue } from "../../cli/fleet/run-config.js";
 import { runBounded } from "../../cli/fleet/scheduler.js";
 import { globToRegExp, selectStacks } from "../../cli/fleet/select.js";
 
@@ -51,20 +51,13 @@ describe("the rate budget", () => {
     expect(stacksAtOnce(4, 0)).toBe(1);
   });
 
-  it("gives each running stack an equal share less one request per second in reserve, rounded down", () => {
-    expect(shareOfBudget(20, 4)).toBe(4);
-    expect(shareOfBudget(20, 3)).toBe(5.66);
-    expect((shareOfBudget(20, 3) + 1) * 3).toBeLessThanOrEqual(20);
-    expect(shareOfBudget(10, 1)).toBe(9);
-    expect(shareOfBudget(3, 2)).toBe(0.75);
-    expect(shareOfBudget(0.01, 4)).toBe(0.01);
-    expect(() => shareOfBudget(0, 2)).toThrow("positive");
-  });
-
-  it("leaves a stack its own limit when that is lower than its share", () => {
-    expect(rateForStack(5, 2)).toBe(2);
-    expect(rateForStack(5, 9)).toBe(5);
-    expect(rateForStack(5, undefined)).toBe(5);
+  it.each<[string, number | undefined, number | undefined, number | undefined, number | undefined]>([
+    ["the fleet's budget, whole, to a run of every stack", 10, undefined, undefined, 10],
+    ["no budget when none is set", undefined, undefined, undefined, undefined],
+    ["an N-th of it to each of N runners of a split run", 10, 4, undefined, 2.5],
+    ["the runner's own budget when --shard-rps names one", 10, 4, 6, 6],
+  ])("gives %s", (_, fleetBudget, shardCount, runnerOwn, expected) => {
+    expect(runnerBudget(fleetBudget, shardCount, runnerOwn)).toBe(expected);
   });
 });
 
@@ -189,20 +182,10 @@ describe("engine events of one stack", () => {
   });
 });
 
-describe("the run's configuration", () => {
-  const settings = "encryptionsalt: v1:abc\nconfig:\n  agency:client:\n    name: Acme # the shop\n  agency:key:\n    secure: v1:xyz\n";
-
-  it("adds the run's values to a copy of the stack's settings, keeping secrets, salt and comments", () => {
-    const copy = withConfigValues(settings, { "monitoring:maxRequestsPerSecond": "5" });
-    expect(copy).toContain("encryptionsalt: v1:abc");
-    expect(copy).toContain("secure: v1:xyz");
-    expect(copy).toContain("# the shop");
-    expect(configValue(copy, "monitoring:maxRequestsPerSecond")).toBe("5");
-    expect(configValue(withConfigValues(copy, { "monitoring:maxRequestsPerSecond": "2.5" }), "monitoring:maxRequestsPerSecond")).toBe("2.5");
-  });
-
-  it("starts from nothing for a stack without a settings file", () => {
-    expect(configValue(withConfigValues("", { "monitoring:maxRequestsPerSecond": "5" }), "monitoring:maxRequestsPerSecond")).toBe("5");
+describe("a stack's settings file", () => {
+  it("yields its plain values, and nothing for a stack without one", () => {
+    const settings = "encryptionsalt: v1:abc\nconfig:\n  agency:client:\n    name: Acme # the shop\n  agency:key:\n    secure: v1:xyz\n";
+    expect(configValue(settings, "agency:client")).toEqual({ name: "Acme" });
     expect(configValue("", "agency:client")).toBeUndefined();
   });
 });
@@ -270,6 +253,7 @@ describe("the command line", () => {
     expect(parseFleetArgs(["preview", "--isolated"], "/here")).toMatchObject({ command: "preview", isolated: true });
     expect(parseFleetArgs(["up", "--no-refresh"], "/here")).toMatchObject({ command: "up", refresh: false });
     expect(parseFleetArgs(["preview", "--dry-run"], "/here")).toMatchObject({ command: "preview", dryRun: true });
+    expect(parseFleetArgs(["up", "--shard", "2/4", "--max-rps", "20", "--shard-rps", "8"], "/here")).toMatchObject({ shard: { index: 2, count: 4 }, maxRps: 20, shardRps: 8 });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 
@@ -285,6 +269,8 @@ describe("the command line", () => {
     expect(() => parseFleetArgs(["up", "--parallel", "0"], "/")).toThrow("--parallel must be a whole number of at least 1");
     expect(() => parseFleetArgs(["up", "--max-rps=-1"], "/")).toThrow("--max-rps must be a positive number");
     expect(() => parseFleetArgs(["up", "--dry-run"], "/")).toThrow("--dry-run goes with preview");
+    expect(() => parseFleetArgs(["up", "--shard-rps", "5"], "/")).toThrow("--shard-rps goes with --shard I/N");
+    expect(() => parseFleetArgs(["up", "--shard", "1/2", "--shard-rps", "0"], "/")).toThrow("--shard-rps must be a positive number");
   });
 });
 
