@@ -7,6 +7,8 @@ import type { Verb } from "./report.js";
 export interface OperationOptions {
   onEvent: (event: EngineEvent) => void;
   signal: AbortSignal;
+  /** The run's configuration file (see run-config.ts): `fleet preview --dry-run` sets monitoring:dryRun in it. */
+  configFile?: string;
   /** The program, run in the fleet's process (see in-process.ts); else the CLI runs it in a process of its own. */
   program?: PulumiFn;
   /** preview/up: read what the service holds first, so that hand changes are put back (false: `--no-refresh`). */
