@@ -38,7 +38,7 @@ export default class SummaryReporter implements Reporter {
 
     const times = ownTimes(testModules, this.#root);
     writeLastRun(this.#root, times);
-    const { problems, unrecorded } = checkBudget(times, readBudget(this.#root));
+    const { problems, unrecorded, overLimit } = checkBudget(times, readBudget(this.#root));
     if (problems.length > 0) {
       const enforced = budgetEnforced();
       console.log(`\ntime budget (test/time-budget.json): ${enforced ? "FAILED" : "warnings (enforced under CI=true)"}`);
@@ -47,6 +47,7 @@ export default class SummaryReporter implements Reporter {
     } else {
       console.log(`\ntime budget (test/time-budget.json): every recorded file of the run within its budget`);
     }
+    if (overLimit !== undefined) console.log(`  - ${overLimit}`);
     if (unrecorded !== undefined) console.log(`  - ${unrecorded}`);
     console.log(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   }
