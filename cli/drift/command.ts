@@ -2,10 +2,8 @@
  * `pulumi-monitoring drift`: the drift check of one stack. It is `fleet drift` narrowed to that
  * stack, so both commands give the same report from the same code.
  */
-import { parseArgs } from "node:util";
 import { type FleetIO, runFleet } from "../fleet/fleet.js";
-import { fleetWorkspace } from "../fleet/operations.js";
-import { EXIT } from "../fleet/report.js";
+import { chosenStack, parseCommandArgs } from "../stack-command.js";
 
 export const USAGE = `Usage: pulumi-monitoring drift [options]
 
@@ -35,40 +33,13 @@ Exit status: 0 in sync, 1 the check failed, 2 bad usage, 3 drift or unmanaged ob
 const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
 
 export async function runDrift(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args: [...argv],
-      options: {
-        stack: { type: "string" },
-        cwd: { type: "string" },
-        json: { type: "boolean" },
-        markdown: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
-  } catch (error) {
-    io.stderr.write(`pulumi-monitoring drift: ${(error as Error).message}\nRun \`pulumi-monitoring drift --help\` for the options.\n`);
-    return EXIT.usage;
-  }
-  if (values.help) {
-    io.stdout.write(`${USAGE}\n`);
-    return EXIT.ok;
-  }
+  const command = { name: "drift", usage: USAGE };
+  const parsed = parseCommandArgs(command, argv, { json: { type: "boolean" }, markdown: { type: "boolean" } }, io);
+  if ("exit" in parsed) return parsed.exit;
+  const { values } = parsed;
   const cwd = values.cwd ?? process.cwd();
-  let stack = values.stack;
-  if (stack === undefined) {
-    try {
-      stack = (await (await fleetWorkspace(cwd)).stack())?.name;
-    } catch (error) {
-      io.stderr.write(`pulumi-monitoring drift: ${(error as Error).message.split("\n")[0]}\n`);
-      return EXIT.failed;
-    }
-    if (stack === undefined) {
-      io.stderr.write("pulumi-monitoring drift: no stack is selected: pass --stack NAME\n");
-      return EXIT.usage;
-    }
-  }
+  const chosen = await chosenStack(command, cwd, values.stack, io);
+  if ("exit" in chosen) return chosen.exit;
   const format = [...(values.json ? ["--json"] : []), ...(values.markdown ? ["--markdown"] : [])];
-  return runFleet(["drift", "--cwd", cwd, "--stack", stack, "--no-shared", ...format], io);
+  return runFleet(["drift", "--cwd", cwd, "--stack", chosen.stack, "--no-shared", ...format], io);
 }

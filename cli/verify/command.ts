@@ -7,13 +7,13 @@
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { appendFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { CONFIG_NAMESPACE, resolveSettings } from "../../provider/config.js";
 import { ApiClient } from "../../provider/http.js";
 import { runnerBudget, stacksAtOnce, startSharedBudget } from "../fleet/budget.js";
 import { FLEET_BUDGET_ENV, FleetBudgetClient, limiterFor } from "../../provider/fleet-budget.js";
 import type { FleetIO } from "../fleet/fleet.js";
 import { commandErrorMessage, fleetWorkspace } from "../fleet/operations.js";
+import { chosenStack, parseCommandArgs, usageError } from "../stack-command.js";
 import { type FleetOptions, UsageError } from "../fleet/options.js";
 import { type FleetProject, readProject } from "../fleet/project.js";
 import { runBounded } from "../fleet/scheduler.js";
@@ -64,50 +64,29 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
 
 const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
 
+const verifyCommand = { name: "verify", usage: USAGE };
+
 export async function runVerify(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
-  let values;
-  try {
-    values = parseArgs({
-      args: [...argv],
-      options: {
-        stack: { type: "string" },
-        cwd: { type: "string" },
-        all: { type: "boolean" },
-        alerts: { type: "boolean" },
-        timeout: { type: "string" },
-        json: { type: "boolean" },
-        junit: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    }).values;
-  } catch (error) {
-    return usage(io, (error as Error).message);
-  }
-  if (values.help) {
-    io.stdout.write(`${USAGE}\n`);
-    return VERIFY_EXIT.ok;
-  }
+  const options = { all: { type: "boolean" }, alerts: { type: "boolean" }, timeout: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } } as const;
+  const parsed = parseCommandArgs(verifyCommand, argv, options, io);
+  if ("exit" in parsed) return parsed.exit;
+  const { values } = parsed;
   const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(values.timeout);
-  if (!(timeoutSeconds > 0) || !Number.isFinite(timeoutSeconds)) return usage(io, `--timeout must be a positive number of seconds, got ${values.timeout}`);
+  if (!(timeoutSeconds > 0) || !Number.isFinite(timeoutSeconds)) return usageError(verifyCommand, io, `--timeout must be a positive number of seconds, got ${values.timeout}`);
   const cwd = resolve(values.cwd ?? process.cwd());
+  const chosen = await chosenStack(verifyCommand, cwd, values.stack, io);
+  if ("exit" in chosen) return chosen.exit;
   let report: VerifyReport;
   try {
     const project = await readProject(cwd);
     const workspace = await fleetWorkspace(cwd);
-    const stack = values.stack ?? (await workspace.stack())?.name;
-    if (stack === undefined) return usage(io, "no stack is selected: pass --stack NAME");
     const settings: VerifySettings = { all: values.all ?? false, alerts: values.alerts ?? false, timeoutMs: timeoutSeconds * 1000 };
-    report = { project: project.name, stacks: [await verifyStack(workspace, stack, stack, settings)] };
+    report = { project: project.name, stacks: [await verifyStack(workspace, chosen.stack, chosen.stack, settings)] };
   } catch (error) {
     io.stderr.write(`pulumi-monitoring verify: ${commandErrorMessage(error)}\n`);
     return VERIFY_EXIT.error;
   }
   return publish(report, { json: values.json ?? false, junit: values.junit, cwd }, io);
-}
-
-function usage(io: FleetIO, message: string): number {
-  io.stderr.write(`pulumi-monitoring verify: ${message}\nRun \`pulumi-monitoring verify --help\` for the options.\n`);
-  return VERIFY_EXIT.usage;
 }
 
 /** Writes the report (stdout, JUnit file, job summary) and returns the exit status. */

@@ -7,7 +7,6 @@
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driftOf } from "../../cli/drift/changes.js";
-import { runDrift } from "../../cli/drift/command.js";
 import { renderMarkdown } from "../../cli/drift/report.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { noChanges } from "../../cli/fleet/events.js";
@@ -338,17 +337,5 @@ describe("the drift report", () => {
 
   it("says in markdown when everything is in sync", () => {
     expect(renderMarkdown({ ...fiveChanges, stacks: [fiveChanges.stacks[1]!] })).toMatch(/^## Drift in `agency`: in sync\n/);
-  });
-});
-
-describe("pulumi-monitoring drift", () => {
-  it("--help says what is reported, the formats and the exit codes; an unknown option is bad usage", async () => {
-    const written: string[] = [];
-    const output = { write: (text: string) => written.push(text) };
-    const io = { stdout: output, stderr: output, stdin: process.stdin, signals: process };
-    expect(await runDrift(["--help"], io)).toBe(0);
-    expect(written.join("")).toContain("Exit status: 0 in sync, 1 the check failed, 2 bad usage, 3 drift or unmanaged objects found.");
-    expect(written.join("")).toContain("--markdown");
-    expect(await runDrift(["--bogus"], io)).toBe(2);
   });
 });
