@@ -66,6 +66,23 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   );
 }
 
+/**
+ * The environment of every run of a bench project: its own file backend in `.state`, the emulator
+ * as the service, and no type-check of the program (a loop of `pulumi up` would otherwise
+ * type-check once per stack, which the in-process fleet does once in all).
+ */
+function benchEnv(workDir: string, emulator: RunningEmulator): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "bench",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    MONITORING_API_URL: emulator.baseUrl,
+    MONITORING_API_KEY: emulator.apiKey,
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+  };
+}
+
 async function seconds(action: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await action();
@@ -94,15 +111,7 @@ async function main(): Promise<void> {
     for (const stack of stacks) {
       await writeFile(join(workDir, "clients", `${stack}.yaml`), `name: ${stack}\ndomain: ${stack}.example.com\nendpoints:\n  - path: /\ncontacts:\n  emails: [ops@${stack}.example.com]\n`);
     }
-    const env = {
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "bench",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      MONITORING_API_URL: emulator.baseUrl,
-      MONITORING_API_KEY: emulator.apiKey,
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    };
+    const env = benchEnv(workDir, emulator);
     const fleet = (...args: string[]): Promise<void> => run(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--cwd", workDir], workDir, env);
     const pulumiLoop = async (args: string[]): Promise<void> => {
       for (const stack of stacks) await run("pulumi", [...args, "-s", stack, "--non-interactive"], workDir, env);
@@ -214,16 +223,8 @@ async function loadRound(label: string, limited: boolean): Promise<StepFigures[]
   try {
     await mkdir(join(workDir, ".state"), { recursive: true });
     for (const file of ["Pulumi.yaml", "index.ts"]) await writeFile(join(workDir, file), await readFile(join(repoRoot, "test/programs/clients", file), "utf8"));
-    const env = {
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "bench",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      MONITORING_API_URL: emulator.baseUrl,
-      MONITORING_API_KEY: emulator.apiKey,
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    };
-    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE: "bench" } });
+    const env = benchEnv(workDir, emulator);
+    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`, PULUMI_CONFIG_PASSPHRASE: "bench" } });
     const stacks = Array.from({ length: stackCount }, (_, index) => `${label}-c${String(index + 1).padStart(2, "0")}`);
     for (const name of stacks) await (await Stack.create(name, workspace)).setConfig("clients:monitorCount", { value: String(monitorCount) });
     // The duplicate count reads with a key of its own, so that its reads spend none of the fleet's limit.
