@@ -9,7 +9,8 @@
  * the kept interval (the up's refresh recorded 900, and drift still tells it changed by hand).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FleetReport } from "../../cli/fleet/report.js";
+import { renderMarkdown } from "../../cli/drift/report.js";
+import { type FleetReport, renderTable } from "../../cli/fleet/report.js";
 import { deploy, type Deployment, profiles, runCli } from "./support.js";
 
 const monitors = {
@@ -72,25 +73,24 @@ describe.each(profiles)("a MonitorSet's drift, member by member ($profile profil
 
     // The up's refresh recorded the kept interval; drift still reports it, and only it: changed by
     // hand since the provider wrote 60, kept by every deploy until the program declares it.
-    const again = await cli("drift", "--stack", stackName, "--json");
+    // `drift` on one profile, `fleet drift` on the other: one code path (`drift` is `fleet drift`
+    // narrowed to the stack), one engine run each.
+    const again = profile === "default" ? await cli("fleet", "drift", "--json") : await cli("drift", "--stack", stackName, "--json");
     expect(again.code, again.stdout + again.stderr).toBe(3);
-    const [stack] = (JSON.parse(again.stdout) as FleetReport).stacks;
-    expect(stack?.drift).toEqual([
+    const report = JSON.parse(again.stdout) as FleetReport;
+    expect(report.stacks[0]?.drift).toEqual([
       expect.objectContaining({ type: "MonitorSet", name: "fleet[web]", id: ids.web, drift: "changed", fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] }),
     ]);
-    expect(stack?.drift[0]).not.toHaveProperty("paused");
-    // The table of `drift` and the markdown of `fleet drift` say the same (one profile proves it).
-    if (profile !== "default") return;
-    const table = await cli("drift", "--stack", stackName);
-    console.log(table.stdout);
-    expect(table.code).toBe(3);
-    expect(table.stdout).toMatch(new RegExp(`^${stackName} +0 +1 +0 +0 +0 .* drifted$`, "m"));
-    expect(table.stdout).toContain(`The next deploy keeps them: declare a field to manage it.\n  ${stackName}: MonitorSet fleet[web]: intervalSeconds 60 -> 900\n`);
-    expect(table.stdout).not.toMatch(/PAUSED|Declared fields changed|Deleted by hand/);
-    const markdown = await cli("fleet", "drift", "--markdown");
-    expect(markdown.code).toBe(3);
-    expect(markdown.stdout).toContain(`| ${stackName} | MonitorSet | fleet[web] | \`intervalSeconds\` | \`60\` | \`900\` |`);
-    expect(markdown.stdout).not.toMatch(/fleet\[(api|docs)\]/);
+    expect(report.stacks[0]?.drift[0]).not.toHaveProperty("paused");
+    // The table and the markdown of that very report say the same.
+    const table = renderTable(report);
+    console.log(table);
+    expect(table).toMatch(new RegExp(`^${stackName} +0 +1 +0 +0 +0 .* drifted$`, "m"));
+    expect(table).toContain(`The next deploy keeps them: declare a field to manage it.\n  ${stackName}: MonitorSet fleet[web]: intervalSeconds 60 -> 900\n`);
+    expect(table).not.toMatch(/PAUSED|Declared fields changed|Deleted by hand/);
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain(`| ${stackName} | MonitorSet | fleet[web] | \`intervalSeconds\` | \`60\` | \`900\` |`);
+    expect(markdown).not.toMatch(/fleet\[(api|docs)\]/);
   }, STEP_MS);
 
   /** `fleet drift --json` on the project: the set in the client stack, member by member. */
