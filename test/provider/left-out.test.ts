@@ -14,7 +14,7 @@ import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient, type HttpMethod } from "../../provider/http.js";
 import { withLeftOutAsWritten } from "../../provider/left-out.js";
 import { checkSet, diffSet, monitorSetProvider } from "../../provider/monitor-set.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
@@ -43,7 +43,7 @@ function refreshStep(kind: string, name: string, recorded: Values, actual: Value
   return { op: "same", urn: urnOf(kind, name), type: TYPE(kind), provider: "", old: { id: "x", outputs: recorded } as never, new: { id: "x", outputs: actual } as never };
 }
 
-const byHand = async (method: string, path: string, body?: Values) => api.request(method, path, body === undefined ? {} : { body });
+const byHand = async (method: HttpMethod, path: string, body?: Values) => api.request(method, path, body === undefined ? {} : { body });
 
 describe("a single Monitor", () => {
   /** `paused: false` declared, `intervalSeconds` left out (the service makes it 60). */
