@@ -15,6 +15,7 @@ import { ApiError, type ApiClient, newIdempotencyKey } from "./http.js";
 import { canonical, changedFields, declaredInputs } from "./diff.js";
 import { fillPath, internal, isInternal, objectBodyFields, replaceFields, updateBodyFields } from "./fields.js";
 import { OperationError, ResourceInitError, describeResource } from "./failures.js";
+import { withLeftOutAsWritten } from "./left-out.js";
 import { isRecord } from "../schema/naming.js";
 import { type ApiObject, type Listed, ResourceReader, apiObjectOf, declaredNames, resetValue } from "./reader.js";
 import { apiBody, apiNameOf, fromApi, project, toApi } from "./translate.js";
@@ -105,7 +106,10 @@ export class ResourceEngine {
     this.reader.forget();
     return this.reader.step(news, `update ${id}`, async () => {
       const applied = await this.#applyChanges(id, olds, news);
-      return { outs: await this.#outputsAfter(id, applied, undefined, news, this.reader.keptOutputs({}, olds), olds) };
+      const outs = await this.#outputsAfter(id, applied, undefined, news, this.reader.keptOutputs({}, olds), olds);
+      // A write of other fields leaves those the program leaves out as they are: what the provider
+      // last wrote of them stays known to drift (provider/left-out.ts).
+      return { outs: withLeftOutAsWritten(this.definition, olds, outs) };
     });
   }
 

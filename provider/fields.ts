@@ -3,13 +3,16 @@
  * which replace, which are internal. Nothing here is specific to a kind.
  */
 import type { AnyResourceDefinition } from "../schema/define.js";
+import { DECLARED_INPUTS, LEFT_OUT_AS_WRITTEN } from "../schema/members.js";
 
 /** Properties the provider keeps in inputs and outputs for itself; never sent, never compared. */
 export const internal = {
   /** Pulumi's serialized provider. */
   provider: "__provider",
   /** The input names the user set, so diff can tell "removed" from "never set". */
-  declaredInputs: "__declaredInputs",
+  declaredInputs: DECLARED_INPUTS,
+  /** In outputs: what the provider last wrote of the left-out fields that moved since (provider/left-out.ts). */
+  leftOutAsWritten: LEFT_OUT_AS_WRITTEN,
   /** The resource's URN, set by the SDK: names the resource in messages and seeds the create idempotency key. */
   urn: "__urn",
   /** The kind, in outputs: read and delete get only outputs and dispatch on it. */

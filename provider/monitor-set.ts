@@ -19,7 +19,9 @@
  *
  * State: inputs as written; outputs `ids` and `statuses` (maps by key), `monitors` (each monitor's
  * outputs as a `Monitor` records them, without status), `clientId`, and per key the input names
- * the program set (`__declaredInputs`), which diff needs to tell "removed" from "never set".
+ * the program set (`__declaredInputs`), which diff needs to tell "removed" from "never set", and
+ * for the keys that have any, what the provider last wrote of the left-out fields that moved since
+ * (`__leftOutAsWritten`, provider/left-out.ts), which drift needs after a deploy kept them.
  */
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
@@ -52,6 +54,8 @@ interface SetState {
   statuses: Record<string, string>;
   monitors: Record<string, Values>;
   declared: Record<string, string[]>;
+  /** What the provider last wrote of the left-out fields that moved since (provider/left-out.ts), for the keys that have any. */
+  asWritten: Record<string, Values>;
 }
 
 /** A monitor operation that failed, by key. */
@@ -164,6 +168,7 @@ function stateOf(outputs: Values): SetState {
     statuses: map(outputs["statuses"]),
     monitors: map(outputs["monitors"]),
     declared: map(outputs[internal.declaredInputs]),
+    asWritten: map(outputs[internal.leftOutAsWritten]),
   };
 }
 
@@ -175,13 +180,15 @@ function outputsOf(state: SetState, inputs: Values): Values {
     statuses: state.statuses,
     monitors: state.monitors,
     [internal.declaredInputs]: state.declared,
+    // Usually empty, and then left out: the state of a set nobody touched by hand stays as it was.
+    ...(Object.keys(state.asWritten).length === 0 ? {} : { [internal.leftOutAsWritten]: state.asWritten }),
   };
 }
 
 /** One monitor's outputs as a `Monitor` records them, for the engine. */
 function monitorState(state: SetState, key: string): Values {
-  const { ids, statuses, monitors, declared } = state;
-  const values = memberOf(monitorSet, { ids, statuses, monitors, [internal.declaredInputs]: declared }, key)?.values ?? {};
+  const { ids, statuses, monitors, declared, asWritten } = state;
+  const values = memberOf(monitorSet, { ids, statuses, monitors, [internal.declaredInputs]: declared, [internal.leftOutAsWritten]: asWritten }, key)?.values ?? {};
   return { ...values, [internal.declaredInputs]: declaredInputs(values) };
 }
 
@@ -190,6 +197,9 @@ function record(state: SetState, key: string, id: string, outputs: Values): void
   state.ids[key] = id;
   if (typeof status === "string") state.statuses[key] = status;
   state.declared[key] = declaredInputs(outputs);
+  const asWritten = outputs[internal.leftOutAsWritten];
+  if (isRecord(asWritten)) state.asWritten[key] = asWritten;
+  else delete state.asWritten[key];
   state.monitors[key] = Object.fromEntries(Object.entries(fields).filter(([field]) => !isInternal(field)));
 }
 
@@ -197,11 +207,12 @@ function forget(state: SetState, key: string): void {
   delete state.ids[key];
   delete state.statuses[key];
   delete state.declared[key];
+  delete state.asWritten[key];
   delete state.monitors[key];
 }
 
 function copyOf(state: SetState): SetState {
-  return { ids: { ...state.ids }, statuses: { ...state.statuses }, monitors: { ...state.monitors }, declared: { ...state.declared } };
+  return { ids: { ...state.ids }, statuses: { ...state.statuses }, monitors: { ...state.monitors }, declared: { ...state.declared }, asWritten: { ...state.asWritten } };
 }
 
 function withoutSetClient(checked: Values, written: Values, clientId: unknown): Values {
@@ -281,7 +292,8 @@ class MonitorSetEngine {
       const current = await this.#engine.read(memberId, monitorState(before, key), listed.get(memberId.toLowerCase()) ?? "absent");
       if (current.id !== undefined && current.props !== undefined) record(state, key, current.id, current.props);
     });
-    return { id, props: { ...props, ...outputsOf(state, props) } };
+    const { [internal.leftOutAsWritten]: _before, ...recorded } = props;
+    return { id, props: { ...recorded, ...outputsOf(state, props) } };
   }
 
   async delete(_id: string, props: Values): Promise<void> {

@@ -12,6 +12,7 @@ import { ApiError, type ApiClient, type Query } from "./http.js";
 import { declaredInputs } from "./diff.js";
 import { associationOf, fillPath, inputFields, internal, isInternal, pathFields } from "./fields.js";
 import { OperationError, describeResource } from "./failures.js";
+import { withLeftOutAsWritten } from "./left-out.js";
 import { ListReads } from "./list-reads.js";
 import { isRecord } from "../schema/naming.js";
 import { fromApi, project } from "./translate.js";
@@ -39,13 +40,14 @@ export class ResourceReader {
    * The object's outputs as it is now, or no id when it is gone (Pulumi then drops it from state).
    * Reads of many objects of the kind share list pages (provider/list-reads.ts); `listed` is the
    * object as a caller already read it from a complete list (a set reads its members' list once).
+   * What the provider last wrote of the fields the program leaves out is carried on (provider/left-out.ts).
    */
   async read(id: string, state: Values, listed?: Listed): Promise<{ id?: string; props?: Values }> {
     return this.step(state, `read ${id}`, async () => {
       const apiObject = listed === undefined ? await this.#current(id, state) : await this.#fromList(id, state, listed);
       if (apiObject === undefined) return {};
       const props = await this.outputs(id, apiObject, state, this.keptOutputs(apiObject, state), declaredInputs(state));
-      return { id, props };
+      return { id, props: withLeftOutAsWritten(this.definition, state, props) };
     });
   }
 

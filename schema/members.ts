@@ -7,10 +7,16 @@
  */
 import type { AnyResourceDefinition } from "./define.js";
 import { definitions } from "./index.js";
+import { isRecord } from "./naming.js";
 import { monitor } from "./resources/monitor.js";
 
 /** The output in which the provider records the input names the program set (a list; a map by key for a group). */
 export const DECLARED_INPUTS = "__declaredInputs";
+/**
+ * The output in which the provider records, for the fields the program leaves out that moved since
+ * it last wrote them, the value it wrote (provider/left-out.ts); a map by key for a group.
+ */
+export const LEFT_OUT_AS_WRITTEN = "__leftOutAsWritten";
 
 /** A resource that is many members of one kind. */
 export interface GroupDefinition {
@@ -29,7 +35,7 @@ export const monitorSet: GroupDefinition = {
   member: monitor,
   membersField: "monitors",
   shared: ["clientId"],
-  perMember: { ids: "id", statuses: "status", [DECLARED_INPUTS]: DECLARED_INPUTS },
+  perMember: { ids: "id", statuses: "status", [DECLARED_INPUTS]: DECLARED_INPUTS, [LEFT_OUT_AS_WRITTEN]: LEFT_OUT_AS_WRITTEN },
 };
 
 export const groups: readonly GroupDefinition[] = [monitorSet];
@@ -44,7 +50,7 @@ export interface Member {
   definition: AnyResourceDefinition;
   /**
    * Its inputs, the group's shared ones included; or, from a group's outputs, its outputs as a
-   * single resource of its kind records them (`status` and `__declaredInputs` included).
+   * single resource of its kind records them (`status`, `__declaredInputs` and `__leftOutAsWritten` included).
    */
   values: Record<string, unknown>;
   /** Its id, when the values are outputs. */
@@ -77,7 +83,7 @@ export function membersOf(kind: string, values: object, options: MembersOptions 
   }
   const read = options.read ?? ((object: object, field: string) => (object as Record<string, unknown>)[field]);
   const maps = [group.membersField, ...Object.keys(group.perMember)].map((field) => [field, read(values, field)] as const);
-  const keys = new Set(maps.flatMap(([, map]) => (isMap(map) ? Object.keys(map) : [])));
+  const keys = new Set(maps.flatMap(([, map]) => (isRecord(map) ? Object.keys(map) : [])));
   const members: Member[] = [];
   for (const key of keys) {
     const member = memberOf(group, values, key, read, options.share);
@@ -89,12 +95,12 @@ export function membersOf(kind: string, values: object, options: MembersOptions 
 /** One member of a group by key, from the group's inputs or outputs; undefined when it has no values. */
 export function memberOf(group: GroupDefinition, values: object, key: string, read: FieldReader = (object, field) => (object as Record<string, unknown>)[field], share = withShared): Member | undefined {
   const entries = read(values, group.membersField);
-  let member: object | undefined = isMap(entries) ? (read(entries, key) as object | undefined) : undefined;
+  let member: object | undefined = isRecord(entries) ? (read(entries, key) as object | undefined) : undefined;
   const perMember: Record<string, unknown> = {};
   let id: string | undefined;
   for (const [output, field] of Object.entries(group.perMember)) {
     const map = read(values, output);
-    const value = isMap(map) ? map[key] : undefined;
+    const value = isRecord(map) ? map[key] : undefined;
     if (value === undefined) continue;
     if (field === "id") id = String(value);
     else perMember[field] = value;
@@ -111,8 +117,4 @@ export function memberOf(group: GroupDefinition, values: object, key: string, re
 
 function withShared(values: object, field: string, value: unknown): object {
   return { ...values, [field]: value };
-}
-
-function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -14,6 +14,7 @@ import type { AnyResourceDefinition } from "../../schema/define.js";
 import { groupOf, type Member, membersOf } from "../../schema/members.js";
 import { declaredInputs, sameInputValue } from "../../provider/diff.js";
 import { inputFields, isInternal } from "../../provider/fields.js";
+import { writtenValue } from "../../provider/left-out.js";
 
 /** How a value the report must not show is shown. */
 export const SECRET = "[secret]";
@@ -114,16 +115,20 @@ export function byObject(a: DriftedObject, b: DriftedObject): number {
 /**
  * The fields whose values differ between the recorded and the refreshed outputs: the kind's inputs
  * (server outputs such as ids and statuses follow the object and are no change), secrets masked.
+ * A field the program leaves out is compared from what the provider last wrote to it
+ * (provider/left-out.ts): a value changed by hand that a deploy kept, and so recorded, is still
+ * told as changed by hand and kept, on every check until the program declares the field.
  */
 export function changedFields(definition: AnyResourceDefinition | undefined, recorded: Record<string, unknown>, actual: Record<string, unknown>): FieldChange[] {
   const declared = declaredInputs(recorded);
   const candidates = definition === undefined ? [...new Set([...Object.keys(recorded), ...Object.keys(actual)])] : inputFields(definition);
+  const before = (field: string): unknown => (declared.includes(field) ? recorded[field] : writtenValue(recorded, field));
   return candidates
-    .filter((field) => !isInternal(field) && !sameInputValue(definition, field, actual[field], recorded[field]))
+    .filter((field) => !isInternal(field) && !sameInputValue(definition, field, actual[field], before(field)))
     .sort()
     .map((field) => {
       const secret = definition?.secrets.includes(field) === true;
       const shown = (value: unknown): unknown => (secret && value !== undefined ? SECRET : value);
-      return { field, recorded: shown(recorded[field]), actual: shown(actual[field]), declared: declared.includes(field) };
+      return { field, recorded: shown(before(field)), actual: shown(actual[field]), declared: declared.includes(field) };
     });
 }

@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import type { AnyResourceDefinition } from "../../schema/define.js";
+import { membersOf } from "../../schema/members.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
@@ -79,7 +80,10 @@ export async function readAccount(options: ReadOptions): Promise<AccountContents
       const inputs = pick(await engine.describe(object, context), Object.keys(definition.inputs.shape));
       read++;
       if (read % PROGRESS_EVERY === 0) progress(`${definition.kind}: ${read}/${listed.length} read`);
-      return { definition, id: String(item["id"]), inputs };
+      // An object of the service is a member of its kind (schema/members.ts), declared with the
+      // definition drift, the policy pack and the YAML loader take for it.
+      const [member] = membersOf(definition.kind, inputs);
+      return member === undefined ? undefined : { definition: member.definition, id: String(item["id"]), inputs: member.values };
     });
     const found = described.filter((object) => object !== undefined);
     progress(`${definition.kind}: ${found.length} read${lists.gets > 0 ? ` (${lists.gets} by id: ${lists.describe()})` : ""}`);

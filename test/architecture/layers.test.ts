@@ -129,6 +129,19 @@ describe("what only reads reaches the reader, not the writer nor the dispatcher"
 });
 
 /**
+ * One path for every shape: each part of the package that looks into a resource (the provider's
+ * set, drift, the policy pack, the YAML loader, the importer) takes its members from the one
+ * function of schema/members.ts, so a member of a set is never told apart from a single resource
+ * by a rule of its own.
+ */
+describe("the members of a resource come from schema/members.ts", () => {
+  test.each([["provider/monitor-set.ts"], ["cli/drift/changes.ts"], ["cli/drift/unmanaged.ts"], ["policy/resources.ts"], ["sdk/yaml-parse.ts"], ["cli/import/read.ts"]])("%s", (file) => {
+    const source = readFileSync(join(ROOT, file), "utf8");
+    expect(source).toMatch(/import \{[^}]*\bmembers?Of\b[^}]*\} from "(\.\.\/)+schema\/members\.js"/);
+  });
+});
+
+/**
  * The repository's own modules `file` imports. `withTypes: false` leaves out `import type` and
  * `export type … from`, which compile to nothing and so cannot make a module run before its
  * imports have finished loading.

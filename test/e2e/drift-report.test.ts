@@ -4,7 +4,8 @@
  * pause, a deletion, a monitor created inside the client). `pulumi-monitoring drift` and
  * `fleet drift` report each of them, naming stack, kind, name and field, and exit 3; after a
  * `fleet up` (which refreshes first) puts back what the program declares, and with the hand-made
- * monitor ignored in Pulumi.yaml, `fleet drift` exits 0. The commands run as users run them.
+ * monitor ignored in Pulumi.yaml, `fleet drift` reports only the interval the up kept. The
+ * commands run as users run them.
  */
 import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -98,13 +99,15 @@ describe.each(profiles)("drift report ($profile profile)", ({ profile }) => {
     expect(markdown.stdout).toContain(`| ${stackName} | Monitor | web | \`intervalSeconds\` | \`60\` | \`900\` |`);
   }, STEP_MS);
 
-  it("after a fleet up puts back what the program declares, and with the hand-made monitor ignored, fleet drift exits 0", async () => {
+  it("after a fleet up puts back what the program declares, and with the hand-made monitor ignored, fleet drift reports only the kept interval", async () => {
     const up = await cli("fleet", "up", "--yes");
     expect(up.code, up.stdout + up.stderr).toBe(0);
     expect(await call("GET", `/monitors/${ids.web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
     await appendFile(join(deployment.harness.workDir, "Pulumi.yaml"), `drift:\n  ignore:\n    ids: [${stray}]\n`);
     const { code, stdout, stderr } = await cli("fleet", "drift");
-    expect(code, stdout + stderr).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^${stackName} +0 +0 +0 +0 +0 .* in sync$`, "m"));
+    expect(code, stdout + stderr).toBe(3);
+    // The up's refresh recorded 900; it is still the value set by hand that every deploy keeps.
+    expect(stdout).toMatch(new RegExp(`^${stackName} +0 +1 +0 +0 +0 .* drifted$`, "m"));
+    expect(stdout).toContain(`  ${stackName}: Monitor web: intervalSeconds 60 -> 900`);
   }, STEP_MS);
 });

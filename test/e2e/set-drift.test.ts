@@ -5,10 +5,12 @@
  * `paused: false`: resumed), `web`'s interval changed (left out by the program: kept), `docs`
  * deleted (made again). `pulumi-monitoring drift` and `fleet drift` report each as its own entry,
  * `MonitorSet fleet[<key>]` with its id, in the words used for single monitors, and no whole-map
- * field; one plain `pulumi up` then does what the report said.
+ * field; one plain `pulumi up` then does what the report said, and drift after it reports only
+ * the kept interval (the up's refresh recorded 900, and drift still tells it changed by hand).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FleetReport } from "../../cli/fleet/report.js";
+import { renderMarkdown } from "../../cli/drift/report.js";
+import { type FleetReport, renderTable } from "../../cli/fleet/report.js";
 import { deploy, type Deployment, profiles, runCli } from "./support.js";
 
 const monitors = {
@@ -44,7 +46,7 @@ describe.each(profiles)("a MonitorSet's drift, member by member ($profile profil
   }, STEP_MS);
   afterAll(async () => deployment?.dispose(), STEP_MS);
 
-  it("pulumi-monitoring drift and fleet drift report each member as a single monitor, exit 3, and one plain up does what they said", async () => {
+  it("pulumi-monitoring drift and fleet drift report each member as a single monitor, and exit 3", async () => {
     const drift = await cli("drift", "--stack", stackName);
     console.log(drift.stdout);
     expect(drift.code, drift.stderr).toBe(3);
@@ -58,7 +60,9 @@ describe.each(profiles)("a MonitorSet's drift, member by member ($profile profil
     // `drift` is `fleet drift` narrowed to one stack, and the report's code is shared (test/cli/drift.test.ts):
     // one fleet run, on one profile, keeps the file's time low.
     if (profile === "default") await expectFleetDrift();
+  }, STEP_MS);
 
+  it("one plain up does what they said, and drift after it reports only the kept interval", async () => {
     // One plain `pulumi up` (refreshing first): the rename put back, web resumed with its interval kept, docs made again.
     const after = setIds((await deployment.harness.stack.up()).outputs);
     expect([after.api, after.web]).toEqual([ids.api, ids.web]);
@@ -69,11 +73,26 @@ describe.each(profiles)("a MonitorSet's drift, member by member ($profile profil
     expect(byId.get(after.docs!)).toMatchObject({ name: "Docs", paused: false });
     expect(byId.size).toBe(3);
 
-    // The up recorded the kept interval (its refresh read it): nothing is left to report.
-    const again = await cli("drift", "--stack", stackName);
-    console.log(again.stdout);
-    expect(again.code, again.stdout + again.stderr).toBe(0);
-    expect(again.stdout).toMatch(new RegExp(`^${stackName} +0 +0 +0 +0 +0 .* in sync$`, "m"));
+    // The up's refresh recorded the kept interval; drift still reports it, and only it: changed by
+    // hand since the provider wrote 60, kept by every deploy until the program declares it.
+    // `drift` on one profile, `fleet drift` on the other: one code path (`drift` is `fleet drift`
+    // narrowed to the stack), one engine run each.
+    const again = profile === "default" ? await cli("fleet", "drift", "--json") : await cli("drift", "--stack", stackName, "--json");
+    expect(again.code, again.stdout + again.stderr).toBe(3);
+    const report = JSON.parse(again.stdout) as FleetReport;
+    expect(report.stacks[0]?.drift).toEqual([
+      expect.objectContaining({ type: "MonitorSet", name: "fleet[web]", id: ids.web, drift: "changed", fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] }),
+    ]);
+    expect(report.stacks[0]?.drift?.[0]).not.toHaveProperty("paused");
+    // The table and the markdown of that very report say the same.
+    const table = renderTable(report);
+    console.log(table);
+    expect(table).toMatch(new RegExp(`^${stackName} +0 +1 +0 +0 +0 .* drifted$`, "m"));
+    expect(table).toContain(`The next deploy keeps them: declare a field to manage it.\n  ${stackName}: MonitorSet fleet[web]: intervalSeconds 60 -> 900\n`);
+    expect(table).not.toMatch(/PAUSED|Declared fields changed|Deleted by hand/);
+    const markdown = renderMarkdown(report);
+    expect(markdown).toContain(`| ${stackName} | MonitorSet | fleet[web] | \`intervalSeconds\` | \`60\` | \`900\` |`);
+    expect(markdown).not.toMatch(/fleet\[(api|docs)\]/);
   }, STEP_MS);
 
   /** `fleet drift --json` on the project: the set in the client stack, member by member. */
