@@ -7,14 +7,6 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * project, `npm run test:unit`, which refuses to start an engine (test/support/pulumi.ts): a new
  * file that needs one belongs here.
  */
-/**
- * Engine files that `npm test` does not run yet, each with why, and run on their own with
- * `npm run test:lost-runner`. The SIGKILL recovery scenario passes alone but failed inside the
- * whole suite after the shared-budget and lease branches were merged (the next `fleet up` reported
- * the killed run's stacks locked): issue 37 stays open until it passes in `npm test` again.
- */
-const outsideTheSuite = process.env["PULUMI_MONITORING_LOST_RUNNER"] === "1" ? [] : ["test/examples/lost-runner.test.ts"];
-
 const engineFiles = [
   "test/architecture/types.test.ts",
   "test/e2e/**/*.test.ts",
@@ -81,7 +73,7 @@ export default defineConfig({
     // Projects share one pool of workers; files of "engine" are handed out first, the longest
     // first, so that the short unit files fill the end of the run on both workers.
     projects: [
-      { extends: true, test: { name: "engine", include: engineFiles, exclude: outsideTheSuite } },
+      { extends: true, test: { name: "engine", include: engineFiles } },
       // The unit files share their worker processes and module cache (isolate: false), which halves
       // their CPU: most of it was starting a process and loading the same modules for each file. A
       // unit file therefore leaves no global state behind (timers, environment, module state), or

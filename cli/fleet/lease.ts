@@ -18,9 +18,10 @@
  * longer exists on this host, or when its lease stopped being renewed; alive while the lease is
  * renewed; a lock with no lease (a plain `pulumi up`) is never taken over unless a team opts in
  * with `--break-locks-older-than`. A stale lock is deleted alone, the way `pulumi cancel` deletes
- * every lock of the stack, and the stack runs again. Deleting only that lock, and on PostgreSQL
- * only while its lease is still expired (one statement), is what keeps a live run's lock safe when
- * two runners race to take over the same dead one: the CLI's own locking then lets one of them in.
+ * every lock of the stack, and the stack runs again. Deleting only that lock, and only while its
+ * lease is still the one it was judged by (on PostgreSQL in one statement), is what keeps a live
+ * run's lock safe when two runners race to take over the same dead one: the CLI's own locking then
+ * lets one of them in.
  * Other backends (Pulumi Cloud, object stores) keep today's behaviour: a lock is reported.
  */
 import { execFile } from "node:child_process";
@@ -61,6 +62,11 @@ export interface Lease {
   renewEveryMs: number;
   /** Since its last renewal. */
   ageMs: number;
+  /**
+   * Which renewal it is, as the store tells them apart (its time, to the store's precision): a
+   * lock is broken only while its lease is still at the renewal it was judged by.
+   */
+  renewal: string;
 }
 
 export interface LockStore {
@@ -72,10 +78,11 @@ export interface LockStore {
   renew(lockKey: string, stack: StackPath, holder: LeaseHolder, renewEveryMs: number): Promise<void>;
   dropLease(lockKey: string): Promise<void>;
   /**
-   * Deletes a stale lock and its lease; false when it was gone already or (PostgreSQL) its lease
-   * was renewed since it was judged, within `aliveWithinMs`.
+   * Deletes a stale lock and its lease, only while the lease is still as it was when the lock was
+   * judged (`judged`; undefined: it had none): false when the lock was gone already, or its lease
+   * was renewed or written since, which means its run is alive after all.
    */
-  breakLock(lockKey: string, aliveWithinMs: number): Promise<boolean>;
+  breakLock(lockKey: string, judged: Lease | undefined): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -186,7 +193,9 @@ export async function takeOverStaleLocks(store: LockStore, stack: StackPath, pol
   if (alive !== undefined) return { held: { holder: alive.lock.holder, why: alive.verdict.why } };
   const taken: TakenOverLock[] = [];
   for (const { lock, lease, verdict } of judged) {
-    if (await store.breakLock(lock.key, staleThreshold(policy, lease))) taken.push({ holder: lock.holder, why: verdict.why });
+    // Not "no renewal within the threshold": a runner killed a moment ago renewed its lease just
+    // before, and its lock, stale at once by the pid rule, would stay until the lease expired.
+    if (await store.breakLock(lock.key, lease)) taken.push({ holder: lock.holder, why: verdict.why });
   }
   return { taken };
 }
@@ -336,7 +345,7 @@ export class FileLockStore implements LockStore {
       const text = await readFile(this.#leasePath(lockKey), "utf8").catch(() => undefined);
       if (text === undefined) continue;
       const stored = parseJson<{ holder: LeaseHolder; renewEveryMs: number; renewedAt: number }>(text);
-      leases.set(lockKey, { lockKey, holder: stored.holder, renewEveryMs: stored.renewEveryMs, ageMs: Math.max(0, Date.now() - stored.renewedAt) });
+      leases.set(lockKey, { lockKey, holder: stored.holder, renewEveryMs: stored.renewEveryMs, ageMs: Math.max(0, Date.now() - stored.renewedAt), renewal: String(stored.renewedAt) });
     }
     return leases;
   }
@@ -354,9 +363,9 @@ export class FileLockStore implements LockStore {
     await rm(this.#leasePath(lockKey), { force: true });
   }
 
-  async breakLock(lockKey: string, aliveWithinMs: number): Promise<boolean> {
+  async breakLock(lockKey: string, judged: Lease | undefined): Promise<boolean> {
     const lease = (await this.leasesOf([lockKey])).get(lockKey);
-    if (lease !== undefined && lease.ageMs <= aliveWithinMs) return false;
+    if (lease?.renewal !== judged?.renewal) return false;
     try {
       // unlink, not rm: of two runners deleting it at once, exactly one succeeds.
       await unlink(join(this.root, lockKey));
@@ -419,11 +428,12 @@ export class PostgresLockStore implements LockStore {
     const leases = new Map<string, Lease>();
     if (lockKeys.length === 0) return leases;
     try {
-      const { rows } = await this.pool.query<{ lock_key: string; holder: LeaseHolder; renew_every_ms: number; age_ms: string }>(
-        `SELECT lock_key, holder, renew_every_ms, extract(epoch FROM now() - renewed_at) * 1000 AS age_ms FROM ${this.#leases} WHERE lock_key = ANY($1)`,
+      const { rows } = await this.pool.query<{ lock_key: string; holder: LeaseHolder; renew_every_ms: number; age_ms: string; renewal: string }>(
+        // The renewal as text: a JavaScript Date would drop its microseconds, and breakLock compares it whole.
+        `SELECT lock_key, holder, renew_every_ms, extract(epoch FROM now() - renewed_at) * 1000 AS age_ms, renewed_at::text AS renewal FROM ${this.#leases} WHERE lock_key = ANY($1)`,
         [lockKeys],
       );
-      for (const row of rows) leases.set(row.lock_key, { lockKey: row.lock_key, holder: row.holder, renewEveryMs: row.renew_every_ms, ageMs: Number(row.age_ms) });
+      for (const row of rows) leases.set(row.lock_key, { lockKey: row.lock_key, holder: row.holder, renewEveryMs: row.renew_every_ms, ageMs: Number(row.age_ms), renewal: row.renewal });
     } catch (error) {
       // No lease was ever written in this database: no lock has one.
       if ((error as { code?: string }).code !== "42P01") throw error;
@@ -460,12 +470,12 @@ export class PostgresLockStore implements LockStore {
     }
   }
 
-  async breakLock(lockKey: string, aliveWithinMs: number): Promise<boolean> {
+  async breakLock(lockKey: string, judged: Lease | undefined): Promise<boolean> {
     await this.#createLeases();
-    // One statement: the lock goes only if no renewal came since it was judged.
+    // One statement: the lock goes only if its lease is still the one it was judged by (or it still has none).
     const { rowCount } = await this.pool.query(
-      `DELETE FROM ${this.table} WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM ${this.#leases} WHERE lock_key = $1 AND renewed_at > now() - make_interval(secs => $2::double precision / 1000))`,
-      [lockKey, aliveWithinMs],
+      `DELETE FROM ${this.table} WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM ${this.#leases} WHERE lock_key = $1 AND renewed_at::text IS DISTINCT FROM $2)`,
+      [lockKey, judged?.renewal ?? null],
     );
     if ((rowCount ?? 0) === 0) return false;
     await this.dropLease(lockKey);

@@ -29,7 +29,7 @@ const MINUTE = 60_000;
 const policy: LockPolicy = { staleAfterMs: MINUTE, pidCheck: true };
 const here = { host: "vm", pidExists: (pid: number) => pid === 4242 };
 const lockOf = (host: string, pid: number, ageMs = 5_000): StoredLock => ({ key: "k", holder: { user: "ci", host, pid, since: "2026-11-25T12:00:00Z" }, ageMs });
-const leaseOf = (ageMs: number, renewEveryMs = 5_000): Lease => ({ lockKey: "k", holder: { host: "runner-9", user: "ci", pid: 7 }, renewEveryMs, ageMs });
+const leaseOf = (ageMs: number, renewEveryMs = 5_000): Lease => ({ lockKey: "k", holder: { host: "runner-9", user: "ci", pid: 7 }, renewEveryMs, ageMs, renewal: "r1" });
 
 describe("judging a lock", () => {
   it.each<[string, StoredLock, Lease | undefined, Partial<LockPolicy>, boolean, RegExp]>([
@@ -162,6 +162,32 @@ describe.each([
     expect(await backend.lockKeys("acme-staging")).toEqual([neighbour]);
   });
 
+  it("takes over at once the lock of this host whose process is gone, though its runner renewed the lease a moment before it was killed", async () => {
+    const key = await backend.writeLock("umbrella", "7f80", lockContent("vm", 19840));
+    const stack = { project: PROJECT, stack: "umbrella" };
+    await backend.store.renew(key, stack, { host: "vm", user: "ci", pid: 19839 }, 5_000);
+
+    const outcome = await takeOverStaleLocks(backend.store, stack, policy, here);
+    expect(outcome).toEqual({ taken: [{ holder: expect.objectContaining({ host: "vm", pid: 19840 }), why: "its process (pid 19840) no longer exists on this host (vm)" }] });
+    expect(await backend.lockKeys("umbrella")).toEqual([]);
+    expect(await backend.store.leasesOf([key])).toEqual(new Map());
+  });
+
+  it("leaves a lock judged stale whose lease is renewed (or first written) before it is deleted: its run is alive after all", async () => {
+    const stack = { project: PROJECT, stack: "wonka" };
+    const key = await backend.writeLock("wonka", "8091", lockContent("runner-9", 77));
+    await backend.store.renew(key, stack, other, 5_000);
+    await backend.ageLease(key, 2 * MINUTE);
+    const judged = (await backend.store.leasesOf([key])).get(key);
+    await backend.store.renew(key, stack, other, 5_000);
+    expect(await backend.store.breakLock(key, judged)).toBe(false);
+
+    const unleased = await backend.writeLock("wonka", "90a2", lockContent("runner-9", 78));
+    await backend.store.renew(unleased, stack, other, 5_000);
+    expect(await backend.store.breakLock(unleased, undefined)).toBe(false);
+    expect((await backend.lockKeys("wonka")).sort()).toEqual([key, unleased].sort());
+  });
+
   it("reports a lock with no lease as held, and takes it over only past --break-locks-older-than", async () => {
     const key = await backend.writeLock("globex", "2f3a", lockContent("runner-9", 77, 10 * MINUTE), 10 * MINUTE);
     const stack = { project: PROJECT, stack: "globex" };
@@ -222,7 +248,7 @@ describe.each([
       expect([...leases.keys()]).toEqual([key]);
       expect(leases.get(key)?.holder).toEqual({ host: hostname(), user: expect.any(String), pid: process.pid });
       // The CLI ends and deletes its lock, then the runner stops keeping the lease.
-      await backend.store.breakLock(stranger, 0);
+      await backend.store.breakLock(stranger, undefined);
       const { rm: remove } = await import("node:fs/promises");
       if (backend.store instanceof FileLockStore) await remove(join(fileRoot, key));
       else await postgres.query(`DELETE FROM pulumi_state WHERE key = '${key}'`);
