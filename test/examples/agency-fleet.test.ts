@@ -130,7 +130,7 @@ describe("fleet over examples/agency", () => {
       const { code, report } = await fleetReport("preview", "--parallel", "2");
       expect(code).toBe(1);
       expect(results(report)).toEqual({ "agency-shared/shared": "no changes", broken: "failed", ...Object.fromEntries(CLIENTS.map((client) => [client, "no changes"])) });
-      expect(report.stacks.find((stack) => stack.stack === "broken")?.error).toMatch(/ClientMonitoring broken: the spec is invalid: contacts\.emails\.0: must be an email address$/);
+      expect(report.stacks.find((stack) => stack.stack === "broken")?.error).toMatch(/ClientMonitoring broken: the spec is invalid: contacts\.emails\.0: must be an email address$/m);
       // The stacks running at once took their turns from the one budget, and the service refused none.
       expect(report.rateLimit).toMatchObject({ budget: BUDGET, limited: 0 });
       expect(report.rateLimit?.granted).toBeGreaterThan(0);
