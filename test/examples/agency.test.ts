@@ -61,19 +61,15 @@ describe("examples/agency", () => {
     }
   });
 
-  it("previews each client's package from its own configuration", async () => {
-    const previews = await Promise.all(CLIENTS.map((client) => stacks[client].stack.preview()));
+  it("deploys the three clients side by side, each package from its own configuration", async () => {
+    const ups = await Promise.all(CLIENTS.map((client) => stacks[client].stack.up()));
+    CLIENTS.forEach((client, index) => (deployed[client] = ups[index] as UpResult));
     // The stack, the component, the client, channels, policy, monitors, heartbeat group, heartbeats, extras.
-    expect(previews.map((preview) => preview.changeSummary.create)).toEqual([
+    expect(ups.map((up) => up.summary.resourceChanges?.create)).toEqual([
       2 + 1 + 3 + 1 + 3 + 1 + 2 + 1, // acme: 2 emails and Slack, 3 endpoints, 2 jobs, a share link
       2 + 1 + 1 + 1 + 2 + 1 + 1, // globex: 1 email, 2 endpoints, 1 job
       2 + 1 + 2 + 1 + 1 + 1 + 1 + 1, // initech: 2 emails, 1 endpoint, 1 job, its own template
     ]);
-  });
-
-  it("deploys the three clients side by side", async () => {
-    const ups = await Promise.all(CLIENTS.map((client) => stacks[client].stack.up()));
-    CLIENTS.forEach((client, index) => (deployed[client] = ups[index] as UpResult));
     expect(new Set(CLIENTS.map(clientId)).size).toBe(3);
     expect(await service.find(`/clients/${clientId("acme")}`)).toMatchObject({ name: "Acme Corp", template_id: templateId, archived: false });
     expect(await service.find(`/clients/${clientId("initech")}`)).toMatchObject({ name: "Initech" });
