@@ -195,7 +195,8 @@ describe("the policy pack of the packed package", () => {
 
   it("compiles the program and an own pack against the package's types, with and without skipLibCheck", async () => {
     await project.run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "--pretty", "false", "-p", "."]);
+    // Without skipLibCheck, which checks the package's declaration files too: skipLibCheck only
+    // leaves out diagnostics of declaration files, so a pack that compiles without it compiles with it.
     await project.run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "--pretty", "false", "-p", "acme-policy"]);
-    await project.run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "--pretty", "false", "-p", "acme-policy", "--skipLibCheck"]);
   });
 });
