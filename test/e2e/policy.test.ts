@@ -193,7 +193,7 @@ describe("the policy pack of the packed package", () => {
     expect(preview.code).toBe(0);
   });
 
-  it("compiles the program and an own pack against the package's types, with and without skipLibCheck", async () => {
+  it("compiles the program and an own pack against the package's types, its declaration files checked too (so with skipLibCheck as well)", async () => {
     await project.run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "--pretty", "false", "-p", "."]);
     // Without skipLibCheck, which checks the package's declaration files too: skipLibCheck only
     // leaves out diagnostics of declaration files, so a pack that compiles without it compiles with it.
