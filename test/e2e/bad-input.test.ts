@@ -37,9 +37,10 @@ async function failedPreview(resources: unknown[]): Promise<string> {
 describe("invalid programs fail at preview with no API request", () => {
   it("names the resource, each failing field and its rule, the regions the stack offers included", async () => {
     const failure = await failedPreview([{ kind: "Monitor", name: "subject", args: { url: "https://example.com", intervalSeconds: 5, regions: ["mars-1"] } }]);
-    expect(failure).toContain('Monitor "subject"');
-    expect(failure).toContain("Monitor.intervalSeconds: must be at least 10 (got 5)");
-    expect(failure).toContain('Monitor.regions[0]: must be one of the regions in monitoring:offeredRegions (us-east-1, eu-west-1) (got "mars-1")');
+    expect(failure).toContain("Monitor resource 'subject': property intervalSeconds value {5} has a problem: Monitor.intervalSeconds: must be at least 10 (got 5)");
+    expect(failure).toMatch(
+      /Monitor resource 'subject': property regions\[0\] value .* has a problem: Monitor\.regions\[0\]: must be one of the regions in monitoring:offeredRegions \(us-east-1, eu-west-1\) \(got "mars-1"\)/,
+    );
   });
 
   it("names a secret field of another monitor type without its value", async () => {
