@@ -37,6 +37,8 @@ export interface CommandFigures {
   throttled: number;
   /** `retrying ...` lines in the command's output. */
   notices: number;
+  /** The `retrying ...` lines themselves, trimmed. */
+  noticeLines: string[];
 }
 
 export interface LifecycleOutcome {
@@ -99,6 +101,7 @@ async function measured(
     faulted: log.filter((entry) => entry.fault !== null).length,
     throttled: log.filter((entry) => entry.status === 429).length,
     notices: stdout.split("\n").filter((line) => line.includes(": retrying ")).length,
+    noticeLines: stdout.split("\n").filter((line) => line.includes(": retrying ")).map((line) => line.trim()),
   };
 }
 

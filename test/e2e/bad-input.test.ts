@@ -1,67 +1,66 @@
 /**
  * Bad input is caught at preview, before any API call, with a message that names the resource,
- * the field and the rule, and never a secret value.
+ * the field and the rule, and never a secret value. Each rule's failure is proven at the
+ * provider's check, as the dynamic provider host calls it (test/provider/bad-input.test.ts); this
+ * file proves that `pulumi preview` shows those failures to the user, with the stack's
+ * `monitoring:offeredRegions`, and that a value only the server can judge passes preview and is
+ * refused by the server on `up`. One stack, one emulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy, type Deployment } from "./support.js";
 
 const secretPassword = "hunter2-do-not-print";
 
-const invalidPrograms: { case: string; kind: string; args: Record<string, unknown>; message: RegExp }[] = [
-  { case: "an interval under 10 s", kind: "Monitor", args: { url: "https://example.com", intervalSeconds: 5 }, message: /intervalSeconds.*at least 10/ },
-  { case: "a region outside monitoring:offeredRegions", kind: "Monitor", args: { url: "https://example.com", regions: ["mars-1"] }, message: /regions\[0\]: must be one of the regions in monitoring:offeredRegions \(us-east-1, eu-west-1\) \(got "mars-1"\)/ },
-  { case: "a tcp monitor without its port", kind: "Monitor", args: { monitorType: "tcp", tcpHost: "db.example.com" }, message: /tcpPort.*required/ },
-  { case: "a port out of range", kind: "Monitor", args: { monitorType: "tcp", tcpHost: "db.example.com", tcpPort: 70_000 }, message: /tcpPort.*65535/ },
-  { case: "a request body on GET", kind: "Monitor", args: { url: "https://example.com", requestBody: "{}" }, message: /requestBody/ },
-  { case: "a bad maintenance time and zone", kind: "Monitor", args: { url: "https://example.com", maintenanceFrom: "25:00", maintenanceTo: "03:00", maintenanceTimezone: "Mars/Olympus" }, message: /maintenanceFrom.*HH:MM|maintenanceTimezone/ },
-  { case: "a field of another monitor type, with a secret", kind: "Monitor", args: { monitorType: "dns", dnsQuery: "example.com", authPassword: secretPassword }, message: /authPassword/ },
-  { case: "a misspelt field", kind: "Monitor", args: { url: "https://example.com", intervalSecs: 60 }, message: /intervalSecs.*(unknown|not a field)/i },
-  { case: "a keyword alert without its keyword", kind: "Monitor", args: { url: "https://example.com", alertType: "keyword" }, message: /keyword.*required/ },
-  { case: "a heartbeat group id that is not a UUID", kind: "Heartbeat", args: { name: "job", heartbeatGroupId: "nightly" }, message: /heartbeatGroupId.*UUID/i },
-  { case: "an escalation policy without steps", kind: "EscalationPolicy", args: { name: "p", steps: [] }, message: /steps/ },
-];
+let deployment: Deployment;
+
+beforeAll(async () => {
+  deployment = await deploy({
+    program: "test/programs/declared",
+    config: { resources: { value: "[]" }, "monitoring:offeredRegions": { value: '["us-east-1","eu-west-1"]' } },
+  });
+});
+afterAll(async () => deployment?.dispose());
+
+/** The message of the preview of `resources`, which must fail, and that it sent no API request. */
+async function failedPreview(resources: unknown[]): Promise<string> {
+  await deployment.harness.stack.setConfig("resources", { value: JSON.stringify(resources) });
+  await deployment.emulator.admin.clearRequestLog();
+  const failure = await deployment.harness.stack.preview().then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+  expect(failure, "the preview should have failed").toBeDefined();
+  expect(await deployment.emulator.admin.requestLog()).toEqual([]);
+  return failure!;
+}
 
 describe("invalid programs fail at preview with no API request", () => {
-  let deployment: Deployment;
-
-  beforeAll(async () => {
-    deployment = await deploy({
-      program: "test/programs/declared",
-      config: { resources: { value: "[]" }, "monitoring:offeredRegions": { value: '["us-east-1","eu-west-1"]' } },
-    });
-  });
-  afterAll(async () => deployment?.dispose());
-
-  it.each(invalidPrograms)("$case", async ({ kind, args, message }) => {
-    await deployment.harness.stack.setConfig("resources", { value: JSON.stringify([{ kind, name: "subject", args }]) });
-    await deployment.emulator.admin.clearRequestLog();
-    const failure = await deployment.harness.stack.preview().then(
-      () => undefined,
-      (error: Error) => error.message,
+  it("names the resource, each failing field and its rule, the regions the stack offers included", async () => {
+    const failure = await failedPreview([{ kind: "Monitor", name: "subject", args: { url: "https://example.com", intervalSeconds: 5, regions: ["mars-1"] } }]);
+    expect(failure).toContain("Monitor resource 'subject': property intervalSeconds value {5} has a problem: Monitor.intervalSeconds: must be at least 10 (got 5)");
+    expect(failure).toMatch(
+      /Monitor resource 'subject': property regions\[0\] value .* has a problem: Monitor\.regions\[0\]: must be one of the regions in monitoring:offeredRegions \(us-east-1, eu-west-1\) \(got "mars-1"\)/,
     );
-    expect(failure, "the preview should have failed").toBeDefined();
-    expect(failure).toContain(kind);
-    expect(failure).toMatch(message);
+  });
+
+  it("names a secret field of another monitor type without its value", async () => {
+    const failure = await failedPreview([{ kind: "Monitor", name: "subject", args: { monitorType: "dns", dnsQuery: "example.com", authPassword: secretPassword } }]);
+    expect(failure).toContain("Monitor");
+    expect(failure).toMatch(/authPassword/);
     expect(failure).not.toContain(secretPassword);
-    expect(await deployment.emulator.admin.requestLog()).toEqual([]);
   });
 });
 
 describe("a value only the server can judge", () => {
-  let deployment: Deployment;
-
-  beforeAll(async () => {
-    deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: "[]" } } });
-  });
-  afterAll(async () => deployment?.dispose());
-
   it("passes preview when the stack lists no offered regions, and the server's refusal names the input", async () => {
+    const { stack } = deployment.harness;
+    await stack.removeConfig("monitoring:offeredRegions");
     const resources = [{ kind: "Monitor", name: "far", args: { url: "https://example.com", regions: ["eu-west-1", "mars-1"] } }];
-    await deployment.harness.stack.setConfig("resources", { value: JSON.stringify(resources) });
+    await stack.setConfig("resources", { value: JSON.stringify(resources) });
     await deployment.emulator.admin.clearRequestLog();
-    await deployment.harness.stack.preview();
+    await stack.preview();
     expect(await deployment.emulator.admin.requestLog()).toEqual([]);
-    const failure = await deployment.harness.stack.up().then(
+    const failure = await stack.up().then(
       () => undefined,
       (error: Error) => error.message,
     );

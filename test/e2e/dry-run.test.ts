@@ -1,12 +1,12 @@
 /**
  * Preview asks the service (`monitoring:dryRun: true`, provider/dry-run.ts), on a real `pulumi
  * preview`: a region the server does not offer fails the preview, naming the resource and the
- * field, with dry-run requests only (no write), on each emulator profile (the default refuses the
- * batch with a 422, alt answers 201 with a verdict per monitor; a set's monitor on alt, a single
- * Monitor on default). Monitors whose inputs did not change are not sent; without the option the
- * same preview passes offline. test/provider/dry-run.test.ts holds the batcher and the verdicts
- * of both kinds on both profiles to exact request counts.
- */
+ * field (a single Monitor's, then a MonitorSet entry's), with dry-run requests only (no write).
+ * Monitors whose inputs did not change are not sent; without the option the same preview passes
+ * offline. On the default profile, which refuses the batch with a 422 naming `monitors[i].field`;
+ * test/provider/dry-run.test.ts holds the batcher, the verdicts of both kinds and check as the
+ * dynamic provider host calls it on both profiles (alt answers 201 with a verdict per monitor), to
+ * exact request counts. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy, profiles, type Deployment } from "./support.js";
 
@@ -46,14 +46,15 @@ function dryRunStack(profile: (typeof profiles)[number]) {
   beforeAll(async () => {
     context.deployment = await deploy({ program: "test/programs/declared", profile: profile.profile, config: { "monitoring:dryRun": { value: "true" } } });
   });
-  afterAll(async () => context.deployment?.dispose());
+  // The objects go away with the emulator: no destroy.
+  afterAll(async () => context.deployment?.dispose({ keepObjects: true }));
   return context;
 }
 
 describe("monitoring:dryRun on the default profile (the batch refused with a 422 naming monitors[i].field)", () => {
   const stack = dryRunStack(profiles[0]);
 
-  it("asks at up; at preview sends only the changed monitor, refused by name and field; passes offline without the option", async () => {
+  it("asks at up; at preview sends only the changed monitors, refused by resource, set entry and field; passes offline without the option", async () => {
     // The host does not tell a preview from an update: with the option, up's own check asks too.
     await stack.declare("none");
     await stack.deployment.harness.stack.up();
@@ -69,30 +70,18 @@ describe("monitoring:dryRun on the default profile (the batch refused with a 422
     // Refresh (Pulumi.yaml: refresh always) reads; the set's 101 unchanged monitors are not sent, and nothing is written.
     expect((await stack.requests()).filter((request) => !request.startsWith("GET "))).toEqual([DRY_RUN]);
 
+    // A set's entry: the one changed monitor of 101 is sent, refused by entry and field.
+    await stack.declare("fleet");
+    await stack.deployment.emulator.admin.clearRequestLog();
+    expect(await stack.previewFailure()).toMatch(
+      /resource 'fleet': property monitors\[\\?"m-57\\?"\]\.regions\[0\] value .* has a problem: MonitorSet\.monitors\[\\?"m-57\\?"\]\.regions\[0\]: must be an offered region \(us-east-1, .*\); refused by the service's dry run, POST \/monitors\/batch\/dry-run \[request_id req_\w+\]/,
+    );
+    expect((await stack.requests()).filter((request) => !request.startsWith("GET "))).toEqual([DRY_RUN]);
+
     await stack.deployment.harness.stack.setConfig("monitoring:dryRun", { value: "false" });
     await stack.deployment.emulator.admin.clearRequestLog();
     const preview = await stack.deployment.harness.stack.preview();
     expect(preview.changeSummary).toEqual({ same: 2, update: 1 });
     expect((await stack.requests()).filter((request) => !request.startsWith("GET ")), "offline without the option").toEqual([]);
-  });
-});
-
-describe("monitoring:dryRun on the alt profile (201 with a verdict per monitor)", () => {
-  const stack = dryRunStack(profiles[1]);
-
-  it("refuses at preview a monitor of a set the server refuses, naming resource and field, with dry runs only and no write", async () => {
-    await stack.declare("fleet");
-    const failure = await stack.previewFailure();
-    expect(failure, "the preview should have failed").toBeDefined();
-    expect(failure).toMatch(
-      /resource 'fleet': property monitors\[\\?"m-57\\?"\]\.regions\[0\] value .* has a problem: MonitorSet\.monitors\[\\?"m-57\\?"\]\.regions\[0\]: must be an offered region \(us-east, .*\); refused by the service's dry run, POST \/monitors\/batch\/dry-run \[request_id req_\w+\]/,
-    );
-    // The engine checks resources one at a time and stops at the first refusal: the Monitor's own
-    // request if it came first, and the set's two (101 monitors); nothing else.
-    const sent = await stack.requests();
-    expect(sent.filter((request) => request !== DRY_RUN)).toEqual([]);
-    expect(sent.length).toBeGreaterThanOrEqual(2);
-    expect(sent.length).toBeLessThanOrEqual(3);
-    expect(await stack.deployment.listAll("/monitors")).toEqual([]);
   });
 });

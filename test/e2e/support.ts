@@ -14,7 +14,8 @@ export interface Deployment {
   api<T = unknown>(path: string): Promise<T>;
   /** Every object of a collection, across all clients. */
   listAll<T = Record<string, unknown>>(collection: string): Promise<T[]>;
-  dispose(): Promise<void>;
+  /** The stack, then the emulator; `keepObjects` skips the stack's destroy (TestStack.dispose). */
+  dispose(options?: { keepObjects?: boolean }): Promise<void>;
 }
 
 /** Secret values the programs take from config, looked for in state by the secrets tests. */
@@ -63,9 +64,9 @@ export async function deploy(options: TestStackOptions & { profile?: "default" |
     harness,
     api,
     listAll,
-    async dispose() {
+    async dispose(disposal) {
       try {
-        await harness.dispose();
+        await harness.dispose(disposal);
       } finally {
         await emulator.stop();
       }

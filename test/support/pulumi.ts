@@ -29,8 +29,12 @@ export interface TestStack {
   backendDir: string;
   /** The raw state file, as written by the file backend. */
   readStateFile(): Promise<string>;
-  /** Destroys what is left, if anything, and removes the stack, its state and its program copy. */
-  dispose(): Promise<void>;
+  /**
+   * Destroys what is left, if anything, and removes the stack, its state and its program copy.
+   * `keepObjects`: no destroy on a private backend, for a test whose objects go away with its
+   * emulator (a destroy costs an engine run and proves nothing the test asked).
+   */
+  dispose(options?: { keepObjects?: boolean }): Promise<void>;
 }
 
 export interface TestStackOptions {
@@ -130,9 +134,9 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     workDir,
     backendDir,
     readStateFile,
-    async dispose() {
+    async dispose(disposal = {}) {
       try {
-        if (!ownBackend || (await holdsAnything())) await stack.destroy();
+        if (!ownBackend || (disposal.keepObjects !== true && (await holdsAnything()))) await stack.destroy();
         // A private backend goes with the folder; a shared one (PostgreSQL, say) keeps no empty stack.
         if (!ownBackend) await stack.workspace.removeStack(stackName);
       } finally {
