@@ -151,7 +151,7 @@ function main(args: string[]): number {
       // when a run completes, so such results are no baseline to judge, only a head start.
       const tested = Object.values(baseline.files).flatMap((entry) => entry.mutants).filter((mutant) => mutant.status !== "Pending").length;
       console.log(
-        `mutation testing: the baseline (${BASELINE}) is INCOMPLETE, from a run stopped before its end (${tested} mutants tested; ` +
+        `mutation testing: the baseline (${BASELINE}) is INCOMPLETE, from a run stopped before its end (it holds the results of ${tested} mutants, static and marked ones included; ` +
           `${BASELINE_INPUTS} is written only when a run completes), so there are no scores to check. ` +
           "Complete it on an idle machine with `npm run test:mutation` (it keeps those results) and commit both files.",
       );
