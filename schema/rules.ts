@@ -203,7 +203,7 @@ export function checkVariantFields<F extends string>(
   const own = table[variant];
   // A variant this package does not know (a channel kind added by the service) has rules it cannot know.
   if (own === undefined) return;
-  const ownFields = new Set<F>(own === undefined ? [] : [...own.required, ...own.optional]);
+  const ownFields = new Set<F>([...own.required, ...own.optional]);
   for (const field of own.required) {
     if (!isSet(field)) issue(field, `is required for ${variant} ${noun}`, "missing");
   }

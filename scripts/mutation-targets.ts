@@ -25,18 +25,22 @@ export const FILE_THRESHOLD = 85;
 export const TOTAL_THRESHOLD = 90;
 
 export const MUTATION_TARGETS: readonly MutationTarget[] = [
-  // What changes and what replaces: diff and the equality it compares with.
+  // What changes and what replaces: diff and the equality it compares with, for a single resource
+  // and for each member of a MonitorSet (the one engine), and which fields are compared and replace.
   { file: "provider/diff.ts" },
-  // Bad input at preview: the rules and the exact messages.
+  { file: "provider/fields.ts", declarations: ["isInternal", "inputFields", "replaceFields"] },
+  { file: "provider/monitor-set.ts", declarations: ["diffSet", "changedKeys"] },
+  // Bad input at preview: the rules, the field definitions and the exact messages.
   { file: "provider/check.ts" },
   { file: "schema/rules.ts" },
+  { file: "schema/rule-messages.ts" },
   { file: "schema/define.ts" },
   // How drift is classified for the report.
   { file: "cli/drift/changes.ts" },
-  // When a request is repeated, how long it waits, how fast requests start.
+  // When a request is repeated, how long it waits, how fast requests start, what an answer says about the rate.
   {
     file: "provider/http.ts",
-    declarations: ["retryDecision", "jitteredBackoff", "parseRetryAfter", "attemptFailure", "RateLimiter", "ApiClient.request", "ApiClient.#send"],
+    declarations: ["retryDecision", "rateSignal", "jitteredBackoff", "parseRetryAfter", "attemptFailure", "RateLimiter", "ApiClient.request", "ApiClient.#send"],
   },
 ];
 

@@ -301,3 +301,21 @@ describe("canonical: one text for equal values", () => {
     expect(canonical(schema("nested"), {})).toBe("{}");
   });
 });
+
+describe("a kind the service cannot update", () => {
+  const immutable = defineResource({
+    kind: "Immutable",
+    description: "A kind without an update operation, none of its fields marked replace-on-change.",
+    scopes: [],
+    path: "/immutable",
+    readBy: "get",
+    updateMethod: "none",
+    inputs: z.object({ label: field(z.string(), { description: "A label." }), note: field(z.string().optional(), { description: "A note." }) }),
+    associations: {},
+    outputs: z.object({}),
+  });
+
+  it("replaces the object for a change to any field, naming the changed one", () => {
+    expect(diff(immutable, recorded({ label: "a", note: "n" }, ["label", "note"]), { label: "b", note: "n" })).toEqual({ changes: true, replaces: ["label"], deleteBeforeReplace: false });
+  });
+});

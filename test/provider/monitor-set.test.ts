@@ -3,6 +3,7 @@
  * change of one monitor never replacing the set.
  */
 import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../provider/check.js";
 import { checkSet, diffSet } from "../../provider/monitor-set.js";
 
 const recorded = {
@@ -55,6 +56,21 @@ describe("diffing a MonitorSet", () => {
     expect(diffSet(recorded, { monitors: { ...declared, search: { url: "https://shop.example.com/search" } } }).changes).toBe(true);
     const { storefront } = declared;
     expect(diffSet(recorded, { monitors: { storefront } })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("finds a change when the monitors are not known yet at preview, or not given", () => {
+    expect(diffSet(recorded, { monitors: UNKNOWN }).changes).toBe(true);
+    expect(diffSet(recorded, {}).changes).toBe(true);
+  });
+
+  it("finds a change when one monitor's value is not known yet at preview, whatever the state holds", () => {
+    const unknownUrl = { ...recorded, monitors: { ...recorded.monitors, storefront: { ...recorded.monitors.storefront, url: UNKNOWN } } };
+    expect(diffSet(unknownUrl, { monitors: { ...declared, storefront: { ...declared.storefront, url: UNKNOWN } } }).changes).toBe(true);
+  });
+
+  it("creates a monitor the state holds no id for, even when its inputs match what was recorded", () => {
+    const { storefront: _lost, ...ids } = recorded.ids;
+    expect(diffSet({ ...recorded, ids }, { monitors: declared }).changes).toBe(true);
   });
 
   it("treats a moved client as a change inside the set, not a replacement of it", () => {
