@@ -62,7 +62,7 @@ describe("a MonitorSet on the real engine", () => {
     expect(await requests()).toEqual(["GET /monitors"]);
   });
 
-  it("applies an edit of one monitor to that monitor alone, creates an added monitor and deletes a removed one", async () => {
+  it("previews an edit of one monitor, an added and a removed monitor as one update of the set, the edit shown on that monitor alone", async () => {
     const { search: _removed, ...kept } = fleet;
     const next = { ...kept, checkout: { ...fleet.checkout, intervalSeconds: 120 }, status: { name: "Status page", url: "https://status.example.com" } };
     await deployment.harness.stack.setConfig("resources", { value: declare(next) });
@@ -70,6 +70,9 @@ describe("a MonitorSet on the real engine", () => {
     expect(preview.changeSummary.update).toBe(1);
     expect(preview.stdout).toMatch(/checkout[\s\S]*intervalSeconds\s*:\s*60 => 120/);
     expect(preview.stdout).not.toMatch(/storefront\s*:\s*\{[\s\S]*=>/);
+  });
+
+  it("applies the edit to that monitor alone, creates the added monitor and deletes the removed one", async () => {
     await deployment.emulator.admin.clearRequestLog();
     const now = await setIds();
     expect(Object.keys(now).sort()).toEqual(["checkout", "status", "storefront"]);
@@ -83,7 +86,7 @@ describe("a MonitorSet on the real engine", () => {
     ids = now;
   });
 
-  it("shows drift made by hand on refresh, and the next up restores the declared monitor", async () => {
+  it("shows drift made by hand on refresh", async () => {
     const response = await fetch(`${deployment.emulator.baseUrl}/monitors/${ids.storefront}`, {
       method: "PATCH",
       headers: { authorization: `Bearer ${deployment.emulator.apiKey}`, "content-type": "application/json" },
@@ -95,11 +98,16 @@ describe("a MonitorSet on the real engine", () => {
     const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
     const set = state.find((resource) => resource.type.endsWith(":MonitorSet"))!;
     expect((set.outputs.monitors as Monitors).storefront).toMatchObject({ name: "Renamed by hand" });
+  });
 
+  it("restores the declared monitor on the next up, patching it alone", async () => {
     await deployment.emulator.admin.clearRequestLog();
     await deployment.harness.stack.up();
     expect(await afterRefresh()).toEqual([`PATCH /monitors/${ids.storefront}`]);
     expect(await deployment.api<ApiMonitor>(`/monitors/${ids.storefront}`)).toMatchObject({ name: "Storefront" });
+  });
+
+  it("then previews and refreshes no changes", async () => {
     await deployment.harness.stack.preview({ expectNoChanges: true });
     // A set knows its size: a refresh reads its members from the list, one page for three monitors, no GET by id.
     await deployment.emulator.admin.clearRequestLog();
@@ -176,15 +184,17 @@ describe("a MonitorSet whose creates, then whose updates, partly fail", () => {
     for (const [key, id] of Object.entries(ids)) {
       expect(recorded[key]?.intervalSeconds, key).toBe(updated.has(id) ? 120 : 60);
     }
-    // What state records is what the service holds: a refresh reads the same outputs (it clears
-    // only the engine's record of the failure).
+  });
+
+  it("records what the service holds: a refresh after the failure reads the same outputs", async () => {
+    // The refresh clears only the engine's record of the failure.
     const outputs = async () => (await deployment.harness.stack.exportStack()).deployment.resources.map((resource: { outputs?: unknown }) => resource.outputs);
     const recordedOutputs = await outputs();
     await deployment.harness.stack.refresh();
     expect(await outputs()).toEqual(recordedOutputs);
   });
 
-  it("updates only the monitors that failed on the next up, with nothing lost and no duplicate, then previews and refreshes no changes", async () => {
+  it("updates only the monitors that failed on the next up, with nothing lost and no duplicate", async () => {
     await deployment.emulator.admin.clearFaults();
     await deployment.emulator.admin.clearRequestLog();
     const up = await deployment.harness.stack.up();
@@ -195,6 +205,9 @@ describe("a MonitorSet whose creates, then whose updates, partly fail", () => {
     expect(onServer).toHaveLength(12);
     expect(onServer.every((monitor) => monitor.interval_seconds === 120)).toBe(true);
     expect(up.outputs.setIds!.value).toEqual({ fleet: ids });
+  });
+
+  it("then previews and refreshes no changes", async () => {
     await deployment.harness.stack.preview({ expectNoChanges: true });
     await deployment.harness.stack.refresh({ expectNoChanges: true });
   });
