@@ -1,7 +1,8 @@
 /**
- * A MonitorSet through its lifecycle on the real engine: up in one batch call, empty preview and
- * refresh, an edit that touches only the edited monitor, an added and a removed monitor, drift
- * made by hand, destroy. Then a partial failure, and the next up that carries on without duplicates.
+ * A MonitorSet through its lifecycle on the real engine: up in one batch call, an empty preview,
+ * an edit that touches only the edited monitor together with an added and a removed monitor,
+ * drift made by hand, an empty preview and refresh, destroy. Then partial failures of a create and
+ * of an update, each recorded in state, and the next up that carries on without duplicates.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy, type Deployment } from "./support.js";
@@ -55,46 +56,37 @@ describe("a MonitorSet on the real engine", () => {
     expect(monitors.find((monitor) => monitor.id === ids.search)?.paused).toBe(true);
   });
 
-  it("previews no changes, its only calls the reads of the refresh before it, and refreshes no changes with one read per monitor", async () => {
-    // A set knows its size: its members come from the list, one page for three monitors, no GET by id.
-    const reads = ["GET /monitors"];
+  it("previews no changes, its only calls the reads of the refresh before it: one list page, no read per monitor", async () => {
     await deployment.emulator.admin.clearRequestLog();
     await deployment.harness.stack.preview({ expectNoChanges: true });
-    expect((await requests()).sort()).toEqual(reads);
-    await deployment.emulator.admin.clearRequestLog();
-    await deployment.harness.stack.refresh({ expectNoChanges: true });
-    expect((await requests()).sort()).toEqual(reads);
+    expect(await requests()).toEqual(["GET /monitors"]);
   });
 
-  it("applies an edit of one monitor to that monitor alone", async () => {
-    await deployment.harness.stack.setConfig("resources", { value: declare({ ...fleet, checkout: { ...fleet.checkout, intervalSeconds: 120 } }) });
+  it("previews an edit of one monitor, an added and a removed monitor as one update of the set, the edit shown on that monitor alone", async () => {
+    const { search: _removed, ...kept } = fleet;
+    const next = { ...kept, checkout: { ...fleet.checkout, intervalSeconds: 120 }, status: { name: "Status page", url: "https://status.example.com" } };
+    await deployment.harness.stack.setConfig("resources", { value: declare(next) });
     const preview = await deployment.harness.stack.preview({ diff: true });
     expect(preview.changeSummary.update).toBe(1);
     expect(preview.stdout).toMatch(/checkout[\s\S]*intervalSeconds\s*:\s*60 => 120/);
     expect(preview.stdout).not.toMatch(/storefront\s*:\s*\{[\s\S]*=>/);
-    await deployment.emulator.admin.clearRequestLog();
-    await deployment.harness.stack.up();
-    expect(await afterRefresh()).toEqual([`PATCH /monitors/${ids.checkout}`]);
-    expect(await deployment.api<ApiMonitor>(`/monitors/${ids.checkout}`)).toMatchObject({ interval_seconds: 120 });
-    await deployment.harness.stack.preview({ expectNoChanges: true });
   });
 
-  it("creates an added monitor and deletes a removed one", async () => {
-    const { search: _removed, ...kept } = fleet;
-    const next = { ...kept, checkout: { ...fleet.checkout, intervalSeconds: 120 }, status: { name: "Status page", url: "https://status.example.com" } };
-    await deployment.harness.stack.setConfig("resources", { value: declare(next) });
+  it("applies the edit to that monitor alone, creates the added monitor and deletes the removed one", async () => {
     await deployment.emulator.admin.clearRequestLog();
     const now = await setIds();
     expect(Object.keys(now).sort()).toEqual(["checkout", "status", "storefront"]);
     expect(now.storefront).toBe(ids.storefront);
-    // A single new monitor needs no batch.
-    expect((await afterRefresh()).sort()).toEqual([`DELETE /monitors/${ids.search}`, "POST /monitors"].sort());
+    expect(now.checkout).toBe(ids.checkout);
+    // The edited monitor patched alone; a single new monitor needs no batch.
+    expect((await afterRefresh()).sort()).toEqual([`PATCH /monitors/${ids.checkout}`, `DELETE /monitors/${ids.search}`, "POST /monitors"].sort());
+    expect(await deployment.api<ApiMonitor>(`/monitors/${ids.checkout}`)).toMatchObject({ interval_seconds: 120 });
     const monitors = await deployment.listAll<ApiMonitor>("/monitors");
     expect(monitors.map((monitor) => monitor.name).sort()).toEqual(["Checkout", "Status page", "Storefront"]);
     ids = now;
   });
 
-  it("shows drift made by hand on refresh, and the next up restores the declared monitor", async () => {
+  it("shows drift made by hand on refresh", async () => {
     const response = await fetch(`${deployment.emulator.baseUrl}/monitors/${ids.storefront}`, {
       method: "PATCH",
       headers: { authorization: `Bearer ${deployment.emulator.apiKey}`, "content-type": "application/json" },
@@ -106,13 +98,21 @@ describe("a MonitorSet on the real engine", () => {
     const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
     const set = state.find((resource) => resource.type.endsWith(":MonitorSet"))!;
     expect((set.outputs.monitors as Monitors).storefront).toMatchObject({ name: "Renamed by hand" });
+  });
 
+  it("restores the declared monitor on the next up, patching it alone", async () => {
     await deployment.emulator.admin.clearRequestLog();
     await deployment.harness.stack.up();
     expect(await afterRefresh()).toEqual([`PATCH /monitors/${ids.storefront}`]);
     expect(await deployment.api<ApiMonitor>(`/monitors/${ids.storefront}`)).toMatchObject({ name: "Storefront" });
+  });
+
+  it("then previews and refreshes no changes", async () => {
     await deployment.harness.stack.preview({ expectNoChanges: true });
+    // A set knows its size: a refresh reads its members from the list, one page for three monitors, no GET by id.
+    await deployment.emulator.admin.clearRequestLog();
     await deployment.harness.stack.refresh({ expectNoChanges: true });
+    expect(await requests()).toEqual(["GET /monitors"]);
   });
 
   it("destroys every monitor and leaves nothing behind", async () => {
@@ -122,11 +122,25 @@ describe("a MonitorSet on the real engine", () => {
   });
 });
 
-describe("a MonitorSet whose creates partly fail", () => {
+/**
+ * What the engine does with a set's partial failure: the provider reports the monitors written
+ * (their ids and outputs) with the error, the engine records them in state, and the next up
+ * carries on from there. Which requests a set sends when its batch is replayed is the provider's
+ * own (test/provider/monitor-set-batches.test.ts).
+ */
+describe("a MonitorSet whose creates, then whose updates, partly fail", () => {
   let deployment: Deployment;
   const monitors: Monitors = Object.fromEntries(
-    Array.from({ length: 12 }, (_, index) => [`site-${index}`, { name: `Site ${index}`, url: `https://site-${index}.example.com` }]),
+    Array.from({ length: 12 }, (_, index) => [`site-${index}`, { name: `Site ${index}`, url: `https://site-${index}.example.com`, intervalSeconds: 60 }]),
   );
+  const slower: Monitors = Object.fromEntries(Object.entries(monitors).map(([key, inputs]) => [key, { ...inputs, intervalSeconds: 120 }]));
+  let ids: Record<string, string>;
+
+  const recordedSet = async (): Promise<Record<string, unknown>> => {
+    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs?: Record<string, unknown> }[];
+    return state.find((resource) => resource.type.endsWith(":MonitorSet"))!.outputs!;
+  };
+  const requests = async () => (await deployment.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
 
   beforeAll(async () => {
     deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: declare(monitors) } } });
@@ -141,9 +155,7 @@ describe("a MonitorSet whose creates partly fail", () => {
 
     await expect(deployment.harness.stack.up()).rejects.toThrow(/MonitorSet \\?"fleet\\?": 2 monitor\(s\) failed[\s\S]*monitors\[\\?"site-\d+\\?"\]/);
     expect(await deployment.listAll("/monitors")).toHaveLength(10);
-    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs?: Record<string, unknown> }[];
-    const set = state.find((resource) => resource.type.endsWith(":MonitorSet"))!;
-    expect(Object.keys(set.outputs!.ids as Record<string, string>)).toHaveLength(10);
+    expect(Object.keys((await recordedSet()).ids as Record<string, string>)).toHaveLength(10);
   });
 
   it("creates only what is missing on the next up, with no duplicate", async () => {
@@ -153,42 +165,8 @@ describe("a MonitorSet whose creates partly fail", () => {
     const created = await deployment.listAll<ApiMonitor>("/monitors");
     expect(created).toHaveLength(12);
     expect(new Set(created.map((monitor) => monitor.name)).size).toBe(12);
-    const ids = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
-    expect(new Set(Object.values(ids))).toEqual(new Set(created.map((monitor) => monitor.id)));
-    await deployment.harness.stack.preview({ expectNoChanges: true });
-    await deployment.harness.stack.refresh({ expectNoChanges: true });
-  });
-});
-
-describe("a MonitorSet whose batch answer is lost, then whose updates partly fail", () => {
-  let deployment: Deployment;
-  const monitors: Monitors = Object.fromEntries(
-    Array.from({ length: 12 }, (_, index) => [`site-${index}`, { name: `Site ${index}`, url: `https://site-${index}.example.com`, intervalSeconds: 60 }]),
-  );
-  const slower: Monitors = Object.fromEntries(Object.entries(monitors).map(([key, inputs]) => [key, { ...inputs, intervalSeconds: 120 }]));
-  let ids: Record<string, string>;
-
-  const recordedMonitors = async (): Promise<Monitors> => {
-    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs?: Record<string, unknown> }[];
-    return state.find((resource) => resource.type.endsWith(":MonitorSet"))!.outputs!.monitors as Monitors;
-  };
-  const requests = async () => (await deployment.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
-
-  beforeAll(async () => {
-    deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: declare(monitors) } } });
-  });
-  afterAll(async () => deployment?.dispose());
-
-  it("takes over the monitors of a batch whose answer was lost with one list read, not one read per monitor", async () => {
-    await deployment.emulator.admin.injectFault({ method: "POST", path: "/monitors/batch", drop_response: true, times: 1 });
-    const up = await deployment.harness.stack.up();
     ids = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
-    // The lost answer, its replay under the same idempotency key, and the list read that finds the monitors.
-    expect(await requests()).toEqual(["POST /monitors/batch", "POST /monitors/batch", "GET /monitors"]);
-    const created = await deployment.listAll<ApiMonitor>("/monitors");
-    expect(created).toHaveLength(12);
     expect(new Set(Object.values(ids))).toEqual(new Set(created.map((monitor) => monitor.id)));
-    await deployment.harness.stack.preview({ expectNoChanges: true });
   });
 
   it("records the monitors updated and names the ones that failed", async () => {
@@ -202,12 +180,14 @@ describe("a MonitorSet whose batch answer is lost, then whose updates partly fai
     const onServer = await deployment.listAll<ApiMonitor>("/monitors");
     const updated = new Set(onServer.filter((monitor) => monitor.interval_seconds === 120).map((monitor) => monitor.id));
     expect(updated.size).toBe(9);
-    const recorded = await recordedMonitors();
+    const recorded = (await recordedSet()).monitors as Monitors;
     for (const [key, id] of Object.entries(ids)) {
       expect(recorded[key]?.intervalSeconds, key).toBe(updated.has(id) ? 120 : 60);
     }
-    // What state records is what the service holds: a refresh reads the same outputs (it clears
-    // only the engine's record of the failure).
+  });
+
+  it("records what the service holds: a refresh after the failure reads the same outputs", async () => {
+    // The refresh clears only the engine's record of the failure.
     const outputs = async () => (await deployment.harness.stack.exportStack()).deployment.resources.map((resource: { outputs?: unknown }) => resource.outputs);
     const recordedOutputs = await outputs();
     await deployment.harness.stack.refresh();
@@ -225,23 +205,10 @@ describe("a MonitorSet whose batch answer is lost, then whose updates partly fai
     expect(onServer).toHaveLength(12);
     expect(onServer.every((monitor) => monitor.interval_seconds === 120)).toBe(true);
     expect(up.outputs.setIds!.value).toEqual({ fleet: ids });
-    await deployment.harness.stack.preview({ expectNoChanges: true });
-    await deployment.harness.stack.refresh({ expectNoChanges: true });
   });
 
-  it("makes a set destroyed and declared again afresh, its replayed batch found gone with one list read", async () => {
-    await deployment.harness.stack.destroy();
-    expect(await deployment.listAll("/monitors")).toEqual([]);
-    // The same monitors as the first up: the same batch, whose idempotency key the service replays.
-    await deployment.harness.stack.setConfig("resources", { value: declare(monitors) });
-    await deployment.emulator.admin.clearRequestLog();
-    const up = await deployment.harness.stack.up();
-    expect(await requests()).toEqual(["POST /monitors/batch", "GET /monitors", "POST /monitors/batch"]);
-    const created = await deployment.listAll<ApiMonitor>("/monitors");
-    expect(created).toHaveLength(12);
-    const now = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
-    expect(new Set(Object.values(now))).toEqual(new Set(created.map((monitor) => monitor.id)));
-    expect(Object.values(now).some((id) => Object.values(ids).includes(id))).toBe(false);
+  it("then previews and refreshes no changes", async () => {
     await deployment.harness.stack.preview({ expectNoChanges: true });
+    await deployment.harness.stack.refresh({ expectNoChanges: true });
   });
 });

@@ -44,10 +44,9 @@ describe("secrets in state", () => {
         chatWebhookUrl: { value: secrets.chatWebhookUrl, secret: true },
       },
     });
-    await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line), onError: (line) => engineOutput.push(line) });
+    const { outputs } = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line), onError: (line) => engineOutput.push(line) });
     await deployment.harness.stack.refresh({ onOutput: (line) => engineOutput.push(line) });
     // A program that looks the monitor up and exports what it read: its secret fields stay secret.
-    const { outputs } = await deployment.harness.stack.up();
     await deployment.harness.stack.setConfig("lookupMonitorId", { value: (outputs.ids!.value as Record<string, string>)["web"] as string });
     const withLookup = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line) });
     lookedUpHeaders = withLookup.outputs.lookedUp?.value?.requestHeaders;

@@ -1,0 +1,131 @@
+/**
+ * What the drift report finds on the emulator's alt profile (another server's choices where the
+ * spec is silent: upper-case ids, `null` for fields not set, extra fields, newest first), built
+ * from the provider's own reads as a refresh makes them and handed to the report's own
+ * classification (`driftOf`, the steps of a refresh) and its search for unmanaged objects
+ * (`findUnmanaged`): a client stack deployed, then five changes made by hand through the API (a
+ * declared field, a field the program leaves out, a pause, a deletion, a monitor created inside
+ * the client). Each is found, as the report tells it; after the next deploy puts back what the
+ * program declares, and with the hand-made monitor ignored, only the left-out interval that the
+ * deploy kept is.
+ *
+ * The commands as users run them, their wording and exit status, on the real engine:
+ * test/e2e/drift-report.test.ts (default profile).
+ */
+import type { StepEventMetadata } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { byObject, driftOf, type DriftedObject } from "../../cli/drift/changes.js";
+import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
+import { dispatcher } from "../../provider/index.js";
+import { ApiClient } from "../../provider/http.js";
+import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+
+type Values = Record<string, unknown>;
+
+const TYPE = "pulumi-nodejs:dynamic/monitoring:";
+const urnOf = (kind: string, name: string) => `urn:pulumi:drift::declared::${TYPE}${kind}::${name}`;
+
+const resources = [
+  { kind: "Client", name: "acme", args: () => ({ name: "Acme" }) },
+  { kind: "Monitor", name: "web", args: (ids: Record<string, string>) => ({ name: "Web", url: "https://acme.example", paused: false, clientId: ids.acme }) },
+  { kind: "Heartbeat", name: "backup", args: (ids: Record<string, string>) => ({ name: "Backup", expectedIntervalSeconds: 86_400, clientId: ids.acme }) },
+];
+
+describe("drift on the alt profile", () => {
+  let emulator: TestEmulator;
+  let api: ApiClient;
+  /** The stack's state: each resource's kind, id, inputs and outputs, in the order of creation. */
+  const state = new Map<string, { kind: string; id: string; inputs: Values; outs: Values }>();
+  const ids = () => Object.fromEntries([...state].map(([name, resource]) => [name, resource.id]));
+  let stray: string;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ profile: "alt" });
+    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+    const config: Record<string, string> = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey };
+    await dispatcher.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key] as string } });
+    for (const { kind, name, args } of resources) {
+      const { inputs } = await dispatcher.check({}, { ...args(ids()), __urn: urnOf(kind, name) });
+      const { id, outs } = await dispatcher.create(inputs!);
+      state.set(name, { kind, id, inputs: inputs!, outs: outs ?? {} });
+    }
+    const { web, backup, acme } = ids();
+    await emulator.byHand("PATCH", `/monitors/${web}`, { name: "Renamed by hand", interval_seconds: 900 });
+    await emulator.byHand("POST", `/monitors/${web}/pause`);
+    await emulator.byHand("DELETE", `/heartbeats/${backup}`);
+    stray = (await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: acme })).id;
+  });
+  afterAll(async () => {
+    await api.close();
+    await emulator.stop();
+  });
+
+  /** A refresh: each resource read, its step as the engine reports it (a delete when the object is gone), and the report's entries of the steps. */
+  async function refresh(): Promise<DriftedObject[]> {
+    const drift: DriftedObject[] = [];
+    for (const [name, recorded] of state) {
+      const { id, props } = await dispatcher.read(recorded.id, recorded.outs);
+      const gone = id === undefined || id === "";
+      const metadata = {
+        op: gone ? "delete" : "same",
+        urn: urnOf(recorded.kind, name),
+        type: `${TYPE}${recorded.kind}`,
+        provider: "",
+        old: { id: recorded.id, outputs: recorded.outs },
+        new: gone ? undefined : { id, outputs: props },
+      } as unknown as StepEventMetadata;
+      drift.push(...driftOf(metadata));
+      if (gone) state.delete(name);
+      else state.set(name, { ...recorded, outs: props ?? {} });
+    }
+    return drift.sort(byObject);
+  }
+  const unmanaged = async (ignored: string[] = []) => {
+    const recorded = [...state.values()].map(({ kind, id, outs }) => ({ type: `${TYPE}${kind}`, id, outputs: outs }));
+    const found = await findUnmanaged(api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: ignored, names: [] });
+    return [...found.values()].flat();
+  };
+
+  it("finds each change made by hand, and the monitor made by hand inside the client", async () => {
+    const { web, backup, acme } = ids();
+    expect(await refresh()).toEqual([
+      expect.objectContaining({ type: "Heartbeat", name: "backup", id: backup, drift: "deleted" }),
+      expect.objectContaining({
+        type: "Monitor",
+        name: "web",
+        id: web,
+        drift: "changed",
+        paused: { declared: true },
+        fields: [
+          { field: "intervalSeconds", recorded: 60, actual: 900, declared: false },
+          { field: "name", recorded: "Web", actual: "Renamed by hand", declared: true },
+        ],
+      }),
+    ]);
+    const found = await unmanaged();
+    expect(found).toEqual([expect.objectContaining({ kind: "Monitor", name: "Stray", adopt: expect.stringContaining(`adoptId: "${stray}"`) })]);
+    expect(found[0]!.id.toLowerCase()).toBe(stray.toLowerCase());
+    expect(found[0]!.clientId?.toLowerCase()).toBe(String(acme).toLowerCase());
+  });
+
+  it("finds only the kept interval after the next deploy puts back what the program declares, with the hand-made monitor ignored", async () => {
+    // The deploy after the refresh: the deleted heartbeat made again, the monitor's declared fields put back.
+    for (const { kind, name, args } of resources) {
+      const { inputs } = await dispatcher.check(state.get(name)?.inputs ?? {}, { ...args(ids()), __urn: urnOf(kind, name) });
+      const recorded = state.get(name);
+      if (recorded === undefined) {
+        const { id, outs } = await dispatcher.create(inputs!);
+        state.set(name, { kind, id, inputs: inputs!, outs: outs ?? {} });
+      } else if ((await dispatcher.diff(recorded.id, recorded.outs, inputs!)).changes) {
+        const { outs } = await dispatcher.update(recorded.id, recorded.outs, inputs!);
+        state.set(name, { ...recorded, inputs: inputs!, outs: outs ?? {} });
+      }
+    }
+    expect(await emulator.byHand("GET", `/monitors/${ids().web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
+    // The refresh of that deploy recorded 900; it is still the value set by hand that every deploy keeps.
+    expect(await refresh()).toEqual([
+      expect.objectContaining({ type: "Monitor", name: "web", drift: "changed", fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] }),
+    ]);
+    expect(await unmanaged([stray])).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * What a deploy does with a change made by hand, decided by the provider on both emulator
+ * profiles, through its own methods driven as the engine drives a `pulumi up` that refreshes
+ * first: the read finds the hand change, the diff finds a change to make, and the update puts
+ * back what the program declares (the name, `paused: false`) and keeps what it leaves out (the
+ * interval). test/e2e/reconcile.test.ts proves on the real engine, on one profile, that every
+ * deploy refreshes first and that `--refresh=false` skips it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { monitor } from "../../schema/index.js";
+import { check } from "../../provider/check.js";
+import { diff } from "../../provider/diff.js";
+import { ResourceEngine } from "../../provider/engine.js";
+import { ApiClient } from "../../provider/http.js";
+import { profiles } from "../e2e/support.js";
+import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+
+describe.each(profiles)("a hand change on the $profile profile", ({ profile, regions }) => {
+  let emulator: TestEmulator;
+  let api: ApiClient;
+  let engine: ResourceEngine;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ profile });
+    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+    engine = new ResourceEngine(monitor, () => api);
+  });
+  afterAll(async () => {
+    await api.close();
+    await emulator.stop();
+  });
+
+  it("is found by the refresh, and the update resumes the monitor and restores its name, and keeps the interval the program leaves out", async () => {
+    const declared = { name: "Web", url: "https://example.com", regions: regions.split(","), paused: false };
+    const { inputs, failures } = check(monitor, { ...declared, __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:Monitor::web" });
+    expect(failures).toEqual([]);
+    const { id, outs } = await engine.create(inputs);
+    const held = () => emulator.byHand<Record<string, unknown>>("GET", `/monitors/${id}`);
+
+    await emulator.byHand("POST", `/monitors/${id}/pause`);
+    await emulator.byHand("PATCH", `/monitors/${id}`, { name: "Renamed by hand", interval_seconds: 900 });
+
+    // Without the refresh, the recorded outputs match the program: nothing to do.
+    expect(diff(monitor, outs, inputs).changes).toBe(false);
+    const { props } = await engine.read(id, outs);
+    expect(props).toMatchObject({ name: "Renamed by hand", paused: true, intervalSeconds: 900 });
+    const planned = diff(monitor, props ?? {}, inputs);
+    expect(planned).toMatchObject({ changes: true, replaces: [] });
+
+    const { outs: repaired } = await engine.update(id, props ?? {}, inputs);
+    expect(await held()).toMatchObject({ paused: false, name: "Web", interval_seconds: 900 });
+    const reread = await engine.read(id, repaired);
+    expect(diff(monitor, reread.props ?? {}, inputs).changes).toBe(false);
+    expect(reread.props).toEqual(repaired);
+    await engine.delete(id, repaired);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * A MonitorSet's batch create when its idempotency key is replayed, through the provider's own
+ * methods against the emulator, driven as the engine drives them (check, create, diff, read,
+ * delete): a batch whose answer was lost is taken over with one list read, not one read per
+ * monitor; a set destroyed and declared again, whose batch the service replays, is made afresh.
+ * The engine's side of a set (partial failures recorded in state, the next up carrying on) is
+ * test/e2e/monitor-set.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { monitor } from "../../schema/index.js";
+import { ResourceEngine } from "../../provider/engine.js";
+import { ApiClient } from "../../provider/http.js";
+import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
+import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+
+type Values = Record<string, unknown>;
+
+const monitors = Object.fromEntries(
+  Array.from({ length: 12 }, (_, index) => [`site-${index}`, { name: `Site ${index}`, url: `https://site-${index}.example.com`, intervalSeconds: 60 }]),
+);
+
+describe("a MonitorSet's batch replayed under its idempotency key", () => {
+  let emulator: TestEmulator;
+  let api: ApiClient;
+  let sets: ReturnType<typeof monitorSetProvider>;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+    sets = monitorSetProvider(new ResourceEngine(monitor, () => api), () => ({}));
+  });
+  afterAll(async () => {
+    await api.close();
+    await emulator.stop();
+  });
+
+  /** The set's inputs as check hands them to create: the same set (URN) and bodies give the same batch key. */
+  const declared = (name: string): Values => {
+    const { inputs, failures } = checkSet({ monitors, __urn: `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:MonitorSet::${name}` });
+    expect(failures).toEqual([]);
+    return inputs;
+  };
+  const requests = async () => (await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
+  const idsOf = (outs: Values) => outs["ids"] as Record<string, string>;
+  const onServer = async () => (await api.listAll<{ id: string; name: string }>("/monitors")).map((item) => item.id.toLowerCase());
+
+  it("takes over the monitors of a batch whose answer was lost with one list read, not one read per monitor", async () => {
+    const inputs = declared("lost-answer");
+    await emulator.admin.clearRequestLog();
+    await emulator.admin.injectFault({ method: "POST", path: "/monitors/batch", drop_response: true, times: 1 });
+    const { id, outs } = await sets.create(inputs);
+    // The lost answer, its replay under the same idempotency key, and the list read that finds the monitors.
+    expect(await requests()).toEqual(["POST /monitors/batch", "POST /monitors/batch", "GET /monitors"]);
+    expect(new Set(Object.values(idsOf(outs)))).toEqual(new Set(await onServer()));
+    expect(Object.keys(idsOf(outs))).toHaveLength(12);
+    // The next preview, and the refresh before it, find nothing to do.
+    expect((await sets.diff!(id, outs, inputs)).changes).toBe(false);
+    const { props } = await sets.read!(id, outs);
+    expect((await sets.diff!(id, props ?? {}, inputs)).changes).toBe(false);
+    await sets.delete!(id, outs);
+    expect(await onServer()).toEqual([]);
+  });
+
+  it("makes a set destroyed and declared again afresh, its replayed batch found gone with one list read", async () => {
+    const inputs = declared("declared-again");
+    const first = await sets.create(inputs);
+    await sets.delete!(first.id, first.outs);
+    expect(await onServer()).toEqual([]);
+
+    // The same monitors as the first up: the same batch, whose idempotency key the service replays.
+    await emulator.admin.clearRequestLog();
+    const again = await sets.create(inputs);
+    expect(await requests()).toEqual(["POST /monitors/batch", "GET /monitors", "POST /monitors/batch"]);
+    const ids = Object.values(idsOf(again.outs));
+    expect(new Set(ids)).toEqual(new Set(await onServer()));
+    expect(ids).toHaveLength(12);
+    expect(ids.some((id) => Object.values(idsOf(first.outs)).includes(id))).toBe(false);
+    expect((await sets.diff!(again.id, again.outs, inputs)).changes).toBe(false);
+    await sets.delete!(again.id, again.outs);
+  });
+});
