@@ -226,6 +226,7 @@ describe("a URL where nothing listens", () => {
     const started = Date.now();
     const { code, report } = await fleetReport(["up", "--yes", "--parallel", "2"], runnerEnv({ MONITORING_API_URL: closed }));
     const seconds = (Date.now() - started) / 1000;
+    console.log(`fleet up of ${STACKS.length} stacks, nothing listening at the URL: failed in ${seconds.toFixed(1)} s`);
     expect(code).toBe(1);
     // On an idle machine the whole run takes under 15 s: a CLI start, then two attempts a second
     // apart. The bound here leaves room for a busy one (the suite runs four files at once on two
@@ -251,6 +252,7 @@ describe("a URL where nothing listens", () => {
     const started = Date.now();
     const { code, output } = await pulumi(["up", "--yes", "--skip-preview", "--stack", stack], runnerEnv());
     const seconds = (Date.now() - started) / 1000;
+    console.log(`pulumi up, nothing listening at the URL: failed in ${seconds.toFixed(1)} s`);
     expect(code, output).not.toBe(0);
     // Under 15 s on an idle machine (a CLI start, a program, two attempts a second apart); room for a busy one.
     expect(seconds).toBeLessThan(90);
