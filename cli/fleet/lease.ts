@@ -185,12 +185,18 @@ export type TakeOver = { taken: TakenOverLock[] } | { held: { holder: LockHolder
  * when the stack was no longer locked). When one is alive, `held` says whose and why, and nothing
  * is deleted.
  */
-export async function takeOverStaleLocks(store: LockStore, stack: StackPath, policy: LockPolicy, here: Here = thisHost()): Promise<TakeOver> {
+export async function takeOverStaleLocks(store: LockStore, stack: StackPath, policy: LockPolicy, here: Here = thisHost(), attempt = 1): Promise<TakeOver> {
   const locks = await store.locksOf(stack);
   const leases = await store.leasesOf(locks.map((lock) => lock.key));
   const judged = locks.map((lock) => ({ lock, lease: leases.get(lock.key), verdict: judgeLock(lock, leases.get(lock.key), policy, here) }));
   const alive = judged.find(({ verdict }) => !verdict.stale);
-  if (alive !== undefined) return { held: { holder: alive.lock.holder, why: alive.verdict.why } };
+  if (alive !== undefined) {
+    // A runner taking the same lock over at this moment deletes the lock, then its lease: read in
+    // between, the lock looks leaseless, which counts as alive. Only a lock still there holds the stack.
+    const stillLocked = (await store.locksOf(stack)).some((lock) => lock.key === alive.lock.key);
+    if (!stillLocked && attempt < 3) return takeOverStaleLocks(store, stack, policy, here, attempt + 1);
+    return { held: { holder: alive.lock.holder, why: alive.verdict.why } };
+  }
   const taken: TakenOverLock[] = [];
   for (const { lock, lease, verdict } of judged) {
     // Not "no renewal within the threshold": a runner killed a moment ago renewed its lease just

@@ -226,6 +226,30 @@ describe.each([
     expect(await takeOverStaleLocks(backend.store, stack, shortPolicy)).toMatchObject({ taken: [{ why: expect.stringMatching(/^its lease was last renewed [12] s ago/) }] });
   });
 
+  it("a lock another runner takes over between the reads of locks and of leases is not reported held: it is gone", async () => {
+    const key = await backend.writeLock("umbrella", "6e7f", lockContent("runner-9", 77));
+    await backend.store.renew(key, { project: PROJECT, stack: "umbrella" }, other, 5_000);
+    await backend.ageLease(key, 2 * MINUTE);
+    const store = backend.store;
+    let otherRunnerWent = false;
+    // The other runner deletes the lock, then its lease, just after this one has listed the locks.
+    const racing: LockStore = {
+      locksOf: (stack) => store.locksOf(stack),
+      leasesOf: async (keys) => {
+        if (!otherRunnerWent) {
+          otherRunnerWent = true;
+          expect(await store.breakLock(key, (await store.leasesOf([key])).get(key))).toBe(true);
+        }
+        return store.leasesOf(keys);
+      },
+      renew: (...args) => store.renew(...args),
+      dropLease: (lockKey) => store.dropLease(lockKey),
+      breakLock: (lockKey, judged) => store.breakLock(lockKey, judged),
+      close: () => store.close(),
+    };
+    expect(await takeOverStaleLocks(racing, { project: PROJECT, stack: "umbrella" }, policy)).toEqual({ taken: [] });
+  });
+
   it("of two runners taking over one dead lock at once, exactly one deletes it", async () => {
     const key = await backend.writeLock("initech", "4c5d", lockContent("runner-9", 77));
     await backend.store.renew(key, { project: PROJECT, stack: "initech" }, other, 5_000);
