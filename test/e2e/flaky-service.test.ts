@@ -73,11 +73,14 @@ describe("a burst of 429s", () => {
     const firstThrottle = Date.parse(log.find((entry) => entry.status === 429)?.time ?? "");
     const start = Date.parse(log[0]?.time ?? "");
     const before = rate(log, start, firstThrottle);
-    const pausedAndAfter = rate(log, firstThrottle + 1, firstThrottle + 2000);
+    // The second after the first 429 is its Retry-After: every request of the deploy waits it out,
+    // so the requests that arrive in it are the few already on their way. Measured over that second
+    // alone, not a longer window, because the catch-up after it runs as fast as the machine allows.
+    const paused = rate(log, firstThrottle + 1, firstThrottle + 1000);
     console.log(
       `[flaky-service] 429 burst: ${before.toFixed(1)} requests/s before the first 429, ` +
-        `${pausedAndAfter.toFixed(1)} in the 2 s after it (${log.length} requests in all)`,
+        `${paused.toFixed(1)} in the second after it (${log.length} requests in all)`,
     );
-    expect(pausedAndAfter).toBeLessThan(before / 2);
+    expect(paused).toBeLessThan(before / 2);
   }, 240_000);
 });
