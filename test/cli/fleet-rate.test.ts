@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { repoRoot, testPassphrase } from "../support/pulumi.js";
+import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
 import { runFleetCli } from "../examples/support.js";
 
 const BUDGET = 5;
@@ -31,15 +31,7 @@ describe("a fleet under one rate budget", () => {
     workDir = join(repoRoot, ".work", `fleet-rate-${randomBytes(4).toString("hex")}`);
     await mkdir(join(workDir, ".state"), { recursive: true });
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/clients", file), join(workDir, file));
-    env = {
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`,
-      PULUMI_CONFIG_PASSPHRASE: testPassphrase,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      MONITORING_API_URL: emulator.baseUrl,
-      MONITORING_API_KEY: emulator.apiKey,
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    };
+    env = fleetTestEnv(workDir, emulator);
     const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
     for (const name of STACKS) await (await Stack.create(name, workspace)).setConfig("clients:monitorCount", { value: "3" });
   }, STEP_MS);

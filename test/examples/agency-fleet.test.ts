@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { repoRoot, testPassphrase } from "../support/pulumi.js";
+import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
 import { type CommandResult, runFleetCli, ServiceView } from "./support.js";
 
 /** Deployed at once (--parallel 2). */
@@ -54,17 +54,7 @@ describe("fleet over examples/agency", () => {
     const project = await readFile(join(repoRoot, "examples/agency/Pulumi.yaml"), "utf8");
     await writeFile(join(workDir, "Pulumi.yaml"), `${project}config:\n  monitoring:maxRequestsPerSecond: ${BUDGET}\n`);
     for (const client of CLIENTS) await writeFile(join(workDir, "clients", `${client}.yaml`), clientSpec(client));
-    env = {
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`,
-      PULUMI_CONFIG_PASSPHRASE: testPassphrase,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      // The connection comes from the environment, so every stack fleet init creates can deploy.
-      MONITORING_API_URL: emulator.baseUrl,
-      MONITORING_API_KEY: emulator.apiKey,
-      // npm test type-checks the example with tsc (test/architecture/types.test.ts); each of the many stack runs need not again.
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    };
+    env = fleetTestEnv(workDir, emulator);
   });
   afterAll(async () => {
     try {

@@ -21,6 +21,24 @@ import { randomBytes } from "node:crypto";
 export const repoRoot = join(__dirname, "..", "..");
 export const testPassphrase = "correct horse battery staple";
 
+/**
+ * The environment of fleet commands run on a project in `workDir`: its own file backend in
+ * `.state`, the connection from the environment (so every stack `fleet init` creates can deploy),
+ * and no type-check per stack run (npm test type-checks the programs once, in
+ * test/architecture/types.test.ts).
+ */
+export function fleetTestEnv(workDir: string, emulator: { baseUrl: string; apiKey: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`,
+    PULUMI_CONFIG_PASSPHRASE: testPassphrase,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    MONITORING_API_URL: emulator.baseUrl,
+    MONITORING_API_KEY: emulator.apiKey,
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+  };
+}
+
 export interface TestStack {
   stack: Stack;
   /** The program's private copy. */
