@@ -8,17 +8,20 @@
  * read looks among the items fetched so far first. Whether a read waits for the next page or is
  * answered `unlisted` (the caller then GETs the object) follows two rules:
  *
- * - the first {@link GET_FIRST} reads of a session are GETs: a stack with few objects of a kind
- *   never pays for a page that may hold none of them (one request per object);
- * - afterwards a page is fetched while the pages so far do not exceed the reads they answered,
- *   plus one, plus one for every {@link READS_PER_SPECULATIVE_PAGE} reads not answered from a page
- *   (read by id, or waiting). A list in the reads' order pays for itself page by page; one in
- *   another order (newest first, while the state holds the oldest first) is read on as long as
- *   many reads are still looking for their object.
+ * - a session's first read waits {@link GATHER_MS} for company: read alone, it is a GET (as cheap
+ *   as a page, and sure to find its object); once a second read of the list has come (at once or
+ *   later), the first page answers them and those that follow, often the whole list when it is
+ *   scoped by client;
+ * - a page is fetched only while the pages so far do not exceed the reads they answered, plus one,
+ *   plus one for every {@link READS_PER_SPECULATIVE_PAGE} reads not answered from a page (read by
+ *   id, or waiting). A list in the reads' order pays for itself page by page; one in another order
+ *   (newest first, while the state holds the oldest first) is read on as long as many reads are
+ *   still looking for their object; a few objects in a huge account cost a page and a GET each.
  *
- * Hence a session of n reads costs n requests when n ≤ {@link GET_FIRST}, at most 1.25 n + 1
- * otherwise, and n reads of objects that fill p pages about {@link GET_FIRST} + p, in whatever
- * order the list comes (1,000 monitors: 12).
+ * Hence a session of one read costs one request; of n reads at most 1.25 n + 1 requests (the pages
+ * allowed above, plus a GET for every read they did not answer), never more pages than that however
+ * long the list; and n reads of objects that fill p pages p requests, or p + 1 when the first read
+ * came alone, in whatever order the list comes (1,000 monitors: 4 or 5).
  *
  * A session holds what the service showed at one moment: it ends after {@link IDLE_MS} without a
  * read, and {@link forget} ends every session when the process writes (a create, update or delete),
@@ -29,8 +32,11 @@ import { isRecord } from "../schema/naming.js";
 
 type ApiObject = Record<string, unknown>;
 
-/** Reads of a session answered by GET before list pages are tried. */
-export const GET_FIRST = 8;
+/**
+ * How long a session's first read waits for other reads of the list before it is sent as a GET: the
+ * host delivers the reads of a refresh one gRPC call after another, a few milliseconds apart at most.
+ */
+export const GATHER_MS = 10;
 /** Reads not answered from a page that justify reading one more page on the chance that it answers them. */
 const READS_PER_SPECULATIVE_PAGE = 4;
 /** A session without a read for this long is over: the next read starts afresh. */
@@ -48,6 +54,8 @@ interface Session {
   /** A page fetch failed (e.g. a key that may GET but not list): every later read is a GET. */
   failed: boolean;
   fetching: Promise<void> | undefined;
+  /** The first read's wait for company ({@link GATHER_MS}), while it lasts. */
+  gathering: Promise<void> | undefined;
   pagesFetched: number;
   reads: number;
   /** Reads answered from a page. */
@@ -93,6 +101,11 @@ export class ListReads {
           await session.fetching;
           continue;
         }
+        if (!listOnly && session.reads === 1 && session.pagesFetched === 0 && session.gathering === undefined) {
+          session.gathering = new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+          await session.gathering;
+          continue;
+        }
         if (!listOnly && !mayFetch(session)) {
           session.sentToGet += 1;
           return "unlisted";
@@ -129,6 +142,7 @@ export class ListReads {
       complete: false,
       failed: false,
       fetching: undefined,
+      gathering: undefined,
       pagesFetched: 0,
       reads: 0,
       answered: 0,
@@ -164,7 +178,7 @@ export class ListReads {
 
 /** Whether one more page is worth a request (the rules at the top of this file). */
 function mayFetch(session: Session): boolean {
-  if (session.failed || session.reads <= GET_FIRST) return false;
+  if (session.failed || session.reads < 2) return false;
   const unanswered = session.sentToGet + session.waiting;
   return session.pagesFetched < session.answered + 1 + Math.floor(unanswered / READS_PER_SPECULATIVE_PAGE);
 }

@@ -12,15 +12,21 @@
  *   declares associations (the spec has no other way to read them);
  * - an edit: 1 write per changed object, plus 1 request per association added or removed;
  * - destroy: 1 DELETE per object (a monitor's attachments go with it: an assumption, see the
- *   Monitor definition's `deletion`).
+ *   Monitor definition's `deletion`);
+ * - a drift check: the no-change refresh's reads (the same path), plus a list page of every kind
+ *   in the stack's scope that the refresh did not read, to find the objects no stack manages.
+ *
+ * A client's stack (issue 34's fleet shape, with a policy) is refreshed as the host refreshes it:
+ * its reads in flight together, in fresh engines as in a new provider process.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnyResourceDefinition, escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
+import { type AnyResourceDefinition, client, definitions, escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import { ApiClient } from "../../provider/http.js";
 import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
+import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { profiles } from "../e2e/support.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 
@@ -80,7 +86,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     notificationChannelIds: channels,
     escalationPolicyId: policy,
   });
-  /** The refresh reads of the channels and the policy (2 GETs and 1: few objects are read by id, provider/list-reads.ts). */
+  /** The refresh reads of the channels and the policy: a page of channels (read together) and a GET (read alone, provider/list-reads.ts). */
   const readReferences = (objects: { definition: AnyResourceDefinition; id: string; outs: Values }[]) =>
     Promise.all(objects.map((object) => engineOf(object.definition).read(object.id, object.outs)));
 
@@ -127,6 +133,64 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     });
     expect(deletes).toBe(5);
     print(`2 Monitors, 2 channels, 1 policy (${profile})`, { create: [creates + monitorCreates, 9], refresh: [reads, 5], edit: [edits, 4], destroy: [deletes, 5] });
+  });
+
+  it("a client's stack (a client, a channel, a policy, 8 monitors): no-change refresh and drift", async () => {
+    await emulator.admin.reset();
+    const stack: { definition: AnyResourceDefinition; id: string; outs: Values; inputs: Values }[] = [];
+    const make = async (definition: AnyResourceDefinition, name: string, fields: Values) => {
+      const inputs = checked(definition, name, fields);
+      stack.push({ definition, inputs, ...(await engineOf(definition).create(inputs)) });
+      return stack.at(-1)!.id;
+    };
+    const monitors = 8;
+    const creates = await counted(async () => {
+      const clientId = await make(client, "acme", { name: "Acme" });
+      const channel = await make(notificationChannel, "acme-email", { clientId, name: "Acme on call", kind: "email", config: { address: "oncall@acme.example.com" } });
+      const policy = await make(escalationPolicy, "acme-plan", { clientId, name: "Acme plan", steps: [{ delayMinutes: 0, notificationChannelIds: [channel] }] });
+      for (let index = 0; index < monitors; index++) await make(monitor, `acme-${index}`, { clientId, ...monitorInputs(`Acme site ${index}`, [channel], policy) });
+    });
+    // 1 POST per object, 1 attach per monitor.
+    expect(creates).toBe(3 + monitors + monitors);
+
+    /** The stack's reads as a refresh's 8 workers make them, in engines of their own (a new provider process). */
+    const refresh = async () => {
+      const fresh = new Map<AnyResourceDefinition, ResourceEngine>();
+      const results: { id?: string; props?: Values }[] = [];
+      let next = 0;
+      const worker = async () => {
+        for (let index = next++; index < stack.length; index = next++) {
+          const { definition, id, outs } = stack[index]!;
+          const engine = fresh.get(definition) ?? fresh.set(definition, new ResourceEngine(definition, () => api)).get(definition)!;
+          results[index] = await engine.read(id, outs);
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+      return results;
+    };
+    // A list page per kind (client, channel, policy, monitors: a single object's GET costs the same), plus each monitor's channels.
+    const refreshMinimum = 4 + monitors;
+    let refreshed: { id?: string; props?: Values }[] = [];
+    const reads = await counted(async () => (refreshed = await refresh()));
+    within(reads, refreshMinimum);
+    refreshed.forEach((result, index) => expect(diff(stack[index]!.definition, result.props!, stack[index]!.inputs).changes).toBe(false));
+
+    // Drift: the same reads, then the client's scope listed for objects no stack manages, one page per kind
+    // that lives in a client (7: the kinds above but clients, plus heartbeats, heartbeat groups, webhooks, share links).
+    const recorded = stack.map(({ definition, id, outs }) => ({ type: `pulumi-nodejs:dynamic/monitoring:${definition.kind}`, id, outputs: outs }));
+    const inScope = definitions.filter((definition) => "clientId" in definition.inputs.shape && definition !== client).length;
+    expect(inScope).toBe(7);
+    let unmanaged = new Map<string, unknown[]>();
+    const driftReads = await counted(async () => {
+      refreshed = await refresh();
+      unmanaged = await findUnmanaged(api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: [], names: [] });
+    });
+    const driftMinimum = 1 + inScope + monitors;
+    within(driftReads, driftMinimum);
+    refreshed.forEach((result, index) => expect(diff(stack[index]!.definition, result.props!, stack[index]!.inputs).changes).toBe(false));
+    expect([...unmanaged.values()].flat()).toEqual([]);
+    print(`a client's stack of ${stack.length} objects (${profile})`, { create: [creates, 3 + 2 * monitors], refresh: [reads, refreshMinimum], drift: [driftReads, driftMinimum] });
+    await emulator.admin.reset();
   });
 
   it("destroy falls back to detaching first where a server refuses to delete a monitor that has attachments", async () => {
