@@ -20,8 +20,8 @@
  *
  * Hence a session of one read costs one request; of n reads at most 1.25 n + 1 requests (the pages
  * allowed above, plus a GET for every read they did not answer), never more pages than that however
- * long the list; and n reads of objects that fill p pages p requests, or p + 1 when the first read
- * came alone, in whatever order the list comes (1,000 monitors: 4 or 5).
+ * long the list; and n reads of objects that fill p pages, listed in the reads' order, p requests,
+ * or p + 1 when the first read came alone (1,000 monitors: 4 or 5).
  *
  * A session holds what the service showed at one moment: it ends after {@link IDLE_MS} without a
  * read, and {@link forget} ends every session when the process writes (a create, update or delete),
@@ -36,7 +36,7 @@ type ApiObject = Record<string, unknown>;
  * How long a session's first read waits for other reads of the list before it is sent as a GET: the
  * host delivers the reads of a refresh one gRPC call after another, a few milliseconds apart at most.
  */
-export const GATHER_MS = 10;
+const GATHER_MS = 10;
 /** Reads not answered from a page that justify reading one more page on the chance that it answers them. */
 const READS_PER_SPECULATIVE_PAGE = 4;
 /** A session without a read for this long is over: the next read starts afresh. */
@@ -54,8 +54,8 @@ interface Session {
   /** A page fetch failed (e.g. a key that may GET but not list): every later read is a GET. */
   failed: boolean;
   fetching: Promise<void> | undefined;
-  /** The first read's wait for company ({@link GATHER_MS}), while it lasts. */
-  gathering: Promise<void> | undefined;
+  /** The first read waited {@link GATHER_MS} for company. */
+  gathered: boolean;
   pagesFetched: number;
   reads: number;
   /** Reads answered from a page. */
@@ -101,9 +101,9 @@ export class ListReads {
           await session.fetching;
           continue;
         }
-        if (!listOnly && session.reads === 1 && session.pagesFetched === 0 && session.gathering === undefined) {
-          session.gathering = new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-          await session.gathering;
+        if (!listOnly && session.reads === 1 && !session.gathered) {
+          session.gathered = true;
+          await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
           continue;
         }
         if (!listOnly && !mayFetch(session)) {
@@ -142,7 +142,7 @@ export class ListReads {
       complete: false,
       failed: false,
       fetching: undefined,
-      gathering: undefined,
+      gathered: false,
       pagesFetched: 0,
       reads: 0,
       answered: 0,
