@@ -60,7 +60,7 @@ export async function unmanagedObjects(checked: readonly CheckedStack[], managin
     // Under `fleet drift`, within the fleet's rate budget like the stacks' own reads.
     const api = new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiterFor(maxRequestsPerSecond) });
     try {
-      const byScope = await findUnmanaged(api, [...new Set(group.flatMap((stack) => stack.scopes))], managed, ignore);
+      const byScope = await findUnmanaged(api, [...new Set(group.flatMap((stack) => stack.scopes))], managed, ignore, parallel);
       for (const { target, scopes } of group) results.set(target.label, scopes.flatMap((scope) => byScope.get(scope) ?? []));
     } catch (error) {
       for (const { target } of group) results.set(target.label, asError(error));

@@ -14,6 +14,7 @@ import { ResourceReader } from "../../provider/reader.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
 import { isRecord } from "../../schema/naming.js";
+import { runBounded } from "../fleet/scheduler.js";
 import { globToRegExp } from "../fleet/select.js";
 import { displayTextOf } from "../import/names.js";
 import { planImport } from "../import/plan.js";
@@ -87,25 +88,28 @@ export function scopesOf(resources: readonly RecordedResource[]): ScopeKey[] {
 
 /**
  * The objects of each scope that no id of `managed` names and `ignore` does not leave out, read
- * with `api`; each scope's list is in the order of the kinds, then as the service listed them.
+ * with `api`, `parallel` lists at once (the client's rate limit paces them); each scope's list is
+ * in the order of the kinds, then as the service listed them.
  */
-export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[], managed: ReadonlySet<string>, ignore: Ignore): Promise<Map<ScopeKey, UnmanagedObject[]>> {
+export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[], managed: ReadonlySet<string>, ignore: Ignore, parallel = 1): Promise<Map<ScopeKey, UnmanagedObject[]>> {
   const ignoredIds = new Set(ignore.ids.map((id) => id.toLowerCase()));
   const ignoredNames = ignore.names.map(globToRegExp);
+  const lists = [...new Set(scopes)].flatMap((scope) => definitions.map((definition) => ({ scope, definition })));
+  const read = await runBounded(lists, parallel, ({ scope, definition }) => listScope(api, definition, scope));
   const found: AccountObject[] = [];
-  for (const scope of new Set(scopes)) {
-    for (const definition of definitions) {
-      const engine = new ResourceReader(definition, () => api);
-      for (const { item, context } of await listScope(api, definition, scope)) {
-        const id = String(item["id"]);
-        const inputs = { ...context, ...pick(engine.carried(item), Object.keys(definition.inputs.shape)) };
-        if (managed.has(id.toLowerCase()) || ignoredIds.has(id.toLowerCase()) || isLeftDeleted(definition, inputs)) continue;
-        // A list without client_id holds the objects outside any client (spec 4.1); a server that adds others is not believed.
-        if (scope === "account" && definition !== clientKind && inputs[CLIENT_FIELD] !== undefined) continue;
-        const name = displayTextOf(inputs) ?? id;
-        if (ignoredNames.some((pattern) => pattern.test(name))) continue;
-        found.push({ definition, id, inputs });
-      }
+  for (const [index, { scope, definition }] of lists.entries()) {
+    const listed = read[index]!;
+    if (listed.status !== "fulfilled") throw listed.status === "rejected" ? listed.reason : new Error(`the ${definition.kind} list of ${scope} was not read`);
+    const engine = new ResourceReader(definition, () => api);
+    for (const { item, context } of listed.value) {
+      const id = String(item["id"]);
+      const inputs = { ...context, ...pick(engine.carried(item), Object.keys(definition.inputs.shape)) };
+      if (managed.has(id.toLowerCase()) || ignoredIds.has(id.toLowerCase()) || isLeftDeleted(definition, inputs)) continue;
+      // A list without client_id holds the objects outside any client (spec 4.1); a server that adds others is not believed.
+      if (scope === "account" && definition !== clientKind && inputs[CLIENT_FIELD] !== undefined) continue;
+      const name = displayTextOf(inputs) ?? id;
+      if (ignoredNames.some((pattern) => pattern.test(name))) continue;
+      found.push({ definition, id, inputs });
     }
   }
   const plan = planImport({ objects: found, clients: [] });

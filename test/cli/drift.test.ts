@@ -186,10 +186,10 @@ describe("unmanaged objects, read from the emulator", () => {
     await emulator?.stop();
   });
 
-  it("are the objects of the stack's scopes no stack manages, with the declaration that adopts each, in list pages", async () => {
+  it("are the objects of the stack's scopes no stack manages, with the declaration that adopts each, in list pages read 4 at once", async () => {
     await emulator.admin.clearRequestLog();
     const managed = new Set([ids.acme, ids.globex, ids.managed].map((id) => id!.toLowerCase()));
-    const found = await findUnmanaged(api, [ids.acme!.toLowerCase(), "account"], managed, { ids: [], names: ["legacy-*"] });
+    const found = await findUnmanaged(api, [ids.acme!.toLowerCase(), "account"], managed, { ids: [], names: ["legacy-*"] }, 4);
     expect(found.get(ids.acme!.toLowerCase())).toEqual([
       {
         kind: "Monitor",
