@@ -35,9 +35,8 @@ export const secretGreeting = config.requireSecret("secretGreeting");
 export const settled = new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 1500)));
 // Says that it runs, when the fleet's environment asks.
 if (process.env["INPROCESS_STARTED_DIR"]) writeFileSync(\`\${process.env["INPROCESS_STARTED_DIR"]}/\${pulumi.getStack()}\`, "");
-// An error the program leaves unhandled, when the stack's configuration asks for one.
-const failure = config.get("failWith");
-if (failure !== undefined) void Promise.reject(new Error(failure));
+// An error the program leaves unhandled, when the fleet's environment names this stack.
+if (process.env["INPROCESS_FAILING_STACK"] === pulumi.getStack()) void Promise.reject(new Error(\`\${pulumi.getStack()} fails on purpose\`));
 `;
 const COUNTER = `let declarations = 0;
 export function nextDeclaration(): number {
@@ -50,11 +49,14 @@ describe("fleet programs inside the fleet process", () => {
   let workDir: string;
   let env: Record<string, string>;
 
-  /** Runs `fleet <args> --json`; `typeCheck` leaves out PULUMI_NODEJS_TRANSPILE_ONLY, as a user's shell would. */
-  function fleet(args: string[], { typeCheck = false } = {}): Promise<{ code: number; report: FleetReport; stderr: string }> {
-    const { PULUMI_NODEJS_TRANSPILE_ONLY: _transpileOnly, ...typeChecking } = { ...process.env, ...env };
+  /**
+   * Runs `fleet <args> --json`, with `environment` added to the project's; `typeCheck` leaves out
+   * PULUMI_NODEJS_TRANSPILE_ONLY, as a user's shell would.
+   */
+  function fleet(args: string[], { typeCheck = false, environment = {} as Record<string, string> } = {}): Promise<{ code: number; report: FleetReport; stderr: string }> {
+    const { PULUMI_NODEJS_TRANSPILE_ONLY: _transpileOnly, ...typeChecking } = { ...process.env, ...env, ...environment };
     return new Promise((resolve) =>
-      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--json", "--cwd", workDir], { env: typeCheck ? typeChecking : { ...process.env, ...env } }, (error, stdout, stderr) =>
+      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--json", "--cwd", workDir], { env: typeCheck ? typeChecking : { ...process.env, ...env, ...environment } }, (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, report: JSON.parse(stdout) as FleetReport, stderr: stdout + stderr }),
       ),
     );
@@ -107,11 +109,8 @@ describe("fleet programs inside the fleet process", () => {
   }, STEP_MS);
 
   it("gives each stack its own name, configuration and fresh project modules; fails only the stack whose program left an error unhandled; completes the stacks Ctrl-C stopped", async () => {
-    const workspace = await LocalWorkspace.create({ workDir, envVars: env });
-    const south = await Stack.select("south", workspace);
-    await south.setConfig("inprocess:failWith", { value: "south fails on purpose" });
     // All three at once: south's error is left unhandled while the others' programs run beside it.
-    const { code, report, stderr } = await fleet(["up", "--yes", "--parallel", "3"]).finally(() => south.removeConfig("inprocess:failWith"));
+    const { code, report, stderr } = await fleet(["up", "--yes", "--parallel", "3"], { environment: { INPROCESS_FAILING_STACK: "south" } });
     expect(code, stderr).toBe(1);
     expect(report.programs).toBe("in the fleet process");
     // east and north, stopped by the Ctrl-C above, complete: their updates were cancelled, so no
@@ -121,8 +120,9 @@ describe("fleet programs inside the fleet process", () => {
     // The program's console output is its stack's, not written over the fleet's display.
     expect(stderr).not.toContain("program output of");
 
+    const workspace = await LocalWorkspace.create({ workDir, envVars: env });
     for (const name of SUCCEEDING) {
-      const outputs = await (await Stack.select(name, workspace)).outputs();
+      const outputs = await workspace.stackOutputs(name);
       expect(outputs["stack"]?.value).toBe(name);
       expect(outputs["greeting"]?.value).toBe(`hello ${name}`);
       // 1 for every stack, though three programs ran in this process: the project's modules ran
