@@ -21,7 +21,7 @@ const STEP_MS = 300_000;
 
 /** Reports what the program saw; `./counter` keeps a module-level count, as module state does. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { nextDeclaration } from "./counter";
 
 const config = new pulumi.Config();
@@ -31,10 +31,15 @@ export const greeting = config.require("greeting");
 export const declarations = nextDeclaration();
 export const workingDirectory = process.cwd();
 export const secretGreeting = config.requireSecret("secretGreeting");
-// Resolves late, so that the stacks running at once overlap; the fleet's environment can make it later.
-export const settled = new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 1500)));
-// Says that it runs, when the fleet's environment asks.
-if (process.env["INPROCESS_STARTED_DIR"]) writeFileSync(\`\${process.env["INPROCESS_STARTED_DIR"]}/\${pulumi.getStack()}\`, "");
+// Says that it runs, when the fleet's environment names a folder for it.
+const started = process.env["INPROCESS_STARTED_DIR"];
+if (started !== undefined) writeFileSync(\`\${started}/\${pulumi.getStack()}\`, "");
+// Resolves late, so that the stacks running at once overlap: INPROCESS_SETTLE_MS after the
+// INPROCESS_TOGETHER programs the fleet's environment asks for have all started.
+async function allStarted(): Promise<void> {
+  while (started !== undefined && readdirSync(started).length < Number(process.env["INPROCESS_TOGETHER"] ?? 0)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+export const settled = allStarted().then(() => new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 1500))));
 // An error the program leaves unhandled, when the fleet's environment names this stack.
 if (process.env["INPROCESS_FAILING_STACK"] === pulumi.getStack()) void Promise.reject(new Error(\`\${pulumi.getStack()} fails on purpose\`));
 `;
@@ -109,8 +114,13 @@ describe("fleet programs inside the fleet process", () => {
   }, STEP_MS);
 
   it("gives each stack its own name, configuration and fresh project modules; fails only the stack whose program left an error unhandled; completes the stacks Ctrl-C stopped", async () => {
-    // All three at once: south's error is left unhandled while the others' programs run beside it.
-    const { code, report, stderr } = await fleet(["up", "--yes", "--parallel", "3"], { environment: { INPROCESS_FAILING_STACK: "south" } });
+    // All three at once: south's error is left unhandled while the others' programs run beside it,
+    // waiting for south's to start.
+    const started = join(workDir, ".started-together");
+    await mkdir(started);
+    const { code, report, stderr } = await fleet(["up", "--yes", "--parallel", "3"], {
+      environment: { INPROCESS_FAILING_STACK: "south", INPROCESS_STARTED_DIR: started, INPROCESS_TOGETHER: "3" },
+    });
     expect(code, stderr).toBe(1);
     expect(report.programs).toBe("in the fleet process");
     // east and north, stopped by the Ctrl-C above, complete: their updates were cancelled, so no
