@@ -8,18 +8,20 @@
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
 
-/** Three stacks, two at a time: the third runs in a slot another stack's program ran in. */
+/** Three stacks: two at a time when Ctrl-C stops them, all at once when south's program fails beside the others. */
 const STACKS = ["north", "south", "east"];
+const SUCCEEDING = ["east", "north"];
 const STEP_MS = 300_000;
 
 /** Reports what the program saw; `./counter` keeps a module-level count, as module state does. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import { readdirSync, writeFileSync } from "node:fs";
 import { nextDeclaration } from "./counter";
 
 const config = new pulumi.Config();
@@ -29,11 +31,17 @@ export const greeting = config.require("greeting");
 export const declarations = nextDeclaration();
 export const workingDirectory = process.cwd();
 export const secretGreeting = config.requireSecret("secretGreeting");
-// Resolves late, so that the stacks running at once overlap; the fleet's environment can make it later.
-export const settled = new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 1500)));
-// An error the program leaves unhandled, when the stack's configuration asks for one.
-const failure = config.get("failWith");
-if (failure !== undefined) void Promise.reject(new Error(failure));
+// Says that it runs, when the fleet's environment names a folder for it.
+const started = process.env["INPROCESS_STARTED_DIR"];
+if (started !== undefined) writeFileSync(\`\${started}/\${pulumi.getStack()}\`, "");
+// Resolves late, so that the stacks running at once overlap: INPROCESS_SETTLE_MS after the
+// INPROCESS_TOGETHER programs the fleet's environment asks for have all started.
+async function allStarted(): Promise<void> {
+  while (started !== undefined && readdirSync(started).length < Number(process.env["INPROCESS_TOGETHER"] ?? 0)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+export const settled = allStarted().then(() => new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 1500))));
+// An error the program leaves unhandled, when the fleet's environment names this stack.
+if (process.env["INPROCESS_FAILING_STACK"] === pulumi.getStack()) void Promise.reject(new Error(\`\${pulumi.getStack()} fails on purpose\`));
 `;
 const COUNTER = `let declarations = 0;
 export function nextDeclaration(): number {
@@ -46,11 +54,14 @@ describe("fleet programs inside the fleet process", () => {
   let workDir: string;
   let env: Record<string, string>;
 
-  /** Runs `fleet <args> --json`; `typeCheck` leaves out PULUMI_NODEJS_TRANSPILE_ONLY, as a user's shell would. */
-  function fleet(args: string[], { typeCheck = false } = {}): Promise<{ code: number; report: FleetReport; stderr: string }> {
-    const { PULUMI_NODEJS_TRANSPILE_ONLY: _transpileOnly, ...typeChecking } = { ...process.env, ...env };
+  /**
+   * Runs `fleet <args> --json`, with `environment` added to the project's; `typeCheck` leaves out
+   * PULUMI_NODEJS_TRANSPILE_ONLY, as a user's shell would.
+   */
+  function fleet(args: string[], { typeCheck = false, environment = {} as Record<string, string> } = {}): Promise<{ code: number; report: FleetReport; stderr: string }> {
+    const { PULUMI_NODEJS_TRANSPILE_ONLY: _transpileOnly, ...typeChecking } = { ...process.env, ...env, ...environment };
     return new Promise((resolve) =>
-      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--json", "--cwd", workDir], { env: typeCheck ? typeChecking : { ...process.env, ...env } }, (error, stdout, stderr) =>
+      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--json", "--cwd", workDir], { env: typeCheck ? typeChecking : { ...process.env, ...env, ...environment } }, (error, stdout, stderr) =>
         resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, report: JSON.parse(stdout) as FleetReport, stderr: stdout + stderr }),
       ),
     );
@@ -74,20 +85,58 @@ describe("fleet programs inside the fleet process", () => {
     if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
   });
 
-  it("gives each stack, two at a time, its own name, configuration and fresh project modules", async () => {
-    const { code, report, stderr } = await fleet(["up", "--yes", "--parallel", "2"]);
-    expect(code, stderr).toBe(0);
+  it("on Ctrl-C, stops the running stacks, starts no other, reports them and exits 130", async () => {
+    // Every program waits a minute for its last output, in this run of the fleet only, and says
+    // when it runs: its Pulumi CLI has started by then, so the Ctrl-C reaches a running operation.
+    const started = join(workDir, ".started");
+    await mkdir(started);
+    const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--parallel", "2", "--json", "--cwd", workDir], {
+      env: { ...process.env, ...env, INPROCESS_SETTLE_MS: "60000", INPROCESS_STARTED_DIR: started },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // Interrupted once both programs of the first two stacks (in name order) wait on their slow output.
+    const deadline = Date.now() + STEP_MS / 2;
+    while ((await readdir(started)).length < 2) {
+      if (Date.now() > deadline) throw new Error(`the programs never ran: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.kill("SIGINT");
+    expect(await exited, stderr).toBe(130);
+    expect((await readdir(started)).sort()).toEqual(["east", "north"]);
+    const report = JSON.parse(stdout) as FleetReport;
+    expect(report.interrupted).toBe(true);
+    // Two at a time: south waited for a slot, and none was free before the Ctrl-C.
+    expect(Object.fromEntries(report.stacks.map((stack) => [stack.stack, stack.result]))).toEqual({ east: "interrupted", north: "interrupted", south: "not started" });
+  }, STEP_MS);
+
+  it("gives each stack its own name, configuration and fresh project modules; fails only the stack whose program left an error unhandled; completes the stacks Ctrl-C stopped", async () => {
+    // All three at once: south's error is left unhandled while the others' programs run beside it,
+    // waiting for south's to start.
+    const started = join(workDir, ".started-together");
+    await mkdir(started);
+    const { code, report, stderr } = await fleet(["up", "--yes", "--parallel", "3"], {
+      environment: { INPROCESS_FAILING_STACK: "south", INPROCESS_STARTED_DIR: started, INPROCESS_TOGETHER: "3" },
+    });
+    expect(code, stderr).toBe(1);
     expect(report.programs).toBe("in the fleet process");
-    expect(report.stacks.map((stack) => stack.result)).toEqual(STACKS.map(() => "succeeded"));
+    // east and north, stopped by the Ctrl-C above, complete: their updates were cancelled, so no
+    // lock or pending operation is left in the way.
+    expect(Object.fromEntries(report.stacks.map((stack) => [stack.stack, stack.result]))).toEqual({ east: "succeeded", north: "succeeded", south: "failed" });
+    expect(report.stacks.find((stack) => stack.stack === "south")?.error).toContain("south fails on purpose");
     // The program's console output is its stack's, not written over the fleet's display.
     expect(stderr).not.toContain("program output of");
 
     const workspace = await LocalWorkspace.create({ workDir, envVars: env });
-    for (const name of STACKS) {
-      const outputs = await (await Stack.select(name, workspace)).outputs();
+    for (const name of SUCCEEDING) {
+      const outputs = await workspace.stackOutputs(name);
       expect(outputs["stack"]?.value).toBe(name);
       expect(outputs["greeting"]?.value).toBe(`hello ${name}`);
-      // 1 for every stack: the project's modules ran again for it, as in a process of its own.
+      // 1 for every stack, though three programs ran in this process: the project's modules ran
+      // again for each, as in a process of its own.
       expect(outputs["declarations"]?.value).toBe(1);
       expect(outputs["workingDirectory"]?.value).toBe(workDir);
       expect(outputs["secretGreeting"]).toEqual({ value: `psst ${name}`, secret: true });
@@ -95,59 +144,12 @@ describe("fleet programs inside the fleet process", () => {
   }, STEP_MS);
 
   it("agrees with the same program run in a process of its own: nothing to change", async () => {
-    // The stacks run in name order: south, the third, ran in a slot east's or north's program had
-    // run in. Had the project's modules not run again for it, its outputs (declarations: 2) would
-    // differ from those of a process of its own.
-    const isolated = await fleet(["preview", "--isolated", "--stack", "south"]);
+    // north's program ran beside two others in the fleet process. Had the project's modules not run
+    // again for it, its outputs (declarations: 2 or 3) would differ from those of a process of its own.
+    const isolated = await fleet(["preview", "--isolated", "--stack", "north"]);
     expect(isolated.code, isolated.stderr).toBe(0);
     expect(isolated.report.programs).toBe("in a process per stack: --isolated");
-    expect(isolated.report.stacks.map((stack) => [stack.stack, stack.result])).toEqual([["south", "no changes"]]);
-  }, STEP_MS);
-
-  it("fails only the stack whose program left an error unhandled, not those running beside it", async () => {
-    const workspace = await LocalWorkspace.create({ workDir, envVars: env });
-    const east = await Stack.select("east", workspace);
-    await east.setConfig("inprocess:failWith", { value: "east fails on purpose" });
-    try {
-      // east and north run at once.
-      const { code, report } = await fleet(["preview", "--parallel", "2", "--stack", "east", "--stack", "north"]);
-      expect(code).toBe(1);
-      expect(Object.fromEntries(report.stacks.map((stack) => [stack.stack, stack.result]))).toEqual({ east: "failed", north: "no changes" });
-      expect(report.stacks.find((stack) => stack.stack === "east")?.error).toContain("east fails on purpose");
-    } finally {
-      await east.removeConfig("inprocess:failWith");
-    }
-  }, STEP_MS);
-
-  it("on Ctrl-C, stops the running stacks, starts no other, reports them and exits 130; the next up of the stopped stacks completes", async () => {
-    // Every program waits a minute for its last output, in this run of the fleet only.
-    const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--parallel", "2", "--json", "--cwd", workDir], {
-      env: { ...process.env, ...env, INPROCESS_SETTLE_MS: "60000" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    // Interrupted once both programs wait on their slow output.
-    await new Promise<void>((resolve) =>
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        if ((stderr.match(/ running /g) ?? []).length >= 2) setTimeout(resolve, 3000);
-      }),
-    );
-    child.kill("SIGINT");
-    expect(await exited, stderr).toBe(130);
-    const report = JSON.parse(stdout) as FleetReport;
-    expect(report.interrupted).toBe(true);
-    expect(Object.fromEntries(report.stacks.map((stack) => [stack.stack, stack.result]))).toEqual({ east: "interrupted", north: "interrupted", south: "not started" });
-
-    // Their updates were cancelled, so no lock or pending operation is left in the way.
-    const again = await fleet(["up", "--yes", "--parallel", "2", "--stack", "east", "--stack", "north"]);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.report.stacks.map((stack) => [stack.stack, stack.result])).toEqual([
-      ["east", "succeeded"],
-      ["north", "succeeded"],
-    ]);
+    expect(isolated.report.stacks.map((stack) => [stack.stack, stack.result])).toEqual([["north", "no changes"]]);
   }, STEP_MS);
 
   it("type-checks the program as `pulumi up` does, failing every stack with the compiler's message", async () => {
@@ -155,6 +157,7 @@ describe("fleet programs inside the fleet process", () => {
     try {
       const { code, report } = await fleet(["preview", "--parallel", "2", "--stack", "north", "--stack", "south"], { typeCheck: true });
       expect(code).toBe(1);
+      expect(report.stacks.map((stack) => stack.stack)).toEqual(["north", "south"]);
       for (const stack of report.stacks) {
         expect(stack.result).toBe("failed");
         expect(stack.error).toContain("TS2322");

@@ -8,7 +8,7 @@
  */
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, rm } from "node:fs/promises";
+import { appendFile, cp, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
@@ -33,7 +33,11 @@ describe("a fleet under one rate budget", () => {
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/clients", file), join(workDir, file));
     env = fleetTestEnv(workDir, emulator);
     const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
-    for (const name of STACKS) await (await Stack.create(name, workspace)).setConfig("clients:monitorCount", { value: "3" });
+    for (const name of STACKS) {
+      await Stack.create(name, workspace);
+      // Written into the stack's settings file rather than by one more CLI run per stack.
+      await appendFile(join(workDir, `Pulumi.${name}.yaml`), 'config:\n  clients:monitorCount: "3"\n');
+    }
   }, STEP_MS);
   afterAll(async () => {
     await emulator?.stop();

@@ -1,12 +1,12 @@
 /**
  * A CI runner lost mid-deploy costs nobody more than a rerun (docs/teams-and-ci.md), with the state
  * in PostgreSQL: `fleet up` of two stacks is killed with SIGKILL (its whole session, as a reclaimed
- * machine or a job's time limit kills it) while objects are being created, and again while they
- * are being renamed; each time the next `fleet up`, a fresh runner with its own PULUMI_HOME,
- * succeeds in one attempt with no `pulumi cancel`, names the locks it took over, and the service
- * holds exactly what the stacks declare. The killed runners skip the refresh (--no-refresh), and
- * so do the next ones: a stack whose lock is taken over is read from the service first all the
- * same. Then settings that cannot work: with the URL on a port
+ * machine or a job's time limit kills it) while one stack's objects are being renamed and the
+ * other's created; the next `fleet up`, a fresh runner with its own PULUMI_HOME, succeeds in one
+ * attempt with no `pulumi cancel`, names the locks it took over, and the service holds exactly what
+ * the stacks declare. The killed runner skips the refresh (--no-refresh), and so does the next
+ * one: a stack whose lock is taken over is read from the service first all the same. Then settings
+ * that cannot work: with the URL on a port
  * where nothing listens, `fleet up` of ten stacks and a plain `pulumi up` each fail within 15 s,
  * naming the URL and where it came from, and the fleet starts no stack after the first failures.
  * (Locks of live runs, of other hosts and without leases: test/cli/fleet-locks.test.ts; a wrong
@@ -25,8 +25,9 @@ import { repoRoot, testPassphrase } from "../support/pulumi.js";
 import { runFleetCli, ServiceView } from "./support.js";
 
 const STACKS = Array.from({ length: 10 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
-/** The stacks the killed runners deploy. */
+/** The stacks the killed runner deploys: the first renames what it deployed before, the second deploys for the first time. */
 const RUNNING = STACKS.slice(0, 2);
+const [RENAMED, CREATED] = RUNNING as [string, string];
 /** A bound for hangs only: the time budget (test/time-budget.json) holds the file to its pace. */
 const STEP_MS = 300_000;
 
@@ -43,7 +44,7 @@ const generation = new pulumi.Config().getNumber("generation") ?? 1;
 const channel = new mon.NotificationChannel("ops", { name: \`\${stack} g\${generation} ops\`, kind: "email", config: { address: \`ops@\${stack}.example\` } });
 new mon.Monitor("site", { name: \`\${stack} g\${generation} site\`, url: \`https://\${stack}.example/\`, intervalSeconds: 60, notificationChannelIds: [channel.id] });
 `;
-const declared = (generation: number): string[] => RUNNING.flatMap((stack) => [`${stack} g${generation} ops`, `${stack} g${generation} site`]).sort();
+const declared = (generations: Record<string, number>): string[] => Object.entries(generations).flatMap(([stack, generation]) => [`${stack} g${generation} ops`, `${stack} g${generation} site`]).sort();
 
 let postgres: TestPostgres;
 let emulator: TestEmulator;
@@ -77,11 +78,6 @@ async function fleetReport(args: string[], env: NodeJS.ProcessEnv = runnerEnv())
   }
 }
 
-/** Writes the generation the running stacks declare into their settings, keeping the rest of each file. */
-async function declareGeneration(generation: number): Promise<void> {
-  for (const stack of RUNNING) await setStackConfig(stack, { "lost-runner:generation": String(generation) });
-}
-
 async function setStackConfig(stack: string, config: Record<string, string>): Promise<void> {
   const file = join(dir, `Pulumi.${stack}.yaml`);
   const kept = (await readFile(file, "utf8").catch(() => "")).replace(/\n?config:[\s\S]*$/, "");
@@ -100,12 +96,12 @@ const runningStacks = RUNNING.flatMap((stack) => ["--stack", stack]);
 
 /**
  * Starts `fleet up` of the running stacks in a session of its own and kills all of it with SIGKILL
- * once the service holds a request `method path` of every running stack: each one held up by a
- * latency fault, so that all of them are in flight when the runner dies. The runner skips the
- * refresh, as a team in a hurry does: the next one, taking its locks over, reads the service anyway.
+ * once the service holds a request of each `[method, path]`, one per running stack: each one held
+ * up by a latency fault, so that all of them are in flight when the runner dies. The runner skips
+ * the refresh, as a team in a hurry does: the next one, taking its locks over, reads the service anyway.
  */
-async function killMidway(method: string, path: string): Promise<void> {
-  const fault = await emulator.admin.injectFault({ method, path, latency_ms: 30_000 });
+async function killMidway(requests: readonly (readonly [method: string, path: string])[]): Promise<void> {
+  const faults = await Promise.all(requests.map(([method, path]) => emulator.admin.injectFault({ method, path, latency_ms: 30_000 })));
   const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--no-refresh", "--parallel", String(RUNNING.length), "--cwd", dir, ...runningStacks], {
     env: runnerEnv(),
     detached: true,
@@ -116,8 +112,12 @@ async function killMidway(method: string, path: string): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   try {
     const deadline = Date.now() + STEP_MS / 2;
-    while (((await emulator.admin.faults()).find((active) => active.id === fault.id)?.fired ?? 0) < RUNNING.length) {
-      if (Date.now() > deadline) throw new Error(`the fleet never sent ${method} ${path} for every stack: ${JSON.stringify(await emulator.admin.faults())} ${stderr}`);
+    const held = async (): Promise<boolean> => {
+      const active = await emulator.admin.faults();
+      return faults.every((fault) => (active.find((other) => other.id === fault.id)?.fired ?? 0) > 0);
+    };
+    while (!(await held())) {
+      if (Date.now() > deadline) throw new Error(`the fleet never sent ${JSON.stringify(requests)}: ${JSON.stringify(await emulator.admin.faults())} ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
@@ -184,14 +184,18 @@ afterAll(async () => {
 });
 
 describe("a runner killed mid-deploy", () => {
-  it.each([
-    // Each stack's channel is created; its monitor's create, sent once the channel has its id, is in flight.
-    ["while objects are being created", 1, "POST", "/monitors"],
-    // Each stack renames its channel and its monitor; the monitor's rename is in flight.
-    ["while every object is being renamed", 2, "PATCH", "/monitors/*"],
-  ])("%s: the next fleet up takes over its locks and completes the deploy in one attempt", async (_when, generation, method, path) => {
-    await declareGeneration(generation);
-    await killMidway(method, path);
+  it("while one stack's objects are being renamed and another's created: the next fleet up takes over its locks and completes the deploy in one attempt", async () => {
+    // RENAMED holds its first generation; the killed run renames it to the second and creates CREATED's first.
+    const first = await fleetReport(["up", "--yes", "--no-refresh", "--stack", RENAMED]);
+    expect(first.code, first.stderr).toBe(0);
+    await setStackConfig(RENAMED, { "lost-runner:generation": "2" });
+    const generations = { [RENAMED]: 2, [CREATED]: 1 };
+    // RENAMED renames its channel, then its monitor, whose rename is in flight; CREATED's channel is
+    // created, and its monitor's create, sent once the channel has its id, is in flight.
+    await killMidway([
+      ["PATCH", "/monitors/*"],
+      ["POST", "/monitors"],
+    ]);
     expect((await stateLocks()).length, "the killed run left its locks").toBe(RUNNING.length);
 
     // --no-refresh as well: a stack whose lock is taken over is read from the service first all the same.
@@ -202,21 +206,19 @@ describe("a runner killed mid-deploy", () => {
       expect(stack.takenOver, stack.stack).toEqual([{ holder: expect.objectContaining({ host: hostname() }), why: expect.stringMatching(/^its process \(pid \d+\) no longer exists on this host/) }]);
     }
     // The service holds exactly what the stacks declare: nothing twice, nothing left over, nothing missing.
-    expect(await serviceNames()).toEqual(declared(generation));
+    expect(await serviceNames()).toEqual(declared(generations));
     expect(await stateLocks()).toEqual([]);
 
     // The table the recovered run printed, as a person reads it.
     const table = renderTable(report);
-    console.log(`fleet up after the runner was killed ${_when}:\n${table}`);
+    console.log(`fleet up after the runner was killed while ${RENAMED}'s objects were being renamed and ${CREATED}'s created:\n${table}`);
     expect(table).toContain("Locks taken over from runs that had stopped (each stack was then read from the service and run):");
     for (const stack of RUNNING) {
       expect(table).toMatch(new RegExp(`^  ${stack}: the lock of .+@${hostname()} \\(pid (\\d+), since [^)]+\\): its process \\(pid \\1\\) no longer exists on this host`, "m"));
     }
-    if (generation === 2) {
-      const preview = await fleetReport(["preview", ...runningStacks]);
-      expect(preview.code, preview.stderr).toBe(0);
-      expect(preview.report.stacks.map((stack) => stack.result)).toEqual(RUNNING.map(() => "no changes"));
-    }
+    const preview = await fleetReport(["preview", ...runningStacks]);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.report.stacks.map((stack) => stack.result)).toEqual(RUNNING.map(() => "no changes"));
   }, STEP_MS);
 });
 
