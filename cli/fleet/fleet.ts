@@ -16,7 +16,7 @@ import { initClients } from "./init.js";
 import { inProcessRunner } from "./in-process.js";
 import { keepLease, type LockPolicy, type LockStore, openLockStore, renewalPeriod, type StackPath, type TakenOverLock, takeOverStaleLocks } from "./lease.js";
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
-import { commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
+import { abortOnceListening, commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
 import { DRY_RUN_KEY, type FleetProject, readProject, readStackSettings } from "./project.js";
 import { settingFailureIn } from "../../provider/http.js";
@@ -367,6 +367,8 @@ class FleetRun {
     let lockNote: string | undefined;
     const base = (): Pick<StackReport, "stack" | "role" | "takenOver"> => ({ stack: target.label, role: target.role, ...(takenOver.length > 0 ? { takenOver } : {}) });
     let stack: Stack | undefined;
+    /** An operation of this run was started on the stack: only then may an interrupted one be left to cancel. */
+    let operated = false;
     try {
       stack = await Stack.select(target.name, target.workspace);
       this.#running.set(target.label, { stack, abort });
@@ -379,11 +381,20 @@ class FleetRun {
       let refresh = this.options.refresh;
       let retakes = 0;
       for (;;) {
+        // Ctrl-C came while this stack was getting ready (its settings written, its lock judged):
+        // no operation starts.
+        if (this.#stopStarting.signal.aborted) throw new Error("interrupted before its operation started");
         const lease = store === undefined ? undefined : keepLease(store, stackPath, renewalPeriod(this.options.staleLockAfterMs));
+        const operation = abortOnceListening(abort.signal);
         try {
+          operated = true;
           await operate(stack, this.verb, {
-            onEvent: (event) => (events.observe(event), show()),
-            signal: abort.signal,
+            onEvent: (event) => {
+              operation.listening();
+              events.observe(event);
+              show();
+            },
+            signal: operation.signal,
             refresh,
             ...(configFile ? { configFile } : {}),
             ...(target.program ? { program: target.program } : {}),
@@ -411,6 +422,7 @@ class FleetRun {
           await sleep(wait, undefined, { signal: AbortSignal.any([abort.signal, this.#stopStarting.signal]) }).catch(() => undefined);
           if (abort.signal.aborted || this.#stopStarting.signal.aborted) throw error;
         } finally {
+          operation.dispose();
           await lease?.stop();
         }
       }
@@ -430,7 +442,8 @@ class FleetRun {
         return { ...base(), result: "locked", counts, durationMs, lock, ...(lockNote === undefined ? {} : { lockNote }) };
       }
       if (this.#interrupts > 0 && stack !== undefined) {
-        if (MUTATING.has(this.verb)) await cancelUpdate(stack);
+        // With no operation of ours started, a lock on the stack is another run's: `pulumi cancel` would delete it.
+        if (MUTATING.has(this.verb) && operated) await cancelUpdate(stack);
         this.#display?.update(target.label, { state: "failed", error: "interrupted", durationMs });
         return { ...base(), result: "interrupted", counts, durationMs };
       }

@@ -78,6 +78,31 @@ export async function operate(fleetStack: Stack, verb: Verb, { program, refresh,
 }
 
 /**
+ * The signal to hand an operation, for an abort that may come at any moment. The Automation API
+ * listens for its signal only from the moment it starts the CLI, so an abort that came earlier
+ * (while the stack's settings were written, say) would be lost and the stack run to the end: it is
+ * passed on when the operation's first event shows that the CLI runs, and listens. (In a terminal
+ * the CLI gets Ctrl-C itself, and the fleet sends no abort: cli/fleet/fleet.ts `#interrupt`.)
+ */
+export function abortOnceListening(abort: AbortSignal): { signal: AbortSignal; listening(): void; dispose(): void } {
+  const operation = new AbortController();
+  let started = false;
+  const passOn = (): void => {
+    if (started) operation.abort();
+  };
+  abort.addEventListener("abort", passOn, { once: true });
+  return {
+    signal: operation.signal,
+    listening() {
+      if (started) return;
+      started = true;
+      if (abort.aborted) operation.abort();
+    },
+    dispose: () => abort.removeEventListener("abort", passOn),
+  };
+}
+
+/**
  * The message of a failed CLI command, for when the engine reported no error event: the
  * `error:` lines of its stderr, else the first line of the error.
  */

@@ -13,7 +13,7 @@ import { runnerBudget, stacksAtOnce } from "../../cli/fleet/budget.js";
 import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/display.js";
 import { errorSummary, noChanges, StackEvents } from "../../cli/fleet/events.js";
 import { inProcessRunner } from "../../cli/fleet/in-process.js";
-import { commandErrorMessage } from "../../cli/fleet/operations.js";
+import { abortOnceListening, commandErrorMessage } from "../../cli/fleet/operations.js";
 import { parseFleetArgs, UsageError } from "../../cli/fleet/options.js";
 import { parseProject } from "../../cli/fleet/project.js";
 import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
@@ -409,5 +409,38 @@ describe("where a project's program runs", () => {
   it("runs inside the fleet for a Node.js project that loads the fleet's @pulumi/pulumi", () => {
     const dir = join(repoRoot, "examples", "agency");
     expect(inProcessRunner(parseProject(dir, "name: agency\nruntime:\n  name: nodejs\n  options:\n    typescript: true\nmain: index.ts\n")).inProcess).toBe(true);
+  });
+});
+
+describe("an operation's abort (Ctrl-C outside a terminal)", () => {
+  it("reaches an operation whose CLI runs at once", () => {
+    const ctrlC = new AbortController();
+    const operation = abortOnceListening(ctrlC.signal);
+    operation.listening();
+    ctrlC.abort();
+    expect(operation.signal.aborted).toBe(true);
+  });
+
+  it("that came before the CLI listened waits for the operation's first event, then reaches it, once", () => {
+    const ctrlC = new AbortController();
+    const operation = abortOnceListening(ctrlC.signal);
+    ctrlC.abort();
+    // The Automation API would have missed an abort sent now: it has not started the CLI yet.
+    expect(operation.signal.aborted).toBe(false);
+    const aborts: unknown[] = [];
+    operation.signal.addEventListener("abort", () => aborts.push(operation.signal.reason));
+    operation.listening();
+    operation.listening();
+    expect(operation.signal.aborted).toBe(true);
+    expect(aborts).toHaveLength(1);
+  });
+
+  it("no longer reaches an operation that ended", () => {
+    const ctrlC = new AbortController();
+    const operation = abortOnceListening(ctrlC.signal);
+    operation.listening();
+    operation.dispose();
+    ctrlC.abort();
+    expect(operation.signal.aborted).toBe(false);
   });
 });
