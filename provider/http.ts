@@ -204,16 +204,16 @@ const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504
  * past the budget is not started, since the attempt after it could not finish within it either.
  */
 export function retryDecision(attempt: number, context: RetryContext, policy: RetryPolicy): RetryDecision {
-  if (policy.maxRetries !== undefined && attempt > policy.maxRetries) return { retry: false };
+  if (attempt > (policy.maxRetries ?? Infinity)) return { retry: false };
   const { failure } = context;
+  // A malformed answer, a closed client or a bad argument: repeating cannot help.
+  if (failure.kind === "fatal") return { retry: false };
   const safeToRepeat =
     failure.kind === "connect" || IDEMPOTENT_METHODS.has(context.method) || context.hasIdempotencyKey;
   if (!safeToRepeat) return { retry: false };
 
   let delayMs: number;
   switch (failure.kind) {
-    case "fatal":
-      return { retry: false };
     case "status":
       if (!RETRYABLE_STATUSES.has(failure.status)) return { retry: false };
       delayMs =

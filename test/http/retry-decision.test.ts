@@ -101,6 +101,14 @@ describe("retryDecision: how long to wait", () => {
     expect(decision).toEqual({ retry: true, delayMs: expected });
   });
 
+  it.each<[string, AttemptFailure]>([
+    ["a refused connection", { kind: "connect" }],
+    ["a dropped connection", { kind: "network" }],
+    ["a timeout", { kind: "timeout" }],
+  ])("after %s, waits the jittered backoff, as after a 503", (_, failure) => {
+    expect(retryDecision(3, { ...context, failure }, policy)).toEqual({ retry: true, delayMs: 799 });
+  });
+
   it("spreads delays over the whole range below the ceiling (full jitter)", () => {
     const delays = [0, 0.25, 0.5].map((draw) => {
       const decision = retryDecision(3, { ...context, failure: unavailable }, { ...policy, random: () => draw });
@@ -131,6 +139,8 @@ describe("parseRetryAfter", () => {
     ["Thu, 09 Jul 2026 12:00:30 GMT", 30_000],
     ["Thu, 09 Jul 2026 11:59:00 GMT", 0],
     ["soon", undefined],
+    // A number followed by anything is not delay-seconds, nor a date.
+    ["5 seconds", undefined],
     ["-5", undefined],
     ["", undefined],
     [undefined, undefined],
