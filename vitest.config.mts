@@ -32,7 +32,7 @@ const longestFirst = [
   "test/examples/lost-runner.test.ts",
   "test/e2e/faults.test.ts",
   "test/e2e/monitor-set.test.ts",
-  "test/e2e/reconcile.test.ts",
+  "test/e2e/hand-changes.test.ts",
   "test/e2e/lifecycle.test.ts",
   "test/examples/agency.test.ts",
 ];

@@ -5,12 +5,14 @@
  * classification (`driftOf`, the steps of a refresh) and its search for unmanaged objects
  * (`findUnmanaged`): a client stack deployed, then five changes made by hand through the API (a
  * declared field, a field the program leaves out, a pause, a deletion, a monitor created inside
- * the client). Each is found, as the report tells it; after the next deploy puts back what the
- * program declares, and with the hand-made monitor ignored, only the left-out interval that the
- * deploy kept is.
+ * the client), and the same to the members of a MonitorSet (`api` renamed, `web` paused with its
+ * interval changed, `docs` deleted). Each is found, as the report tells it, a set's member as a
+ * single monitor; after the next deploy puts back what the program declares, and with the
+ * hand-made monitor ignored, only the left-out intervals that the deploy kept are, single and
+ * member alike.
  *
  * The commands as users run them, their wording and exit status, on the real engine:
- * test/e2e/drift-report.test.ts (default profile).
+ * test/e2e/hand-changes.test.ts (default profile).
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +31,18 @@ const resources = [
   { kind: "Client", name: "acme", args: () => ({ name: "Acme" }) },
   { kind: "Monitor", name: "web", args: (ids: Record<string, string>) => ({ name: "Web", url: "https://acme.example", paused: false, clientId: ids.acme }) },
   { kind: "Heartbeat", name: "backup", args: (ids: Record<string, string>) => ({ name: "Backup", expectedIntervalSeconds: 86_400, clientId: ids.acme }) },
+  {
+    kind: "MonitorSet",
+    name: "fleet",
+    args: (ids: Record<string, string>) => ({
+      clientId: ids.acme,
+      monitors: {
+        api: { name: "Api", url: "https://acme.example/api", paused: false },
+        web: { name: "Web", url: "https://acme.example", paused: false },
+        docs: { name: "Docs", url: "https://acme.example/docs" },
+      },
+    }),
+  },
 ];
 
 describe("drift on the alt profile", () => {
@@ -37,6 +51,8 @@ describe("drift on the alt profile", () => {
   /** The stack's state: each resource's kind, id, inputs and outputs, in the order of creation. */
   const state = new Map<string, { kind: string; id: string; inputs: Values; outs: Values }>();
   const ids = () => Object.fromEntries([...state].map(([name, resource]) => [name, resource.id]));
+  /** The monitor ids of the set, by key, as recorded. */
+  const members = () => state.get("fleet")!.outs["ids"] as Record<string, string>;
   let stray: string;
 
   beforeAll(async () => {
@@ -54,6 +70,11 @@ describe("drift on the alt profile", () => {
     await emulator.byHand("POST", `/monitors/${web}/pause`);
     await emulator.byHand("DELETE", `/heartbeats/${backup}`);
     stray = (await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: acme })).id;
+    const set = members();
+    await emulator.byHand("PATCH", `/monitors/${set.api}`, { name: "Api renamed by hand" });
+    await emulator.byHand("POST", `/monitors/${set.web}/pause`);
+    await emulator.byHand("PATCH", `/monitors/${set.web}`, { interval_seconds: 900 });
+    await emulator.byHand("DELETE", `/monitors/${set.docs}`);
   });
   afterAll(async () => {
     await api.close();
@@ -88,6 +109,7 @@ describe("drift on the alt profile", () => {
 
   it("finds each change made by hand, and the monitor made by hand inside the client", async () => {
     const { web, backup, acme } = ids();
+    const set = members();
     expect(await refresh()).toEqual([
       expect.objectContaining({ type: "Heartbeat", name: "backup", id: backup, drift: "deleted" }),
       expect.objectContaining({
@@ -100,6 +122,16 @@ describe("drift on the alt profile", () => {
           { field: "intervalSeconds", recorded: 60, actual: 900, declared: false },
           { field: "name", recorded: "Web", actual: "Renamed by hand", declared: true },
         ],
+      }),
+      expect.objectContaining({ type: "MonitorSet", name: "fleet[api]", id: set.api, drift: "changed", fields: [{ field: "name", recorded: "Api", actual: "Api renamed by hand", declared: true }] }),
+      expect.objectContaining({ type: "MonitorSet", name: "fleet[docs]", id: set.docs, drift: "deleted", fields: [] }),
+      expect.objectContaining({
+        type: "MonitorSet",
+        name: "fleet[web]",
+        id: set.web,
+        drift: "changed",
+        paused: { declared: true },
+        fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }],
       }),
     ]);
     const found = await unmanaged();
@@ -121,11 +153,19 @@ describe("drift on the alt profile", () => {
         state.set(name, { ...recorded, inputs: inputs!, outs: outs ?? {} });
       }
     }
+    const set = members();
     expect(await emulator.byHand("GET", `/monitors/${ids().web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
+    expect(await emulator.byHand("GET", `/monitors/${set.api}`)).toMatchObject({ name: "Api", paused: false });
+    expect(await emulator.byHand("GET", `/monitors/${set.web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
+    expect(await emulator.byHand("GET", `/monitors/${set.docs}`)).toMatchObject({ name: "Docs" });
     // The refresh of that deploy recorded 900; it is still the value set by hand that every deploy keeps.
-    expect(await refresh()).toEqual([
-      expect.objectContaining({ type: "Monitor", name: "web", drift: "changed", fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] }),
+    const kept = [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }];
+    const drift = await refresh();
+    expect(drift).toEqual([
+      expect.objectContaining({ type: "Monitor", name: "web", drift: "changed", fields: kept }),
+      expect.objectContaining({ type: "MonitorSet", name: "fleet[web]", drift: "changed", fields: kept }),
     ]);
+    expect(drift[1]).not.toHaveProperty("paused");
     expect(await unmanaged([stray])).toEqual([]);
   });
 });

@@ -1,8 +1,14 @@
 /**
- * A MonitorSet through its lifecycle on the real engine: up in one batch call, an empty preview,
- * an edit that touches only the edited monitor together with an added and a removed monitor,
- * drift made by hand, an empty preview and refresh, destroy. Then partial failures of a create and
- * of an update, each recorded in state, and the next up that carries on without duplicates.
+ * A MonitorSet through its lifecycle on the real engine, on one stack: partial failures of a
+ * create and of an update, each recorded in state, and the next up that carries on without
+ * duplicates; then an edit that touches only the edited monitor together with an added and a
+ * removed monitor, an empty preview whose refresh reads one list page, destroy.
+ *
+ * The provider's own part goes through its interface, without an engine: a set's create in one
+ * batch call, and the requests of a replayed batch (test/provider/monitor-set-batches.test.ts); a
+ * member changed by hand found by a refresh of one list page and patched alone
+ * (test/provider/monitor-set-requests.test.ts). The drift report of a set's members, the
+ * refresh recording them and the next up putting them back are test/e2e/hand-changes.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy, type Deployment } from "./support.js";
@@ -11,129 +17,19 @@ type Monitors = Record<string, Record<string, unknown>>;
 
 const declare = (monitors: Monitors) => JSON.stringify([{ kind: "MonitorSet", name: "fleet", args: { monitors } }]);
 
-const fleet: Monitors = {
-  storefront: { name: "Storefront", url: "https://shop.example.com", regions: ["eu-west-1", "us-east-1"] },
-  checkout: { name: "Checkout", url: "https://shop.example.com/checkout", intervalSeconds: 60 },
-  search: { name: "Search", url: "https://shop.example.com/search", paused: true },
-};
+const monitors: Monitors = Object.fromEntries(
+  Array.from({ length: 12 }, (_, index) => [`site-${index}`, { name: `Site ${index}`, url: `https://site-${index}.example.com`, intervalSeconds: 60 }]),
+);
+const slower: Monitors = Object.fromEntries(Object.entries(monitors).map(([key, inputs]) => [key, { ...inputs, intervalSeconds: 120 }]));
 
 interface ApiMonitor {
   id: string;
   name: string;
   interval_seconds: number;
-  paused: boolean;
 }
 
 describe("a MonitorSet on the real engine", () => {
   let deployment: Deployment;
-  let ids: Record<string, string>;
-
-  const setIds = async (): Promise<Record<string, string>> => {
-    const { outputs } = await deployment.harness.stack.up();
-    return (outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
-  };
-  const requests = async () => (await deployment.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
-  /** The requests of an up after the read of the refresh before it (Pulumi.yaml: refresh: always): one list page, a set knowing its size. */
-  const afterRefresh = async (): Promise<string[]> => {
-    const all = await requests();
-    expect(all[0]).toBe("GET /monitors");
-    return all.slice(1);
-  };
-
-  beforeAll(async () => {
-    deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: declare(fleet) } } });
-  });
-  afterAll(async () => deployment?.dispose());
-
-  it("creates every monitor with one batch call, plus the declared pause", async () => {
-    const up = await deployment.harness.stack.up();
-    expect(up.summary.resourceChanges?.create).toBe(2); // the set and the stack
-    ids = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
-    expect(Object.keys(ids).sort()).toEqual(["checkout", "search", "storefront"]);
-    expect(await requests()).toEqual(["POST /monitors/batch", `POST /monitors/${ids.search}/pause`]);
-    const monitors = await deployment.listAll<ApiMonitor>("/monitors");
-    expect(monitors.map((monitor) => monitor.name).sort()).toEqual(["Checkout", "Search", "Storefront"]);
-    expect(monitors.find((monitor) => monitor.id === ids.search)?.paused).toBe(true);
-  });
-
-  it("previews no changes, its only calls the reads of the refresh before it: one list page, no read per monitor", async () => {
-    await deployment.emulator.admin.clearRequestLog();
-    await deployment.harness.stack.preview({ expectNoChanges: true });
-    expect(await requests()).toEqual(["GET /monitors"]);
-  });
-
-  it("previews an edit of one monitor, an added and a removed monitor as one update of the set, the edit shown on that monitor alone", async () => {
-    const { search: _removed, ...kept } = fleet;
-    const next = { ...kept, checkout: { ...fleet.checkout, intervalSeconds: 120 }, status: { name: "Status page", url: "https://status.example.com" } };
-    await deployment.harness.stack.setConfig("resources", { value: declare(next) });
-    const preview = await deployment.harness.stack.preview({ diff: true });
-    expect(preview.changeSummary.update).toBe(1);
-    expect(preview.stdout).toMatch(/checkout[\s\S]*intervalSeconds\s*:\s*60 => 120/);
-    expect(preview.stdout).not.toMatch(/storefront\s*:\s*\{[\s\S]*=>/);
-  });
-
-  it("applies the edit to that monitor alone, creates the added monitor and deletes the removed one", async () => {
-    await deployment.emulator.admin.clearRequestLog();
-    const now = await setIds();
-    expect(Object.keys(now).sort()).toEqual(["checkout", "status", "storefront"]);
-    expect(now.storefront).toBe(ids.storefront);
-    expect(now.checkout).toBe(ids.checkout);
-    // The edited monitor patched alone; a single new monitor needs no batch.
-    expect((await afterRefresh()).sort()).toEqual([`PATCH /monitors/${ids.checkout}`, `DELETE /monitors/${ids.search}`, "POST /monitors"].sort());
-    expect(await deployment.api<ApiMonitor>(`/monitors/${ids.checkout}`)).toMatchObject({ interval_seconds: 120 });
-    const monitors = await deployment.listAll<ApiMonitor>("/monitors");
-    expect(monitors.map((monitor) => monitor.name).sort()).toEqual(["Checkout", "Status page", "Storefront"]);
-    ids = now;
-  });
-
-  it("shows drift made by hand on refresh", async () => {
-    const response = await fetch(`${deployment.emulator.baseUrl}/monitors/${ids.storefront}`, {
-      method: "PATCH",
-      headers: { authorization: `Bearer ${deployment.emulator.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Renamed by hand" }),
-    });
-    expect(response.ok).toBe(true);
-    const refresh = await deployment.harness.stack.refresh();
-    expect(refresh.summary.resourceChanges?.update).toBe(1);
-    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
-    const set = state.find((resource) => resource.type.endsWith(":MonitorSet"))!;
-    expect((set.outputs.monitors as Monitors).storefront).toMatchObject({ name: "Renamed by hand" });
-  });
-
-  it("restores the declared monitor on the next up, patching it alone", async () => {
-    await deployment.emulator.admin.clearRequestLog();
-    await deployment.harness.stack.up();
-    expect(await afterRefresh()).toEqual([`PATCH /monitors/${ids.storefront}`]);
-    expect(await deployment.api<ApiMonitor>(`/monitors/${ids.storefront}`)).toMatchObject({ name: "Storefront" });
-  });
-
-  it("then previews and refreshes no changes", async () => {
-    await deployment.harness.stack.preview({ expectNoChanges: true });
-    // A set knows its size: a refresh reads its members from the list, one page for three monitors, no GET by id.
-    await deployment.emulator.admin.clearRequestLog();
-    await deployment.harness.stack.refresh({ expectNoChanges: true });
-    expect(await requests()).toEqual(["GET /monitors"]);
-  });
-
-  it("destroys every monitor and leaves nothing behind", async () => {
-    const destroy = await deployment.harness.stack.destroy();
-    expect(destroy.summary.resourceChanges?.delete).toBe(2);
-    expect(await deployment.listAll("/monitors")).toEqual([]);
-  });
-});
-
-/**
- * What the engine does with a set's partial failure: the provider reports the monitors written
- * (their ids and outputs) with the error, the engine records them in state, and the next up
- * carries on from there. Which requests a set sends when its batch is replayed is the provider's
- * own (test/provider/monitor-set-batches.test.ts).
- */
-describe("a MonitorSet whose creates, then whose updates, partly fail", () => {
-  let deployment: Deployment;
-  const monitors: Monitors = Object.fromEntries(
-    Array.from({ length: 12 }, (_, index) => [`site-${index}`, { name: `Site ${index}`, url: `https://site-${index}.example.com`, intervalSeconds: 60 }]),
-  );
-  const slower: Monitors = Object.fromEntries(Object.entries(monitors).map(([key, inputs]) => [key, { ...inputs, intervalSeconds: 120 }]));
   let ids: Record<string, string>;
 
   const recordedSet = async (): Promise<Record<string, unknown>> => {
@@ -147,6 +43,8 @@ describe("a MonitorSet whose creates, then whose updates, partly fail", () => {
   });
   afterAll(async () => deployment?.dispose());
 
+  // A partial failure: the provider reports the monitors written (their ids and outputs) with the
+  // error, the engine records them in state, and the next up carries on from there.
   it("records the monitors created and names the ones that failed", async () => {
     const { admin } = deployment.emulator;
     // A service without batch creates, whose single creates refuse twice.
@@ -207,8 +105,47 @@ describe("a MonitorSet whose creates, then whose updates, partly fail", () => {
     expect(up.outputs.setIds!.value).toEqual({ fleet: ids });
   });
 
-  it("then previews and refreshes no changes", async () => {
-    await deployment.harness.stack.preview({ expectNoChanges: true });
-    await deployment.harness.stack.refresh({ expectNoChanges: true });
+  describe("then an edit of one monitor, an added and a removed monitor", () => {
+    // `added` sorts first and `site-9` last: the preview's diff shows nothing after the edited monitor.
+    const { "site-11": _removed, ...kept } = slower;
+    const next: Monitors = { ...kept, "site-0": { ...slower["site-0"], intervalSeconds: 300 }, added: { name: "Added", url: "https://added.example.com" } };
+
+    it("previews them as one update of the set, the edit shown on that monitor alone", async () => {
+      await deployment.harness.stack.setConfig("resources", { value: declare(next) });
+      const preview = await deployment.harness.stack.preview({ diff: true });
+      expect(preview.changeSummary.update).toBe(1);
+      expect(preview.stdout).toMatch(/site-0[\s\S]*intervalSeconds\s*:\s*120 => 300/);
+      expect(preview.stdout).not.toMatch(/site-9\s*:\s*\{[\s\S]*=>/);
+    });
+
+    it("applies the edit to that monitor alone, creates the added monitor and deletes the removed one", async () => {
+      await deployment.emulator.admin.clearRequestLog();
+      const { outputs } = await deployment.harness.stack.up();
+      const now = (outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+      expect(Object.keys(now).sort()).toEqual(Object.keys(next).sort());
+      expect(now["site-0"]).toBe(ids["site-0"]);
+      expect(now["site-9"]).toBe(ids["site-9"]);
+      // After the refresh's one list page: the edited monitor patched alone; a single new monitor needs no batch.
+      const [refresh, ...writes] = await requests();
+      expect(refresh).toBe("GET /monitors");
+      expect(writes.sort()).toEqual([`PATCH /monitors/${ids["site-0"]}`, `DELETE /monitors/${ids["site-11"]}`, "POST /monitors"].sort());
+      expect(await deployment.api<ApiMonitor>(`/monitors/${ids["site-0"]}`)).toMatchObject({ interval_seconds: 300 });
+      const names = (await deployment.listAll<ApiMonitor>("/monitors")).map((monitor) => monitor.name);
+      expect(names).toHaveLength(12);
+      expect(names).toContain("Added");
+      expect(names).not.toContain("Site 11");
+    });
+
+    it("then previews no changes, its only calls the reads of the refresh before it: one list page, no read per monitor", async () => {
+      await deployment.emulator.admin.clearRequestLog();
+      await deployment.harness.stack.preview({ expectNoChanges: true });
+      expect(await requests()).toEqual(["GET /monitors"]);
+    });
+
+    it("destroys every monitor and leaves nothing behind", async () => {
+      const destroy = await deployment.harness.stack.destroy();
+      expect(destroy.summary.resourceChanges?.delete).toBe(2);
+      expect(await deployment.listAll("/monitors")).toEqual([]);
+    });
   });
 });

@@ -1,6 +1,11 @@
 /**
- * The foundation: a real Pulumi CLI runs a dynamic resource through the whole lifecycle
- * (preview, up, empty preview, empty refresh, an edit, destroy) on a local file backend.
+ * The foundation: a real Pulumi CLI runs a dynamic resource from a program run as `pulumi up`
+ * runs it (a language host and a Node.js process per operation), on a local file backend: up,
+ * an update in place, destroy, leaving no resource in state.
+ *
+ * The rest of ProgramTest's lifecycle (a preview, an empty preview, an empty refresh) is
+ * test/e2e/lifecycle.test.ts, on every kind, with the program run inline: the engine's steps are
+ * the same; where the program runs is what this file proves.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
@@ -21,26 +26,11 @@ describe("a dynamic resource on the real Pulumi engine", () => {
     expect(isAtLeast(version, `v${pulumiSdkVersion()}`), version).toBe(true);
   });
 
-  it("previews one resource to create", async () => {
-    const preview = await harness.stack.preview();
-    expect(preview.changeSummary.create).toBe(2); // the stack and the greeting
-  });
-
   it("creates it on up", async () => {
     // The engine's own output, so the run shows the real CLI at work.
     const up = await harness.stack.up({ onOutput: (line) => process.stdout.write(line) });
-    expect(up.summary.resourceChanges?.create).toBe(2);
+    expect(up.summary.resourceChanges?.create).toBe(2); // the stack and the greeting
     expect(up.outputs.length?.value).toBe(5);
-  });
-
-  it("previews no changes right after up", async () => {
-    const preview = await harness.stack.preview({ expectNoChanges: true });
-    expect(preview.changeSummary.same).toBe(2);
-  });
-
-  it("refreshes without changes", async () => {
-    const refresh = await harness.stack.refresh({ expectNoChanges: true });
-    expect(refresh.summary.result).toBe("succeeded");
   });
 
   it("updates in place when an input changes", async () => {

@@ -3,7 +3,7 @@
  * profiles, through its own methods driven as the engine drives a `pulumi up` that refreshes
  * first: the read finds the hand change, the diff finds a change to make, and the update puts
  * back what the program declares (the name, `paused: false`) and keeps what it leaves out (the
- * interval). test/e2e/reconcile.test.ts proves on the real engine, on one profile, that every
+ * interval). test/e2e/hand-changes.test.ts proves on the real engine, on one profile, that every
  * deploy refreshes first and that `--refresh=false` skips it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

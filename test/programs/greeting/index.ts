@@ -12,9 +12,6 @@ const greetingProvider: pulumi.dynamic.ResourceProvider<{ message: string }, Gre
   async create(inputs) {
     return { id: `greeting-${inputs.message.length}`, outs: { message: inputs.message, length: inputs.message.length } };
   },
-  async read(id, props) {
-    return { id, props };
-  },
   async update(_id, _olds, news) {
     return { outs: { message: news.message, length: news.message.length } };
   },

@@ -1,0 +1,71 @@
+/**
+ * A MonitorSet through the provider's own methods against the emulator, driven as the engine
+ * drives them: made in one batch call (and a pause for the member declared paused); then a member
+ * changed by hand, and a `pulumi up` that refreshes first: the refresh reads the members from one
+ * list page (the set knows its size: no read per monitor) and finds the change, the diff finds a
+ * change to make, and the update patches that member alone. After it, the next refresh finds
+ * nothing. The engine's side (the refresh recording the hand change in state, the plain up
+ * putting it back) is test/e2e/hand-changes.test.ts; a set's lifecycle on the engine,
+ * test/e2e/monitor-set.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { monitor } from "../../schema/index.js";
+import { ResourceEngine } from "../../provider/engine.js";
+import { ApiClient } from "../../provider/http.js";
+import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
+import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+
+type Values = Record<string, unknown>;
+
+const monitors = {
+  storefront: { name: "Storefront", url: "https://shop.example.com", regions: ["eu-west-1", "us-east-1"] },
+  checkout: { name: "Checkout", url: "https://shop.example.com/checkout", intervalSeconds: 60 },
+  search: { name: "Search", url: "https://shop.example.com/search", paused: true },
+};
+
+describe("a MonitorSet's requests", () => {
+  let emulator: TestEmulator;
+  let api: ApiClient;
+  let sets: ReturnType<typeof monitorSetProvider>;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+    sets = monitorSetProvider(new ResourceEngine(monitor, () => api), () => ({}));
+  });
+  afterAll(async () => {
+    await api.close();
+    await emulator.stop();
+  });
+
+  const requests = async () => (await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
+
+  it("made in one batch call; a member changed by hand is found by a refresh of one list page, and the update patches it alone", async () => {
+    const { inputs, failures } = checkSet({ monitors, __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:MonitorSet::fleet" });
+    expect(failures).toEqual([]);
+    await emulator.admin.clearRequestLog();
+    const { id, outs } = await sets.create(inputs);
+    const ids = outs["ids"] as Record<string, string>;
+    expect(await requests()).toEqual(["POST /monitors/batch", `POST /monitors/${ids.search}/pause`]);
+    expect(await emulator.byHand("GET", `/monitors/${ids.search}`)).toMatchObject({ paused: true });
+    await emulator.byHand("PATCH", `/monitors/${ids.storefront}`, { name: "Renamed by hand" });
+
+    await emulator.admin.clearRequestLog();
+    const { props } = await sets.read!(id, outs);
+    expect(await requests()).toEqual(["GET /monitors"]);
+    expect((props?.["monitors"] as Record<string, Values>).storefront).toMatchObject({ name: "Renamed by hand" });
+    expect((await sets.diff!(id, props ?? {}, inputs)).changes).toBe(true);
+
+    await emulator.admin.clearRequestLog();
+    const { outs: repaired } = await sets.update!(id, props ?? {}, inputs);
+    expect(await requests()).toEqual([`PATCH /monitors/${ids.storefront}`]);
+    expect(await emulator.byHand("GET", `/monitors/${ids.storefront}`)).toMatchObject({ name: "Storefront" });
+    expect(repaired["ids"]).toEqual(ids);
+
+    await emulator.admin.clearRequestLog();
+    const reread = await sets.read!(id, repaired);
+    expect(await requests()).toEqual(["GET /monitors"]);
+    expect((await sets.diff!(id, reread.props ?? {}, inputs)).changes).toBe(false);
+    await sets.delete!(id, repaired);
+  });
+});
