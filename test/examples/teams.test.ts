@@ -7,7 +7,8 @@
  * and `--shard 2/2` at once, each state a row of the database with no password in it; the merged
  * report; two runs racing for one stack, one reported locked (its holder's lease renewed, though
  * the holder runs longer than the second run's --stale-lock-after), while a third runner's `up` of
- * both clients waits for that lock and finds nothing to change; and destroy leaving nothing.
+ * both clients waits for that lock and finds nothing to change, as does a preview; and destroy
+ * leaving nothing.
  * How a lease is renewed and judged is test/cli/fleet-locks.test.ts's; a single runner's fleet
  * (budget, a broken client, --isolated, drift) is test/examples/agency-fleet.test.ts's.
  */
@@ -213,9 +214,10 @@ describe("examples/agency split across CI runners", () => {
     const unchanged = { result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } };
     expect(waiting.report.stacks).toEqual(CLIENTS.map((stack) => expect.objectContaining({ stack, ...unchanged })));
 
-    // Nothing lost: the rename is in the service, and no lock is left.
+    // Nothing lost: the rename is in the service and in the state (a preview, which takes no lock, finds nothing to change), and no lock is left.
     const [monitor] = await service.list("/monitors", { all_clients: "true", q: "acme.example.com" });
     expect(await service.find(`/clients/${monitor?.["client_id"]}`)).toMatchObject({ name: "Acme Corporation" });
+    expect(results((await fleetReport("c", ["preview", "--stack", "acme", "--no-shared"])).report)).toEqual({ acme: "no changes" });
     expect(await stateKeys("%/.pulumi/locks/%")).toEqual([]);
   }, STEP_MS);
 
