@@ -2,11 +2,16 @@
  * ClientMonitoring as a program declares it, against Pulumi's mock resource monitor (no engine):
  * the spec is validated up front, every object is created inside the client and under the
  * component, the standard settings give way to a template, and the outputs are keyed by endpoint
- * and job. examples/agency runs it on the real engine (test/examples/agency.test.ts).
+ * and job. examples/agency runs it on the real engine (test/examples/agency.test.ts); its globex
+ * configuration, which no engine test deploys, is declared here.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import * as mon from "../../sdk/index.js";
+import { repoRoot } from "../support/pulumi.js";
 
 interface Registered {
   type: string;
@@ -149,6 +154,25 @@ describe("ClientMonitoring", () => {
     for (const field of Object.keys(mon.STANDARD_MONITOR_SETTINGS)) expect(inputsOf("Monitor", "globex-root")).not.toHaveProperty(field);
     expect(inputsOf("EscalationPolicy", "globex-on-call")?.["steps"]).toEqual([{ delayMinutes: 0, notificationChannelIds: ["globex-email-it@globex.example-id"] }]);
     expect(registered.some((resource) => resource.name === "globex-cron-jobs")).toBe(false);
+  });
+
+  it("declares examples/agency's globex from its Pulumi.globex.yaml, on the shared template", async () => {
+    const settings = parse(await readFile(join(repoRoot, "examples/agency/Pulumi.globex.yaml"), "utf8")) as { config: { "agency:client": mon.ClientMonitoringSpec } };
+    const globex = new mon.ClientMonitoring("example-globex", { ...settings.config["agency:client"], template: { id: "11111111-2222-4333-8444-555555555555" } });
+    await declared(globex);
+    const ours = registered.filter((resource) => resource.name.startsWith("example-globex"));
+    // 1 email, 2 endpoints, 1 job.
+    expect(ours.map((resource) => `${resource.type.split(":").pop()} ${resource.name}`).sort()).toEqual([
+      "Client example-globex",
+      "ClientMonitoring example-globex",
+      "EscalationPolicy example-globex-on-call",
+      "Heartbeat example-globex-job-invoice-run",
+      "HeartbeatGroup example-globex-cron-jobs",
+      "Monitor example-globex-customer-portal",
+      "Monitor example-globex-root",
+      "NotificationChannel example-globex-email-it@globex.example.com",
+    ]);
+    expect(inputsOf("Monitor", "example-globex-customer-portal")).toMatchObject({ url: "https://globex.example.com/portal/login", keyword: "Sign in" });
   });
 
   it("creates a template of the client's own from a spec", async () => {

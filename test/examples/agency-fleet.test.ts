@@ -1,12 +1,15 @@
 /**
- * `pulumi-monitoring fleet` on examples/agency: the shared template and two client stacks made by
- * `fleet init` from a clients/ folder, deployed at once within one API budget, previewed with no
- * changes (the programs running inside the fleet, and with --isolated in a process of their own)
- * beside a third, broken client that fails alone, checked for a change made by hand, which the
- * next `fleet up` puts back (not with --no-refresh), and destroyed.
+ * `pulumi-monitoring fleet` on examples/agency, one runner on a file backend: the shared template
+ * and a stack per client made by `fleet init` from a clients/ folder (then made again: unchanged),
+ * deployed at once within one API budget, beside a third, broken client that fails alone (the
+ * programs running inside the fleet); checked for a change made by hand, which `fleet up
+ * --no-refresh` leaves (finding nothing to change in the client or the shared stack) and the next
+ * `fleet up --isolated` (its program in a process of its own, as `pulumi up` runs it) puts back.
  * Two clients are enough to run stacks at once; how many run at a time, and how stacks running at
  * once share one budget, are the scheduler's and the budget's own tests (test/cli/fleet.test.ts,
- * test/http/fleet-budget.test.ts, test/cli/fleet-rate.test.ts).
+ * test/http/fleet-budget.test.ts, test/cli/fleet-rate.test.ts). A second runner, locks and
+ * `fleet destroy` are test/examples/teams.test.ts's, on the same example; the objects here go
+ * with this file's own emulator, and its state with its folder.
  * The fleet runs as a child process (`node dist/cli/main.js fleet ...`), as users run it.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
@@ -21,6 +24,7 @@ import { type CommandResult, runFleetCli, ServiceView } from "./support.js";
 
 /** Deployed at once (--parallel 2). */
 const CLIENTS = ["client01", "client02"];
+const SHARED = "agency-shared/shared";
 const BUDGET = 20;
 /** Long steps: several Pulumi programs at once on two cores. */
 const FLEET_STEP_MS = 400_000;
@@ -30,6 +34,7 @@ describe("fleet over examples/agency", () => {
   let service: ServiceView;
   let workDir: string;
   let env: NodeJS.ProcessEnv;
+  let workspace: LocalWorkspace;
 
   /** Runs `fleet <args> --cwd <project>` and collects what it printed and its exit status. */
   const fleet = (...args: string[]): Promise<CommandResult> => runFleetCli([...args, "--cwd", workDir], env);
@@ -55,44 +60,46 @@ describe("fleet over examples/agency", () => {
     await writeFile(join(workDir, "Pulumi.yaml"), `${project}config:\n  monitoring:maxRequestsPerSecond: ${BUDGET}\n`);
     for (const client of CLIENTS) await writeFile(join(workDir, "clients", `${client}.yaml`), clientSpec(client));
     env = fleetTestEnv(workDir, emulator);
+    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
   });
   afterAll(async () => {
-    try {
-      // Whatever a failed step left behind.
-      if (workDir !== undefined && (await service.list("/monitors", { all_clients: "true" })).length > 0) await fleet("destroy", "--yes");
-    } finally {
-      await emulator?.stop();
-      if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
-    }
-  }, FLEET_STEP_MS);
+    await emulator?.stop();
+    if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
+  });
 
-  it("init creates the shared stack and one stack per client spec file", async () => {
+  it("init creates the shared stack and one stack per client spec file; run again, it leaves them and adds a new client's", async () => {
     const { code, stdout } = await fleet("init");
     expect(code).toBe(0);
     expect(stdout).toContain("shared stack shared");
     for (const client of CLIENTS) expect(stdout).toMatch(new RegExp(`^${client}\\s+created$`, "m"));
     expect(await readFile(join(workDir, "Pulumi.client02.yaml"), "utf8")).toContain("domain: client02.example.com");
-    expect((await fleet("init")).stdout).toMatch(/^client02\s+unchanged$/m);
+
+    // A third client, whose configuration breaks a rule of the spec.
+    await writeFile(join(workDir, "clients", "broken.yaml"), clientSpec("broken").replace("ops@broken.example.com", "not-an-email"));
+    const again = (await fleet("init")).stdout;
+    expect(again).toMatch(/^client02\s+unchanged$/m);
+    expect(again).toMatch(/^broken\s+created$/m);
   }, FLEET_STEP_MS);
 
   it("lists the client stacks as a CI matrix", async () => {
     const { code, stdout } = await fleet("list", "--json");
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ include: CLIENTS.map((stack) => ({ stack })) });
+    expect(JSON.parse(stdout)).toEqual({ include: ["broken", ...CLIENTS].map((stack) => ({ stack })) });
   });
 
-  it("up deploys the shared template, then the clients at once, never above the budget", async () => {
-    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
+  it("up deploys the shared template, then the clients at once, never above the budget; the broken client fails alone, with its message", async () => {
     await workspace.selectStack("client02");
     await emulator.admin.clearRequestLog();
-    const { code, stdout } = await fleet("up", "--parallel", "2", "--yes");
-    // The end-of-run table, for the test log.
-    console.log(stdout);
-    expect(code, stdout).toBe(0);
+    const { code, report, stderr } = await fleetReport("up", "--parallel", "2", "--yes");
+    expect(code, stderr).toBe(1);
+    expect(report.stacks.map((stack) => [stack.stack, stack.result])).toEqual([
+      [SHARED, "succeeded"],
+      ["broken", "failed"],
+      ...CLIENTS.map((client) => [client, "succeeded"]),
+    ]);
+    expect(report.stacks.find((stack) => stack.stack === "broken")?.error).toMatch(/ClientMonitoring broken: the spec is invalid: contacts\.emails\.0: must be an email address$/m);
     // Each command names its stack: the one the user had selected stays selected.
     expect((await workspace.stack())?.name).toBe("client02");
-    const rows = stdout.split("\n").filter((line) => / succeeded$/.test(line));
-    expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(["agency-shared/shared", ...CLIENTS]);
     // Read before this test's own requests join it.
     const requests = await emulator.admin.requestLog();
 
@@ -102,42 +109,26 @@ describe("fleet over examples/agency", () => {
       expect(monitor).toMatchObject({ url: `https://${client}.example.com/` });
       expect(await service.find(`/clients/${monitor?.["client_id"]}`)).toMatchObject({ template_id: template?.id });
     }
+    expect(await monitorsOf("broken")).toEqual([]);
     // The shared template's id was passed on; the per-run rate limit was not written to any stack.
     const settings = await readFile(join(workDir, "Pulumi.client02.yaml"), "utf8");
     expect(settings).toContain(`agency:templateId: ${template?.id}`);
     expect(settings).not.toContain("maxRequestsPerSecond");
 
+    // The stacks running at once took their turns from the one budget, and the service refused none.
+    expect(report.rateLimit).toMatchObject({ budget: BUDGET, limited: 0 });
+    expect(report.rateLimit?.granted).toBeGreaterThan(0);
     const perSecond = new Map<string, number>();
     for (const entry of requests) perSecond.set(entry.time.slice(0, 19), (perSecond.get(entry.time.slice(0, 19)) ?? 0) + 1);
     expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(BUDGET);
     expect([...perSecond.values()].reduce((sum, count) => sum + count, 0)).toBeGreaterThan(CLIENTS.length * 4);
-  }, FLEET_STEP_MS);
+    // The programs ran inside the fleet, once per stack, and each declared its own client.
+    expect(report.programs).toBe("in the fleet process");
 
-  it("a second preview finds no changes in any stack; a client with a broken configuration fails alone, with its message", async () => {
-    await writeFile(join(workDir, "clients", "broken.yaml"), clientSpec("broken").replace("ops@broken.example.com", "not-an-email"));
-    expect((await fleet("init")).stdout).toMatch(/^broken\s+created$/m);
-    try {
-      const { code, report } = await fleetReport("preview", "--parallel", "2");
-      expect(code).toBe(1);
-      expect(results(report)).toEqual({ "agency-shared/shared": "no changes", broken: "failed", ...Object.fromEntries(CLIENTS.map((client) => [client, "no changes"])) });
-      expect(report.stacks.find((stack) => stack.stack === "broken")?.error).toMatch(/ClientMonitoring broken: the spec is invalid: contacts\.emails\.0: must be an email address$/m);
-      // The stacks running at once took their turns from the one budget, and the service refused none.
-      expect(report.rateLimit).toMatchObject({ budget: BUDGET, limited: 0 });
-      expect(report.rateLimit?.granted).toBeGreaterThan(0);
-      // The programs ran inside the fleet, once per stack, and each declared its own client.
-      expect(report.programs).toBe("in the fleet process");
-    } finally {
-      const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
-      await workspace.removeStack("broken");
-      await rm(join(workDir, "clients", "broken.yaml"));
-    }
-  }, FLEET_STEP_MS);
-
-  it("with --isolated, each program runs in a process of its own, as `pulumi preview` does, and finds the same", async () => {
-    const { code, report } = await fleetReport("preview", "--isolated", "--no-shared", "--stack", "client01");
-    expect(code).toBe(0);
-    expect(report.programs).toBe("in a process per stack: --isolated");
-    expect(results(report)).toEqual({ client01: "no changes" });
+    // The broken client leaves the fleet (its settings file goes with its stack). Its state holds
+    // only the stack and the component, which the service never saw: the spec is checked first.
+    await workspace.removeStack("broken", { force: true });
+    await rm(join(workDir, "clients", "broken.yaml"));
   }, FLEET_STEP_MS);
 
   it("drift reports exactly the stack, the object and the field changed by hand", async () => {
@@ -151,35 +142,31 @@ describe("fleet over examples/agency", () => {
 
     const { code, report } = await fleetReport("drift");
     expect(code).toBe(3);
-    const drifted = report.stacks.filter((stack) => stack.result === "drifted");
-    expect(drifted.map((stack) => stack.stack)).toEqual(["client02"]);
-    expect(drifted[0]?.drift).toEqual([
+    expect(results(report)).toEqual({ [SHARED]: "in sync", client01: "in sync", client02: "drifted" });
+    expect(report.stacks.find((stack) => stack.stack === "client02")?.drift).toEqual([
       expect.objectContaining({ type: "Monitor", name: "client02-root", drift: "changed", fields: [{ field: "name", recorded: "client02.example.com/", actual: "Renamed by hand", declared: true }] }),
     ]);
-    expect(report.stacks.filter((stack) => stack.result !== "drifted").every((stack) => stack.result === "in sync")).toBe(true);
   }, FLEET_STEP_MS);
 
-  it("up puts the hand change back, as it reads the service first; --no-refresh leaves it; drift then finds the fleet in sync", async () => {
+  it("up --no-refresh leaves the hand change and finds nothing else to change; up puts it back, as it reads the service first, with --isolated in a process of its own", async () => {
     const [monitor] = await monitorsOf("client02");
-    const one = ["--yes", "--no-shared", "--stack", "client02"];
-    expect((await fleet("up", "--no-refresh", ...one)).code).toBe(0);
+    // The shared stack runs too: nothing to change in it either.
+    const kept = await fleetReport("up", "--no-refresh", "--yes", "--stack", "client02");
+    expect(kept.code, kept.stderr).toBe(0);
+    const unchanged = { result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } };
+    expect(kept.report.stacks).toEqual([SHARED, "client02"].map((stack) => expect.objectContaining({ stack, ...unchanged })));
     expect((await monitorsOf("client02"))[0]).toMatchObject({ id: monitor?.id, name: "Renamed by hand" });
 
-    const { code, stdout } = await fleet("up", ...one);
-    expect(code, stdout).toBe(0);
+    const { code, report, stderr } = await fleetReport("up", "--isolated", "--yes", "--no-shared", "--stack", "client02");
+    expect(code, stderr).toBe(0);
+    expect(report.programs).toBe("in a process per stack: --isolated");
+    expect(report.stacks).toEqual([expect.objectContaining({ stack: "client02", result: "succeeded", counts: expect.objectContaining({ update: 1 }) })]);
     expect((await monitorsOf("client02"))[0]).toMatchObject({ id: monitor?.id, name: "client02.example.com/" });
-    expect((await fleet("drift", "--no-shared", "--stack", "client02")).code).toBe(0);
-  }, FLEET_STEP_MS);
-
-  it("destroy --yes removes every client's objects, then the shared template", async () => {
-    const { code, report } = await fleetReport("destroy", "--yes");
-    expect(code).toBe(0);
-    expect(report.stacks.map((stack) => stack.stack)).toEqual([...CLIENTS, "agency-shared/shared"]);
-    expect(new Set(Object.values(results(report)))).toEqual(new Set(["succeeded"]));
-    for (const collection of ["/monitors", "/heartbeats", "/notification_channels", "/escalation-policies"]) {
-      expect(await service.list(collection, { all_clients: "true" })).toEqual([]);
-    }
-    expect(await service.list("/client-templates")).toEqual([]);
-    expect((await service.list("/clients")).every((client) => client["archived"] === true)).toBe(true);
+    // The state records the name put back, as a drift run would find it.
+    const state = JSON.parse(await readFile(join(workDir, ".state", ".pulumi", "stacks", "agency", "client02.json"), "utf8")) as {
+      checkpoint: { latest: { resources: Array<{ type: string; outputs?: Record<string, unknown> }> } };
+    };
+    const recorded = state.checkpoint.latest.resources.filter((resource) => resource.outputs?.["name"] !== undefined && resource.outputs["url"] !== undefined);
+    expect(recorded.map((resource) => resource.outputs?.["name"])).toEqual(["client02.example.com/"]);
   }, FLEET_STEP_MS);
 });

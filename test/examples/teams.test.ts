@@ -1,15 +1,16 @@
 /**
  * State in PostgreSQL, shared by many runners (docs/teams-and-ci.md), on a throwaway cluster of
  * this file's own, with the credentials in the libpq environment rather than the backend URL:
- *
- * - a plain stack (examples/quickstart): up, an empty preview, refresh and destroy;
- * - examples/agency with two clients and the shared template, as a CI pipeline runs it: `fleet
- *   init` (which refuses names the backend mixes up), the matrix from `list --shards 2`, the shared
- *   stack on its own, then two runners, each with its own PULUMI_HOME and checkout, deploying
- *   `--shard 1/2` and `--shard 2/2` at once; the merged report; a third runner's preview finding
- *   nothing to change; two runs racing for one stack, one reported locked (its holder's lease renewed,
- *   though the holder runs longer than the second run's --stale-lock-after) and one waiting for the
- *   lock; and destroy leaving nothing.
+ * examples/agency with two clients and the shared template, as a CI pipeline runs it: `fleet init`
+ * (which refuses names the backend mixes up), the matrix from `list --shards 2`, the shared stack
+ * on its own, then two runners, each with its own PULUMI_HOME and checkout, deploying `--shard 1/2`
+ * and `--shard 2/2` at once, each state a row of the database with no password in it; the merged
+ * report; two runs racing for one stack, one reported locked (its holder's lease renewed, though
+ * the holder runs longer than the second run's --stale-lock-after), while a third runner's `up` of
+ * both clients waits for that lock and finds nothing to change, as does a preview; and destroy
+ * leaving nothing.
+ * How a lease is renewed and judged is test/cli/fleet-locks.test.ts's; a single runner's fleet
+ * (budget, a broken client, --isolated, drift) is test/examples/agency-fleet.test.ts's.
  */
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
@@ -18,8 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
-import { createTestStack, repoRoot, testPassphrase } from "../support/pulumi.js";
-import { connectionConfig, runFleetCli, ServiceView } from "./support.js";
+import { repoRoot, testPassphrase } from "../support/pulumi.js";
+import { runFleetCli, ServiceView } from "./support.js";
 
 /**
  * One hashes to share 1 of 2 and the other to share 2 (cli/fleet/shard.ts): one stack per runner is
@@ -41,39 +42,12 @@ afterAll(async () => {
   await Promise.all([postgres?.stop(), emulator?.stop()]);
 });
 
-/** The state backend's rows whose key matches a LIKE pattern, e.g. `%/.pulumi/locks/%`. */
+/** The state backend's rows whose key matches a LIKE pattern, e.g. `%/.pulumi/locks/%` (none before the backend made its table). */
 async function stateKeys(pattern: string): Promise<string[]> {
+  const [[table] = []] = await postgres.query("SELECT to_regclass('pulumi_state')");
+  if (!table) return [];
   return (await postgres.query(`SELECT key FROM pulumi_state WHERE key LIKE '${pattern}' ORDER BY key`)).map(([key]) => key ?? "");
 }
-
-describe("a plain stack with its state in PostgreSQL", () => {
-  it("goes through up, an empty preview, refresh and destroy", async () => {
-    const harness = await createTestStack({
-      program: "examples/quickstart",
-      config: connectionConfig(emulator),
-      env: { PULUMI_BACKEND_URL: postgres.backendUrl, ...postgres.env },
-    });
-    try {
-      const up = await harness.stack.up();
-      expect(up.summary.resourceChanges?.create).toBe(3);
-      expect((await harness.stack.preview({ expectNoChanges: true })).changeSummary.same).toBe(3);
-      const refresh = await harness.stack.refresh();
-      expect(refresh.summary.resourceChanges).toEqual({ same: 3 });
-      // The state is a row of the database; the password is in neither the backend URL nor the state.
-      const rows = await postgres.query(`SELECT data FROM pulumi_state WHERE key LIKE '%/.pulumi/stacks/quickstart/${harness.stack.name}.json'`);
-      expect(rows).toHaveLength(1);
-      const state = Buffer.from((JSON.parse(rows[0]?.[0] ?? "{}") as { data: string }).data, "base64").toString();
-      expect(state).toContain(up.outputs["monitorId"]?.value);
-      expect(state).not.toContain(postgres.env["PGPASSWORD"]);
-      expect(postgres.backendUrl).not.toContain(postgres.env["PGPASSWORD"]);
-
-      expect((await harness.stack.destroy()).summary.resourceChanges?.delete).toBe(3);
-      expect(await service.list("/monitors")).toEqual([]);
-    } finally {
-      await harness.dispose();
-    }
-  }, STEP_MS);
-});
 
 describe("examples/agency split across CI runners", () => {
   const base = join(repoRoot, ".work", `agency-teams-${process.pid}`);
@@ -180,7 +154,14 @@ describe("examples/agency split across CI runners", () => {
       const monitors = await service.list("/monitors", { all_clients: "true", q: `${client}.example.com` });
       expect(monitors, client).toHaveLength(1);
       expect(await service.find(`/clients/${monitors[0]?.["client_id"]}`)).toMatchObject({ template_id: template?.id });
+      // The state is a row of the database; the password is in neither the backend URL nor the state.
+      const rows = await postgres.query(`SELECT data FROM pulumi_state WHERE key LIKE '%/.pulumi/stacks/agency/${client}.json'`);
+      expect(rows).toHaveLength(1);
+      const state = Buffer.from((JSON.parse(rows[0]?.[0] ?? "{}") as { data: string }).data, "base64").toString();
+      expect(state).toContain(monitors[0]?.id);
+      expect(state).not.toContain(postgres.env["PGPASSWORD"]);
     }
+    expect(postgres.backendUrl).not.toContain(postgres.env["PGPASSWORD"]);
 
     // The CI job after the matrix: one table, one exit status.
     for (const [name, report] of Object.entries({ shared, first, second })) await writeFile(join(base, `${name}.json`), JSON.stringify(report.report));
@@ -190,20 +171,15 @@ describe("examples/agency split across CI runners", () => {
     expect(rows.map((row) => row.split(/\s+/)[0])).toEqual([SHARED, ...CLIENTS]);
   }, STEP_MS);
 
-  it("a third runner's preview finds nothing to change", async () => {
-    const { code, report, stderr } = await fleetReport("c", ["preview"]);
-    expect(code, stderr).toBe(0);
-    expect(results(report)).toEqual(Object.fromEntries([[SHARED, "no changes"], ...CLIENTS.map((client) => [client, "no changes"])]));
-  }, STEP_MS);
-
-  it("of two runs racing for one stack, the second is reported locked by the first and changes nothing; one that waits for the lock runs after it", async () => {
+  it("of two runs racing for one stack, the second is reported locked by the first and changes nothing; a third runner's up waits for the lock and finds nothing to change", async () => {
     // The same commit in every checkout: acme's client gets a new name.
     for (const dir of Object.values(runners)) {
       const file = join(dir, "Pulumi.acme.yaml");
       await writeFile(file, (await readFile(file, "utf8")).replace("name: Client acme", "name: Acme Corporation"));
     }
-    // The rename is slow to answer, so the first run holds the stack's lock for a while.
-    await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", latency_ms: 15_000, times: 1 });
+    // The rename is slow to answer, so the first run holds the stack's lock for a while: long
+    // enough for the second run to start and find it, four times its --stale-lock-after.
+    await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", latency_ms: 8_000, times: 1 });
     // The first run keeps a lease on the lock, renewed every 0.5 s (a quarter of its 2 s threshold).
     const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s"]);
     const deadline = Date.now() + 120_000;
@@ -211,9 +187,10 @@ describe("examples/agency split across CI runners", () => {
       if (Date.now() > deadline) throw new Error("the first run never took acme's lock");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    // The second judges it by its lease alone (as from another host), with a threshold far shorter than the 15 s the first holds it.
+    // The second judges it by its lease alone (as from another host), with a threshold far shorter than the 8 s the first holds it.
     const second = fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s", "--no-pid-check"]);
-    const [first, locked, waiting] = await Promise.all([holder, second, fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--yes", "--wait-lock", "300"])]);
+    // A third runner deploys both clients at once, acme waiting for its lock.
+    const [first, locked, waiting] = await Promise.all([holder, second, fleetReport("c", ["up", "--no-shared", "--yes", "--wait-lock", "300"])]);
     await emulator.admin.clearFaults();
 
     expect(first.code, first.stderr).toBe(0);
@@ -231,18 +208,20 @@ describe("examples/agency split across CI runners", () => {
     const table = await runFleetCli(["report", "merge", "locked.json", "--cwd", base], envOf("b"));
     expect(table.code).toBe(1);
     expect(table.stdout).toMatch(new RegExp(`^acme .* locked \\(by ${lock?.user}@${lock?.host}, pid ${lock?.pid}, since \\d{4}-\\d\\d-\\d\\dT[^)]+\\)$`, "m"));
-    // The waiting run started once the first was done, and found its change already made.
+    // The third runner, with a checkout and PULUMI_HOME of its own, found both clients as its commit
+    // declares them: acme once the first run was done (its rename in the state), globex at once.
     expect(waiting.code, waiting.stderr).toBe(0);
-    expect(waiting.report.stacks[0]).toMatchObject({ stack: "acme", result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } });
+    const unchanged = { result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } };
+    expect(waiting.report.stacks).toEqual(CLIENTS.map((stack) => expect.objectContaining({ stack, ...unchanged })));
 
-    // Nothing lost: the rename is in the service and in the state, and no lock is left.
+    // Nothing lost: the rename is in the service and in the state (a preview, which takes no lock, finds nothing to change), and no lock is left.
     const [monitor] = await service.list("/monitors", { all_clients: "true", q: "acme.example.com" });
     expect(await service.find(`/clients/${monitor?.["client_id"]}`)).toMatchObject({ name: "Acme Corporation" });
     expect(results((await fleetReport("c", ["preview", "--stack", "acme", "--no-shared"])).report)).toEqual({ acme: "no changes" });
     expect(await stateKeys("%/.pulumi/locks/%")).toEqual([]);
   }, STEP_MS);
 
-  it("destroy leaves nothing in the service and no lock behind", async () => {
+  it("destroy removes every client's objects, then the shared template, archiving the clients and leaving no lock behind", async () => {
     const { code, report, stderr } = await fleetReport("c", ["destroy", "--yes"]);
     expect(code, stderr).toBe(0);
     expect(report.stacks.map((stack) => stack.stack)).toEqual([...CLIENTS, SHARED]);
@@ -251,6 +230,7 @@ describe("examples/agency split across CI runners", () => {
       expect(await service.list(collection, { all_clients: "true" }), collection).toEqual([]);
     }
     expect(await service.list("/client-templates")).toEqual([]);
+    expect((await service.list("/clients")).every((client) => client["archived"] === true)).toBe(true);
     expect(await stateKeys("%/.pulumi/locks/%")).toEqual([]);
   }, STEP_MS);
 });
