@@ -103,6 +103,18 @@ describe("back-off after a 429, shared by every request", () => {
     expect(grantedAt).toEqual([1010, 1510, 2010]);
   });
 
+  it("pauses every start for a second after a 429 that names no Retry-After", async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock });
+    await limiter.acquire();
+    limiter.throttled(0);
+    const grantedAt = startAll(limiter, 1);
+    await clock.advance(999);
+    expect(grantedAt).toEqual([]);
+    await clock.advance(1);
+    expect(grantedAt).toEqual([1000]);
+  });
+
   it("sends a start that was waiting for its slot behind a pause that began meanwhile", async () => {
     const clock = new ManualClock();
     const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 10 });
