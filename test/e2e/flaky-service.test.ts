@@ -5,9 +5,10 @@
  * 40-resource lifecycle still goes through with the provider's default retry settings: each `up`,
  * `refresh` and `destroy` succeeds on its first attempt, makes no duplicate and leaves nothing
  * behind, the program previews no change after the faulted `up`, and a request that keeps
- * failing for more than 5 s is announced in the output of `pulumi up`. On a fast clock: the 429s ask for `Retry-After: 0`, so
- * the run proves the handling of every fault without waiting a second for each (the wait itself
- * is proven below, by a burst of 429s that ask for 1 s, and by test/http/rate-limit.test.ts).
+ * failing for more than 5 s is announced in the output of `pulumi up`. On a fast clock: the 429s
+ * ask for `Retry-After: 0`, so the run proves the handling of every fault without waiting a second
+ * for each (the wait itself is proven below, by a burst of 429s that ask for 1 s, and by
+ * test/http/rate-limit.test.ts).
  * `npm run bench:faults` runs it three times over, at the real service's 1 s, beside a
  * fault-free run and prints the figures.
  */
