@@ -30,7 +30,6 @@ const longestFirst = [
   "test/e2e/flaky-service.test.ts",
   "test/examples/teams.test.ts",
   "test/examples/lost-runner.test.ts",
-  "test/e2e/faults.test.ts",
   "test/e2e/monitor-set.test.ts",
   "test/e2e/hand-changes.test.ts",
   "test/e2e/lifecycle.test.ts",

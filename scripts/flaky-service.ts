@@ -35,6 +35,8 @@ export interface CommandFigures {
   /** Attempts that met a fault; each was retried, since every command succeeded. */
   faulted: number;
   throttled: number;
+  /** Attempts whose answer an injected latency held back. */
+  delayed: number;
   /** `retrying ...` lines in the command's output. */
   notices: number;
   /** The `retrying ...` lines themselves, trimmed. */
@@ -100,6 +102,7 @@ async function measured(
     requests: log.length,
     faulted: log.filter((entry) => entry.fault !== null).length,
     throttled: log.filter((entry) => entry.status === 429).length,
+    delayed: log.filter((entry) => entry.fault === "latency").length,
     notices: stdout.split("\n").filter((line) => line.includes(": retrying ")).length,
     noticeLines: stdout.split("\n").filter((line) => line.includes(": retrying ")).map((line) => line.trim()),
   };
@@ -127,13 +130,15 @@ async function namesInService(target: FlakyServiceTarget): Promise<Record<string
 /**
  * up, refresh (expecting no changes) and destroy of a new generation of the program, through a
  * bad minute when `withFaults` (its 429s asking for `retryAfterSeconds`); faults are lifted only
- * to count what the service holds.
+ * to count what the service holds, and to run `betweenUpAndRefresh` (a test's own step, say an
+ * empty preview).
  */
 export async function lifecycle(
   target: FlakyServiceTarget,
   generation: number,
   withFaults: boolean,
   retryAfterSeconds: number = REAL_RETRY_AFTER_SECONDS,
+  betweenUpAndRefresh?: () => Promise<void>,
 ): Promise<LifecycleOutcome> {
   const { stack } = target;
   await stack.setConfig("resourceCount", { value: String(RESOURCE_COUNT) });
@@ -150,6 +155,7 @@ export async function lifecycle(
   );
   await admin(target, "DELETE", "/faults");
   const afterUp = await namesInService(target);
+  await betweenUpAndRefresh?.();
   if (withFaults) await injectBadMinute(target, retryAfterSeconds);
   figures.push(await measured(target, "refresh", () => stack.refresh({ expectNoChanges: true })));
   figures.push(await measured(target, "destroy", () => stack.destroy()));

@@ -19,7 +19,8 @@ beforeAll(async () => {
     config: { resources: { value: "[]" }, "monitoring:offeredRegions": { value: '["us-east-1","eu-west-1"]' } },
   });
 });
-afterAll(async () => deployment?.dispose());
+// What the failed up left (the stack's own resource) goes with the stack's folder: no destroy.
+afterAll(async () => deployment?.dispose({ keepObjects: true }));
 
 /** The message of the preview of `resources`, which must fail, and that it sent no API request. */
 async function failedPreview(resources: unknown[]): Promise<string> {

@@ -84,7 +84,8 @@ describe("the packed package beside the newest @pulumi/pulumi", () => {
     });
   });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
+    // The objects go away with the emulator; the state with the project. The last test destroys
+    // them as a user would, with the provider text stored in state.
     await emulator?.stop();
     await project?.dispose();
   });
@@ -104,19 +105,14 @@ describe("the packed package beside the newest @pulumi/pulumi", () => {
     expect(up.outputs.pingUrl?.secret).toBe(true);
   });
 
-  it("previews no change afterwards", async () => {
-    const preview = await stack.preview({ expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 5 });
-  });
-
-  it("previews no change with the installed fleet command, which runs the program inside its own process", async () => {
+  it("previews no change afterwards, with the installed fleet command, which runs the program inside its own process", async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PULUMI_BACKEND_URL: `file://${project.dir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase, PULUMI_SKIP_UPDATE_CHECK: "true" };
     // Without PULUMI_NODEJS_TRANSPILE_ONLY: the program is type-checked, as under `pulumi preview`.
     delete env.PULUMI_NODEJS_TRANSPILE_ONLY;
     const { stdout } = await run(join(project.dir, "node_modules", ".bin", "pulumi-monitoring-fleet"), ["preview", "--json"], { cwd: project.dir, env });
     const report = JSON.parse(stdout) as { programs?: string; stacks: Array<{ stack: string; result: string }> };
     expect(report.programs).toBe("in the fleet process");
-    expect(report.stacks).toEqual([expect.objectContaining({ stack: "dev", result: "no changes" })]);
+    expect(report.stacks).toEqual([expect.objectContaining({ stack: "dev", result: "no changes", counts: { create: 0, update: 0, delete: 0, replace: 0 } })]);
   });
 
   it("stores one short provider text for every kind: a require of the installed package", async () => {

@@ -5,8 +5,8 @@
  * with the package's helpers beside it. One stack: a compliant program (TypeScript and a
  * monitoring file) with violations added, so that each run shows both what the packs flag and
  * what they let pass. Each policy's rule, message and configuration is proven without an engine
- * in test/policy/; this file proves the packs' wiring: one `up` that stops at its preview, one
- * preview with a policy configuration, and the type-check of the program and the own pack.
+ * in test/policy/; this file proves the packs' wiring: one `up` that stops at its preview, with a
+ * policy configuration, and the type-check of the program and the own pack.
  */
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -153,10 +153,20 @@ describe("the policy pack of the packed package", () => {
     await project?.dispose();
   });
 
-  it("fails the up of a monitor, a MonitorSet entry and a monitoring file's monitor without alert routing, naming each and nothing else, creates nothing, and prints no secret", async () => {
+  it("fails the up of a monitor, a MonitorSet entry and a monitoring file's monitor without alert routing, naming each and nothing else, creates nothing, and prints no secret; takes a threshold and an enforcement level from --policy-pack-config", async () => {
+    // The minimum interval made mandatory and lowered from its default of 60 s to 45 s: the
+    // monitors that leave it at the service's 60 s pass, the one at 30 s does not. The CLI takes
+    // one configuration per pack, so the own pack gets an empty one (its defaults).
+    await writeFile(join(project.dir, "policy-config.json"), JSON.stringify({ "monitoring-min-interval": { enforcementLevel: "mandatory", minIntervalSeconds: 45 } }));
+    await writeFile(join(project.dir, "acme-config.json"), "{}");
     // With an organisation's own pack beside the package's, as CI would run both. The up's preview
     // checks the whole program and stops before the first create.
-    const up = await pulumi("violations", ["up", "--yes", "--policy-pack", PACK, "--policy-pack", "acme-policy"]);
+    const up = await pulumi("violations", [
+      "up",
+      "--yes",
+      ...["--policy-pack", PACK, "--policy-pack-config", "policy-config.json"],
+      ...["--policy-pack", "acme-policy", "--policy-pack-config", "acme-config.json"],
+    ]);
     expect(up.code).not.toBe(0);
     expect(up.output).toContain(`pulumi-monitoring@v${packageManifest.version}`);
     expect(up.output).toContain("[mandatory]  monitoring-alert-routing");
@@ -167,7 +177,9 @@ describe("the policy pack of the packed package", () => {
         .map((name) => `${name}: routes its alerts nowhere: set notificationChannelIds (at least 1 channel) or escalationPolicyId`)
         .sort(),
     );
-    expect(violations(up.output, "below the minimum")).toEqual(['Monitor "unrouted": intervalSeconds is 30, below the minimum of 60 s (minIntervalSeconds)']);
+    expect(up.output).toContain("[mandatory]  monitoring-min-interval");
+    expect(up.output).not.toContain("[advisory]  monitoring-min-interval");
+    expect(violations(up.output, "below the minimum")).toEqual(['Monitor "unrouted": intervalSeconds is 30, below the minimum of 45 s (minIntervalSeconds)']);
     expect(up.output).not.toMatch(/can't be known/);
     expect(up.output).not.toContain(secrets.basicAuthPassword);
     // The own pack reads the stack's configuration, its name and its project.
@@ -179,18 +191,6 @@ describe("the policy pack of the packed package", () => {
       const response = await fetch(`${emulator.baseUrl}${collection}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
       expect(((await response.json()) as { data: unknown[] }).data).toEqual([]);
     }
-  });
-
-  it("takes thresholds and enforcement levels from --policy-pack-config", async () => {
-    await writeFile(
-      join(project.dir, "policy-config.json"),
-      JSON.stringify({ "monitoring-alert-routing": "advisory", "monitoring-min-interval": { minIntervalSeconds: 120 } }),
-    );
-    const preview = await pulumi("violations", ["preview", "--policy-pack", PACK, "--policy-pack-config", "policy-config.json"]);
-    expect(preview.output).toContain("[advisory]  monitoring-alert-routing");
-    expect(preview.output).not.toContain("[mandatory]");
-    expect(preview.output).toContain('Monitor "unrouted": intervalSeconds is 30, below the minimum of 120 s (minIntervalSeconds)');
-    expect(preview.code).toBe(0);
   });
 
   it("compiles the program and an own pack against the package's types, its declaration files checked too (so with skipLibCheck as well)", async () => {

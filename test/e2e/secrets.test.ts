@@ -2,11 +2,24 @@
  * No secret lands in state, in `pulumi stack export` or in the engine's output in plaintext:
  * not the API key, a basic-auth password, a header value, a channel credential or a webhook
  * signing secret.
+ *
+ * The same stack's first `up` measures what a deployment costs per monitor, with limits, so that
+ * growth fails here and not in a user's ten-thousand-monitor stack: the requests of a basic
+ * `Monitor`'s create, and the state bytes of a `MonitorSet` per monitor. The provider text and a
+ * basic monitor's state are measured where they take their final form, in the installed package
+ * (test/e2e/package.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
+import type { RequestLogEntry } from "../../emulator/index.js";
 import { deploy, secrets, type Deployment } from "./support.js";
 import { testPassphrase } from "../support/pulumi.js";
+
+/** The inputs of the provider benchmark's monitors (scripts/bench-provider.ts). */
+const basic = (index: number) => ({ name: `bench ${index}`, url: `https://example.com/${index}`, intervalSeconds: 60, regions: ["eu-west-1", "us-east-1"] });
+const SET_SIZE = 20;
+/** Per monitor of a set of 20: its inputs and outputs, nothing else. */
+const SET_STATE_PER_MONITOR_LIMIT = 700;
 
 const resources = [
   {
@@ -26,46 +39,63 @@ const resources = [
     },
   },
   { kind: "WebhookSubscription", name: "audit", args: { url: "http://127.0.0.1:9/hook", events: ["monitor.created"] } },
+  { kind: "Monitor", name: "single", args: basic(0) },
+  { kind: "MonitorSet", name: "fleet", args: { monitors: Object.fromEntries(Array.from({ length: SET_SIZE }, (_, index) => [`m${index}`, basic(index)])) } },
 ];
 
-describe("secrets in state", () => {
-  let deployment: Deployment;
-  const engineOutput: string[] = [];
-  let signingSecret: string;
-  let lookedUpHeaders: unknown;
+interface StateResource {
+  urn: string;
+  type: string;
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
 
-  beforeAll(async () => {
-    deployment = await deploy({
-      program: "test/programs/declared",
-      config: {
-        resources: { value: JSON.stringify(resources) },
-        basicAuthPassword: { value: secrets.basicAuthPassword, secret: true },
-        headerValue: { value: secrets.headerValue, secret: true },
-        chatWebhookUrl: { value: secrets.chatWebhookUrl, secret: true },
-      },
-    });
-    const { outputs } = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line), onError: (line) => engineOutput.push(line) });
-    await deployment.harness.stack.refresh({ onOutput: (line) => engineOutput.push(line) });
-    // A program that looks the monitor up and exports what it read: its secret fields stay secret.
-    await deployment.harness.stack.setConfig("lookupMonitorId", { value: (outputs.ids!.value as Record<string, string>)["web"] as string });
-    const withLookup = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line) });
-    lookedUpHeaders = withLookup.outputs.lookedUp?.value?.requestHeaders;
-    // The signing secret exists only in state (the service returns it once): read it decrypted.
-    const decrypted = JSON.parse(pulumiStackExport("--show-secrets")).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
-    const sentinel = decrypted.find((resource) => resource.type.endsWith(":WebhookSubscription"))!.outputs.signingSecret as { plaintext: string };
-    signingSecret = JSON.parse(sentinel.plaintext) as string;
+let deployment: Deployment;
+const engineOutput: string[] = [];
+let signingSecret: string;
+let lookedUpHeaders: unknown;
+/** The requests of the first up, and the state it left. */
+let requestsOfUp: RequestLogEntry[];
+let stateOfUp: StateResource[];
+
+beforeAll(async () => {
+  deployment = await deploy({
+    program: "test/programs/declared",
+    config: {
+      resources: { value: JSON.stringify(resources) },
+      basicAuthPassword: { value: secrets.basicAuthPassword, secret: true },
+      headerValue: { value: secrets.headerValue, secret: true },
+      chatWebhookUrl: { value: secrets.chatWebhookUrl, secret: true },
+    },
   });
-  afterAll(async () => deployment?.dispose());
+  await deployment.emulator.admin.clearRequestLog();
+  const { outputs } = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line), onError: (line) => engineOutput.push(line) });
+  requestsOfUp = await deployment.emulator.admin.requestLog();
+  stateOfUp = (await deployment.harness.stack.exportStack()).deployment.resources as StateResource[];
+  await deployment.harness.stack.refresh({ onOutput: (line) => engineOutput.push(line) });
+  // A program that looks the monitor up and exports what it read: its secret fields stay secret.
+  await deployment.harness.stack.setConfig("lookupMonitorId", { value: (outputs.ids!.value as Record<string, string>)["web"] as string });
+  const withLookup = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line) });
+  lookedUpHeaders = withLookup.outputs.lookedUp?.value?.requestHeaders;
+  // The signing secret exists only in state (the service returns it once): read it decrypted.
+  const decrypted = JSON.parse(pulumiStackExport("--show-secrets")).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
+  const sentinel = decrypted.find((resource) => resource.type.endsWith(":WebhookSubscription"))!.outputs.signingSecret as { plaintext: string };
+  signingSecret = JSON.parse(sentinel.plaintext) as string;
+});
+// The objects go away with the emulator: every output looked at is of the ups and the refresh, no destroy.
+afterAll(async () => deployment?.dispose({ keepObjects: true }));
 
-  /** `pulumi stack export` as a user runs it (the Automation API's exportStack shows secrets). */
-  function pulumiStackExport(...flags: string[]): string {
-    return execFileSync("pulumi", ["stack", "export", "--stack", deployment.harness.stack.name, ...flags], {
-      cwd: deployment.harness.workDir,
-      env: { ...process.env, PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase },
-      encoding: "utf8",
-    });
-  }
+/** `pulumi stack export` as a user runs it (the Automation API's exportStack shows secrets). */
+function pulumiStackExport(...flags: string[]): string {
+  return execFileSync("pulumi", ["stack", "export", "--stack", deployment.harness.stack.name, ...flags], {
+    cwd: deployment.harness.workDir,
+    env: { ...process.env, PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase },
+    encoding: "utf8",
+  });
+}
 
+describe("secrets in state", () => {
   const plaintexts = () => ({
     "the API key": deployment.emulator.apiKey,
     "a basic-auth password": secrets.basicAuthPassword,
@@ -107,5 +137,21 @@ describe("secrets in state", () => {
       expect(provider).not.toMatch(/pls_test_|apiKey|MONITORING_API_KEY/);
       expect(provider.length).toBeLessThan(4_096);
     }
+  });
+});
+
+describe("state per monitor", () => {
+  const named = (name: string) => stateOfUp.find((resource) => resource.urn.endsWith(`::${name}`))!;
+
+  it("creates a basic monitor with one request, the create's answer giving its outputs", () => {
+    // One POST per single Monitor of the program (web and single), the set's members going in batches.
+    expect(requestsOfUp.filter((entry) => entry.method === "POST" && entry.path === "/monitors")).toHaveLength(2);
+    expect(requestsOfUp.filter((entry) => entry.path.startsWith(`/monitors/${named("single").id}`))).toEqual([]);
+  });
+
+  it("keeps a MonitorSet's state per monitor under the limit", () => {
+    const bytes = Buffer.byteLength(JSON.stringify(named("fleet")));
+    console.log(`MonitorSet of ${SET_SIZE}: ${bytes} B, ${Math.round(bytes / SET_SIZE)} B per monitor`);
+    expect(bytes / SET_SIZE).toBeLessThanOrEqual(SET_STATE_PER_MONITOR_LIMIT);
   });
 });
