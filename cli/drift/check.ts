@@ -1,5 +1,5 @@
 /**
- * The unmanaged-object part of a drift check, after the stacks' refreshes: which objects each
+ * The unmanaged-object part of a drift check, beside the stacks' refreshes: which objects each
  * checked stack's scope holds that no stack manages. The stacks' states say what is managed and
  * where each stack's objects live (for a checked stack, as its refresh reported them; for the
  * others, `pulumi stack export`); each stack's configuration (or the environment) says which
@@ -13,7 +13,7 @@ import { limiterFor } from "../../provider/fleet-budget.js";
 import { ApiClient } from "../../provider/http.js";
 import { runBounded } from "../fleet/scheduler.js";
 import { globToRegExp } from "../fleet/select.js";
-import { findUnmanaged, type Ignore, managedIds, type RecordedResource, type ScopeKey, scopesOf, type UnmanagedObject } from "./unmanaged.js";
+import { type Ignore, managedIds, readScopes, type RecordedResource, type ScopeKey, type ScopeListing, scopesOf, type UnmanagedObject, unmanagedIn } from "./unmanaged.js";
 
 export interface CheckedStack {
   label: string;
@@ -32,41 +32,101 @@ export interface ManagingProject {
 /** Per checked stack (by label): its unmanaged objects, or why they could not be read. */
 export type UnmanagedResult = Map<string, UnmanagedObject[] | Error>;
 
-export async function unmanagedObjects(checked: readonly CheckedStack[], managing: readonly ManagingProject[], ignore: Ignore, parallel: number): Promise<UnmanagedResult> {
+/**
+ * The service's lists a drift check reads, each stack's as soon as its refresh is done: under a
+ * rate limit they then overlap the refreshes of the stacks still running, instead of all waiting
+ * for the last one (20 client stacks: 140 lists, some 15 s at 10 requests per second). Stacks of
+ * one account (service and key) share one client and one read of each scope; each stack's
+ * configuration (or the environment) names its account.
+ */
+export class ScopeReads {
+  readonly #parallel: number;
+  readonly #settingsOf: (target: CheckedStack) => Promise<ProviderSettings>;
+  readonly #stacks = new Map<string, Promise<{ account: string; settings: ProviderSettings }>>();
+  readonly #accounts = new Map<string, { api: ApiClient; scopes: Map<ScopeKey, Promise<ScopeListing>> }>();
+
+  /** `settingsOf`: the stack's connection settings, by default from its configuration and the environment. */
+  constructor(parallel: number, settingsOf: (target: CheckedStack) => Promise<ProviderSettings> = stackSettings) {
+    this.#parallel = parallel;
+    this.#settingsOf = settingsOf;
+  }
+
+  /** Starts reading `target`'s scopes; a failure is kept for {@link unmanagedObjects} to report. */
+  start(target: CheckedStack): void {
+    this.#listingsOf(target).catch(() => undefined);
+  }
+
+  /** The account `target` reads, and the listing of each of its scopes. */
+  async listingsOf(target: CheckedStack): Promise<{ account: string; listings: Map<ScopeKey, ScopeListing> }> {
+    return this.#listingsOf(target);
+  }
+
+  async #listingsOf(target: CheckedStack): Promise<{ account: string; listings: Map<ScopeKey, ScopeListing> }> {
+    let stack = this.#stacks.get(target.label);
+    if (stack === undefined) {
+      stack = this.#settingsOf(target).then((settings) => ({ account: `${settings.apiUrl}\0${settings.apiKey}`, settings }));
+      this.#stacks.set(target.label, stack);
+    }
+    const { account, settings } = await stack;
+    let reads = this.#accounts.get(account);
+    if (reads === undefined) {
+      const { apiUrl, maxRequestsPerSecond, ...options } = settings;
+      // Under `fleet drift`, within the fleet's rate budget like the stacks' own reads.
+      reads = { api: new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiterFor(maxRequestsPerSecond) }), scopes: new Map() };
+      this.#accounts.set(account, reads);
+    }
+    const scopes = scopesOf(target.resources);
+    const listings = await Promise.all(
+      scopes.map((scope) => {
+        let listing = reads.scopes.get(scope);
+        if (listing === undefined) {
+          listing = readScopes(reads.api, [scope], this.#parallel).then((read) => read.get(scope)!);
+          reads.scopes.set(scope, listing);
+        }
+        return listing;
+      }),
+    );
+    return { account, listings: new Map(scopes.map((scope, index) => [scope, listings[index]!])) };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#accounts.values()].map(({ api }) => api.close()));
+  }
+}
+
+async function stackSettings(target: CheckedStack): Promise<ProviderSettings> {
+  const config = await (await Stack.select(target.name, target.workspace)).getAllConfig();
+  return resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value, process.env, stackConfigKeyName(basename(target.name)));
+}
+
+/**
+ * Each checked stack's unmanaged objects, from the lists `reads` read (those of a stack not started
+ * yet are read now), and from every managing stack's state.
+ */
+export async function unmanagedObjects(checked: readonly CheckedStack[], managing: readonly ManagingProject[], ignore: Ignore, parallel: number, reads: ScopeReads): Promise<UnmanagedResult> {
   const results: UnmanagedResult = new Map();
   const managed = new Set(checked.flatMap((target) => managedIds(target.resources)));
   for (const id of await managedByOthers(checked, managing, parallel)) managed.add(id);
   // A stack with no object of this package has no scope to read.
   const inScope = checked.filter((target) => scopesOf(target.resources).length > 0);
   for (const target of checked) if (!inScope.includes(target)) results.set(target.label, []);
-  const settings = await runBounded(inScope, parallel, async (target) => {
-    const config = await (await Stack.select(target.name, target.workspace)).getAllConfig();
-    return resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value, process.env, stackConfigKeyName(basename(target.name)));
-  });
+  const read = await Promise.allSettled(inScope.map((target) => reads.listingsOf(target)));
 
-  // One read per account (service and key), of every scope its stacks live in.
-  const accounts = new Map<string, Array<{ target: CheckedStack; scopes: ScopeKey[]; settings: ProviderSettings }>>();
-  settings.forEach((result, index) => {
-    const target = inScope[index] as CheckedStack;
-    if (result.status !== "fulfilled") {
-      results.set(target.label, result.status === "rejected" ? asError(result.reason) : new Error("not read"));
+  // The objects of one account are judged together, each scope once, whichever stacks share it.
+  const accounts = new Map<string, Array<{ target: CheckedStack; listings: Map<ScopeKey, ScopeListing> }>>();
+  read.forEach((result, index) => {
+    const target = inScope[index]!;
+    if (result.status === "rejected") {
+      results.set(target.label, asError(result.reason));
       return;
     }
-    const account = `${result.value.apiUrl}\0${result.value.apiKey}`;
-    accounts.set(account, [...(accounts.get(account) ?? []), { target, scopes: scopesOf(target.resources), settings: result.value }]);
+    const { account, listings } = result.value;
+    accounts.set(account, [...(accounts.get(account) ?? []), { target, listings }]);
   });
   for (const group of accounts.values()) {
-    const { apiUrl, maxRequestsPerSecond, ...options } = group[0]!.settings;
-    // Under `fleet drift`, within the fleet's rate budget like the stacks' own reads.
-    const api = new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiterFor(maxRequestsPerSecond) });
-    try {
-      const byScope = await findUnmanaged(api, [...new Set(group.flatMap((stack) => stack.scopes))], managed, ignore, parallel);
-      for (const { target, scopes } of group) results.set(target.label, scopes.flatMap((scope) => byScope.get(scope) ?? []));
-    } catch (error) {
-      for (const { target } of group) results.set(target.label, asError(error));
-    } finally {
-      await api.close();
-    }
+    const listings = new Map(group.flatMap(({ listings }) => [...listings]));
+    const byScope = unmanagedIn(listings, managed, ignore);
+    for (const { target, listings } of group) results.set(target.label, [...listings.keys()].flatMap((scope) => byScope.get(scope) ?? []));
   }
   return results;
 }

@@ -86,34 +86,53 @@ export function scopesOf(resources: readonly RecordedResource[]): ScopeKey[] {
   return [...scopes].sort();
 }
 
+/** One scope's objects, kind by kind in the order of the kinds, each as the service listed them. */
+export type ScopeListing = ReadonlyArray<{ definition: AnyResourceDefinition; listed: readonly Listed[] }>;
+
 /**
- * The objects of each scope that no id of `managed` names and `ignore` does not leave out, read
- * with `api`, `parallel` lists at once (the client's rate limit paces them); each scope's list is
- * in the order of the kinds, then as the service listed them.
+ * Every kind's list in each of `scopes`, in list pages, `parallel` lists at once (the client's rate
+ * limit paces them). Fails with the first list that could not be read.
  */
-export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[], managed: ReadonlySet<string>, ignore: Ignore, parallel = 1): Promise<Map<ScopeKey, UnmanagedObject[]>> {
-  const ignoredIds = new Set(ignore.ids.map((id) => id.toLowerCase()));
-  const ignoredNames = ignore.names.map(globToRegExp);
-  const lists = [...new Set(scopes)].flatMap((scope) => definitions.map((definition) => ({ scope, definition })));
-  const read = await runBounded(lists, parallel, ({ scope, definition }) => listScope(api, definition, scope));
-  const found: AccountObject[] = [];
+export async function readScopes(api: ApiClient, scopes: readonly ScopeKey[], parallel = 1): Promise<Map<ScopeKey, ScopeListing>> {
+  const unique = [...new Set(scopes)];
+  const lists = unique.flatMap((scope) => definitions.map((definition) => ({ scope, definition })));
+  const read = await runBounded(lists, parallel, ({ scope, definition }) => listKind(api, definition, scope));
+  const listings = new Map<ScopeKey, Array<{ definition: AnyResourceDefinition; listed: Listed[] }>>(unique.map((scope) => [scope, []]));
   for (const [index, { scope, definition }] of lists.entries()) {
     const listed = read[index]!;
     if (listed.status !== "fulfilled") throw listed.status === "rejected" ? listed.reason : new Error(`the ${definition.kind} list of ${scope} was not read`);
-    const engine = new ResourceReader(definition, () => api);
-    for (const { item, context } of listed.value) {
-      const id = String(item["id"]);
-      const inputs = { ...context, ...pick(engine.carried(item), Object.keys(definition.inputs.shape)) };
-      if (managed.has(id.toLowerCase()) || ignoredIds.has(id.toLowerCase()) || isLeftDeleted(definition, inputs)) continue;
-      // A list without client_id holds the objects outside any client (spec 4.1); a server that adds others is not believed.
-      if (scope === "account" && definition !== clientKind && inputs[CLIENT_FIELD] !== undefined) continue;
-      const name = displayTextOf(inputs) ?? id;
-      if (ignoredNames.some((pattern) => pattern.test(name))) continue;
-      found.push({ definition, id, inputs });
+    listings.get(scope)!.push({ definition, listed: listed.value });
+  }
+  return listings;
+}
+
+/**
+ * The objects of each scope, as `listings` hold them, that no id of `managed` names and `ignore`
+ * does not leave out; each scope's objects in the order of the kinds, then as the service listed
+ * them. The declarations that adopt them are planned together, so that two objects of one name
+ * get two names.
+ */
+export function unmanagedIn(listings: ReadonlyMap<ScopeKey, ScopeListing>, managed: ReadonlySet<string>, ignore: Ignore): Map<ScopeKey, UnmanagedObject[]> {
+  const ignoredIds = new Set(ignore.ids.map((id) => id.toLowerCase()));
+  const ignoredNames = ignore.names.map(globToRegExp);
+  const found: AccountObject[] = [];
+  for (const [scope, listing] of listings) {
+    for (const { definition, listed } of listing) {
+      const engine = new ResourceReader(definition, readsNothing);
+      for (const { item, context } of listed) {
+        const id = String(item["id"]);
+        const inputs = { ...context, ...pick(engine.carried(item), Object.keys(definition.inputs.shape)) };
+        if (managed.has(id.toLowerCase()) || ignoredIds.has(id.toLowerCase()) || isLeftDeleted(definition, inputs)) continue;
+        // A list without client_id holds the objects outside any client (spec 4.1); a server that adds others is not believed.
+        if (scope === "account" && definition !== clientKind && inputs[CLIENT_FIELD] !== undefined) continue;
+        const name = displayTextOf(inputs) ?? id;
+        if (ignoredNames.some((pattern) => pattern.test(name))) continue;
+        found.push({ definition, id, inputs });
+      }
     }
   }
   const plan = planImport({ objects: found, clients: [] });
-  const byScope = new Map<ScopeKey, UnmanagedObject[]>(scopes.map((scope) => [scope, []]));
+  const byScope = new Map<ScopeKey, UnmanagedObject[]>([...listings.keys()].map((scope) => [scope, []]));
   for (const object of found) {
     const declaration = plan.declarations.find((candidate) => candidate.id === object.id && candidate.definition === object.definition);
     const clientId = object.definition === clientKind ? undefined : (object.inputs[CLIENT_FIELD] as string | undefined);
@@ -128,6 +147,16 @@ export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[],
   return byScope;
 }
 
+/** {@link readScopes}, then {@link unmanagedIn}: the unmanaged objects of each scope, read with `api`. */
+export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[], managed: ReadonlySet<string>, ignore: Ignore, parallel = 1): Promise<Map<ScopeKey, UnmanagedObject[]>> {
+  return unmanagedIn(await readScopes(api, scopes, parallel), managed, ignore);
+}
+
+/** The client of a reader that only takes the fields a listed object carries (`carried`), which sends nothing. */
+function readsNothing(): ApiClient {
+  throw new Error("the lists were read before: nothing more is sent");
+}
+
 interface Listed {
   item: Record<string, unknown>;
   /** Inputs placed in the list's path (a share link's client). */
@@ -135,7 +164,7 @@ interface Listed {
 }
 
 /** One kind's objects in one scope, in list pages; none when the kind does not live there. */
-async function listScope(api: ApiClient, definition: AnyResourceDefinition, scope: ScopeKey): Promise<Listed[]> {
+async function listKind(api: ApiClient, definition: AnyResourceDefinition, scope: ScopeKey): Promise<Listed[]> {
   const inPath = pathFields(definition);
   const list = async (path: string, query: Query, context: Record<string, unknown> = {}): Promise<Listed[]> =>
     (await api.listAll<unknown>(path, query)).filter(isRecord).map((item) => ({ item, context }));

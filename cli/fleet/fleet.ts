@@ -24,7 +24,7 @@ import { CONFIG_NAMESPACE } from "../../provider/config.js";
 import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
 import { byObject } from "../drift/changes.js";
-import { type ManagingProject, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
+import { type ManagingProject, ScopeReads, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
 import { renderMarkdown } from "../drift/report.js";
 import type { RecordedResource } from "../drift/unmanaged.js";
 import { runBounded } from "./scheduler.js";
@@ -155,6 +155,8 @@ class FleetRun {
   readonly #finished = new Map<string, StackReport>();
   /** drift: each checked stack's resources as its state records them, from its refresh's events. */
   readonly #recorded = new Map<string, RecordedResource[]>();
+  /** drift: the lists of the service the check for unmanaged objects reads, each stack's once its refresh is done. */
+  readonly #scopeReads: ScopeReads | undefined;
   /** Resolves on a second Ctrl-C: stop waiting for the interrupted operations. */
   readonly #abandon: Promise<void>;
   #stopWaiting: () => void = () => {};
@@ -169,6 +171,7 @@ class FleetRun {
     private readonly io: FleetIO,
   ) {
     this.#abandon = new Promise((resolve) => (this.#stopWaiting = resolve));
+    this.#scopeReads = verb === "drift" ? new ScopeReads(options.parallel) : undefined;
   }
 
   /** `sharedBlocker`: why a destroy must leave the shared stack alone, if it must. */
@@ -214,6 +217,7 @@ class FleetRun {
       await this.#runPhases(report, order, clients, atOnce, shared, sharedProject, sharedBlocker);
       if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
     } finally {
+      await this.#scopeReads?.close();
       if (budgetServer !== undefined) {
         if (environmentBefore === undefined) delete process.env[FLEET_BUDGET_ENV];
         else process.env[FLEET_BUDGET_ENV] = environmentBefore;
@@ -282,7 +286,7 @@ class FleetRun {
     for (const other of this.project.drift.managedBy) managing.push({ workspace: await fleetWorkspace(other.dir), stacks: other.stacks });
     let found: UnmanagedResult;
     try {
-      found = await unmanagedObjects(checked, managing, this.project.drift.ignore, this.options.parallel);
+      found = await unmanagedObjects(checked, managing, this.project.drift.ignore, this.options.parallel, this.#scopeReads!);
     } catch (error) {
       found = new Map(checked.map((target) => [target.label, error as Error]));
     }
@@ -430,7 +434,10 @@ class FleetRun {
       const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : this.verb === "drift" ? (events.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
       const durationMs = Date.now() - startedAt;
       this.#display?.update(target.label, { state: "done", result, counts, durationMs });
-      if (this.verb === "drift") this.#recorded.set(target.label, events.recorded);
+      if (this.verb === "drift") {
+        this.#recorded.set(target.label, events.recorded);
+        this.#scopeReads?.start({ ...target, resources: events.recorded });
+      }
       return { ...base(), result, counts, durationMs, ...(this.verb === "drift" ? { drift: [...events.drift].sort(byObject) } : {}) };
     } catch (error) {
       const durationMs = Date.now() - startedAt;

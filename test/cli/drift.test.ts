@@ -6,13 +6,16 @@
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { driftOf } from "../../cli/drift/changes.js";
+import { ScopeReads, unmanagedObjects } from "../../cli/drift/check.js";
 import { renderMarkdown } from "../../cli/drift/report.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { noChanges } from "../../cli/fleet/events.js";
 import { parseProject } from "../../cli/fleet/project.js";
 import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
 import { ApiClient } from "../../provider/http.js";
+import { resolveSettings } from "../../provider/config.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 
 const MONITOR_TYPE = "pulumi-nodejs:dynamic/monitoring:Monitor";
@@ -204,6 +207,35 @@ describe("unmanaged objects, read from the emulator", () => {
     const requests = await emulator.admin.requestLog();
     expect(requests.every((request) => request.method === "GET" && /(^|&)limit=250(&|$)/.test(request.query))).toBe(true);
     expect(requests.length).toBeLessThanOrEqual(2 * 9);
+  });
+
+  it("of a fleet are read stack by stack, as each stack's refresh ends, each scope once however many stacks live in it", async () => {
+    const settings = resolveSettings((key) => ({ apiUrl: emulator.baseUrl, apiKey: emulator.apiKey })[key], {});
+    const reads = new ScopeReads(4, async () => settings);
+    const workspace = { workDir: "/fleet" } as LocalWorkspace;
+    const stackOf = (label: string, monitorId: string) => ({
+      label,
+      name: label,
+      workspace,
+      resources: [{ type: MONITOR_TYPE, id: monitorId, outputs: { clientId: ids.acme } }],
+    });
+    const [first, second] = [stackOf("acme-a", ids.managed!), stackOf("acme-b", ids.legacy!)];
+    try {
+      await emulator.admin.clearRequestLog();
+      // The first stack's refresh is done: its scope's lists are read at once, while the others run.
+      reads.start(first);
+      await reads.listingsOf(first);
+      const listsOfScope = (await emulator.admin.requestLog()).length;
+      expect(listsOfScope).toBeGreaterThan(0);
+      reads.start(second);
+      const found = await unmanagedObjects([first, second], [], { ids: [], names: [] }, 4, reads);
+      // The second stack lives in the same client: nothing more was read for it, nor for the check.
+      expect((await emulator.admin.requestLog()).length).toBe(listsOfScope);
+      // Each stack's report: what neither manages (the other's monitor counts as managed).
+      for (const label of ["acme-a", "acme-b"]) expect(found.get(label)).toEqual([expect.objectContaining({ name: "Stray", id: ids.stray })]);
+    } finally {
+      await reads.close();
+    }
   });
 
   it("leave out what `drift.ignore` names by id", async () => {
