@@ -3,11 +3,11 @@
  * 503 and 5 % of connections drop. The lifecycle of test/programs/fleet (up, refresh, destroy of
  * 40 resources) runs through it with the provider's default retry settings.
  *
- * Shared by test/e2e/flaky-service.test.ts, which runs it once on a fast clock (its 429s say
- * `Retry-After: 0`, so the test proves the handling of every fault without waiting out a second
- * for each) and checks that each command succeeds at once, with no duplicate and nothing left, and
- * scripts/bench-faults.ts (`npm run bench:faults`), which prints the figures of a fault-free run
- * and of three bad minutes as a real service makes them (`Retry-After: 1`).
+ * Shared by scripts/bench-faults.ts (`npm run bench:faults`), which prints the figures of a
+ * fault-free run and of three bad minutes as a real service makes them, and by
+ * test/e2e/flaky-service.test.ts, which runs one on a fast clock (fewer resources, 429s that say
+ * `Retry-After: 0` and fire a few times per command: see {@link BadMinute}) and checks that each
+ * command succeeds at once, with no duplicate and nothing left.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 
@@ -67,14 +67,32 @@ async function admin(target: FlakyServiceTarget, method: string, path: string, b
 /** How long each 429 of a bad minute asks clients to wait, in whole seconds (the header's unit). */
 export const REAL_RETRY_AFTER_SECONDS = 1;
 
+/** The shape of a bad minute; the defaults are a real service's. */
+export interface BadMinute {
+  /** The 429s' Retry-After, in whole seconds. Default {@link REAL_RETRY_AFTER_SECONDS}. */
+  retryAfterSeconds?: number;
+  /**
+   * At most this many 429s per command; default no bound. Each 429 halves the client's rate, even
+   * with `Retry-After: 0`, and a tenth of all requests keeps it near a few per second (a real
+   * minute's cost, which the bench measures); a few are enough to prove that they are handled.
+   */
+  throttledAtMost?: number;
+}
+
 /**
- * 10 % 429 (Retry-After `retryAfterSeconds`, 1 s as a real service sends), 20 % 503, 5 % dropped
- * connections on every route. The first fault that fires wins, so each probability applies to what
- * the ones before left over. Each 429 holds back every request of the deploy for its Retry-After,
- * so its share sets the runtime; with 0 the client still halves its rate after each 429.
+ * 10 % 429, 20 % 503, 5 % dropped connections on every route. The first fault that fires wins,
+ * so each probability applies to what the ones before left over. Each 429 holds back every request
+ * of the deploy for its Retry-After, so its share sets the runtime.
  */
-export async function injectBadMinute(target: FlakyServiceTarget, retryAfterSeconds: number = REAL_RETRY_AFTER_SECONDS): Promise<void> {
-  await admin(target, "POST", "/faults", { path: "**", status: 429, retry_after_seconds: retryAfterSeconds, probability: 0.1 });
+export async function injectBadMinute(target: FlakyServiceTarget, shape: BadMinute = {}): Promise<void> {
+  const { retryAfterSeconds = REAL_RETRY_AFTER_SECONDS, throttledAtMost } = shape;
+  await admin(target, "POST", "/faults", {
+    path: "**",
+    status: 429,
+    retry_after_seconds: retryAfterSeconds,
+    probability: 0.1,
+    ...(throttledAtMost === undefined ? {} : { times: throttledAtMost }),
+  });
   await admin(target, "POST", "/faults", { path: "**", status: 503, probability: 0.2 / 0.9 });
   await admin(target, "POST", "/faults", { path: "**", drop_connection: true, probability: 0.05 / 0.7 });
 }
@@ -127,24 +145,28 @@ async function namesInService(target: FlakyServiceTarget): Promise<Record<string
   return found;
 }
 
+/** How a lifecycle runs; the defaults are the bench's. */
+export interface LifecycleOptions {
+  /** Resources the program declares. Default {@link RESOURCE_COUNT}. */
+  resourceCount?: number;
+  /** The bad minute of each command, when there is one. */
+  badMinute?: BadMinute;
+  /** A test's own step between up and refresh (say, an empty preview), with the faults lifted. */
+  betweenUpAndRefresh?: () => Promise<void>;
+}
+
 /**
  * up, refresh (expecting no changes) and destroy of a new generation of the program, through a
- * bad minute when `withFaults` (its 429s asking for `retryAfterSeconds`); faults are lifted only
- * to count what the service holds, and to run `betweenUpAndRefresh` (a test's own step, say an
- * empty preview).
+ * bad minute when `withFaults`; faults are lifted only to count what the service holds, and to run
+ * `betweenUpAndRefresh`.
  */
-export async function lifecycle(
-  target: FlakyServiceTarget,
-  generation: number,
-  withFaults: boolean,
-  retryAfterSeconds: number = REAL_RETRY_AFTER_SECONDS,
-  betweenUpAndRefresh?: () => Promise<void>,
-): Promise<LifecycleOutcome> {
+export async function lifecycle(target: FlakyServiceTarget, generation: number, withFaults: boolean, options: LifecycleOptions = {}): Promise<LifecycleOutcome> {
   const { stack } = target;
-  await stack.setConfig("resourceCount", { value: String(RESOURCE_COUNT) });
+  const { resourceCount = RESOURCE_COUNT, badMinute, betweenUpAndRefresh } = options;
+  await stack.setConfig("resourceCount", { value: String(resourceCount) });
   await stack.setConfig("generation", { value: String(generation) });
   const figures: CommandFigures[] = [];
-  if (withFaults) await injectBadMinute(target, retryAfterSeconds);
+  if (withFaults) await injectBadMinute(target, badMinute);
   let declared: Record<string, string[]> = {};
   figures.push(
     await measured(target, "up", async () => {
@@ -156,7 +178,7 @@ export async function lifecycle(
   await admin(target, "DELETE", "/faults");
   const afterUp = await namesInService(target);
   await betweenUpAndRefresh?.();
-  if (withFaults) await injectBadMinute(target, retryAfterSeconds);
+  if (withFaults) await injectBadMinute(target, badMinute);
   figures.push(await measured(target, "refresh", () => stack.refresh({ expectNoChanges: true })));
   figures.push(await measured(target, "destroy", () => stack.destroy()));
   await admin(target, "DELETE", "/faults");
