@@ -10,7 +10,8 @@
  * test/http/fleet-budget.test.ts, test/cli/fleet-rate.test.ts). A second runner, locks and
  * `fleet destroy` are test/examples/teams.test.ts's, on the same example; the objects here go
  * with this file's own emulator, and its state with its folder.
- * The fleet runs as a child process (`node dist/cli/main.js fleet ...`), as users run it.
+ * The fleet's stack operations run in a child process (`node dist/cli/main.js fleet ...`), as users
+ * run them; init and list, which start none, in this process through the command line's own entry.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
@@ -20,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
-import { type CommandResult, runFleetCli, ServiceView } from "./support.js";
+import { type CommandResult, runFleetCli, runFleetHere, ServiceView } from "./support.js";
 
 /** Deployed at once (--parallel 2). */
 const CLIENTS = ["client01", "client02"];
@@ -38,6 +39,8 @@ describe("fleet over examples/agency", () => {
 
   /** Runs `fleet <args> --cwd <project>` and collects what it printed and its exit status. */
   const fleet = (...args: string[]): Promise<CommandResult> => runFleetCli([...args, "--cwd", workDir], env);
+  /** The same, in this process: for commands that start no stack operation. */
+  const fleetHere = (...args: string[]): Promise<CommandResult> => runFleetHere([...args, "--cwd", workDir], env);
   async function fleetReport(...args: string[]): Promise<{ code: number; report: FleetReport; stderr: string }> {
     const { code, stdout, stderr } = await fleet(...args, "--json");
     return { code, report: JSON.parse(stdout) as FleetReport, stderr };
@@ -68,7 +71,7 @@ describe("fleet over examples/agency", () => {
   });
 
   it("init creates the shared stack and one stack per client spec file; run again, it leaves them and adds a new client's", async () => {
-    const { code, stdout } = await fleet("init");
+    const { code, stdout } = await fleetHere("init");
     expect(code).toBe(0);
     expect(stdout).toContain("shared stack shared");
     for (const client of CLIENTS) expect(stdout).toMatch(new RegExp(`^${client}\\s+created$`, "m"));
@@ -76,13 +79,13 @@ describe("fleet over examples/agency", () => {
 
     // A third client, whose configuration breaks a rule of the spec.
     await writeFile(join(workDir, "clients", "broken.yaml"), clientSpec("broken").replace("ops@broken.example.com", "not-an-email"));
-    const again = (await fleet("init")).stdout;
+    const again = (await fleetHere("init")).stdout;
     expect(again).toMatch(/^client02\s+unchanged$/m);
     expect(again).toMatch(/^broken\s+created$/m);
   }, FLEET_STEP_MS);
 
   it("lists the client stacks as a CI matrix", async () => {
-    const { code, stdout } = await fleet("list", "--json");
+    const { code, stdout } = await fleetHere("list", "--json");
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ include: ["broken", ...CLIENTS].map((stack) => ({ stack })) });
   });
@@ -132,6 +135,7 @@ describe("fleet over examples/agency", () => {
   }, FLEET_STEP_MS);
 
   it("drift reports exactly the stack, the object and the field changed by hand", async () => {
+    // The clients only (--no-shared): client01, untouched, is the stack in sync beside the drifted one.
     const [monitor] = await monitorsOf("client02");
     const response = await fetch(`${emulator.baseUrl}/monitors/${monitor?.id}`, {
       method: "PATCH",
@@ -140,9 +144,9 @@ describe("fleet over examples/agency", () => {
     });
     expect(response.status).toBe(200);
 
-    const { code, report } = await fleetReport("drift");
+    const { code, report } = await fleetReport("drift", "--no-shared");
     expect(code).toBe(3);
-    expect(results(report)).toEqual({ [SHARED]: "in sync", client01: "in sync", client02: "drifted" });
+    expect(results(report)).toEqual({ client01: "in sync", client02: "drifted" });
     expect(report.stacks.find((stack) => stack.stack === "client02")?.drift).toEqual([
       expect.objectContaining({ type: "Monitor", name: "client02-root", drift: "changed", fields: [{ field: "name", recorded: "client02.example.com/", actual: "Renamed by hand", declared: true }] }),
     ]);
