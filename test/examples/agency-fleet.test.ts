@@ -1,16 +1,18 @@
 /**
  * `pulumi-monitoring fleet` on examples/agency, one runner on a file backend: the shared template
  * and a stack per client made by `fleet init` from a clients/ folder (then made again: unchanged),
- * deployed at once within one API budget, beside a third, broken client that fails alone (the
+ * deployed within one API budget, at once with a second, broken client that fails alone (the
  * programs running inside the fleet); checked for a change made by hand, which `fleet up
  * --no-refresh` leaves (finding nothing to change in the client or the shared stack) and the next
  * `fleet up --isolated` (its program in a process of its own, as `pulumi up` runs it) puts back.
- * Two clients are enough to run stacks at once; how many run at a time, and how stacks running at
- * once share one budget, are the scheduler's and the budget's own tests (test/cli/fleet.test.ts,
- * test/http/fleet-budget.test.ts, test/cli/fleet-rate.test.ts). A second runner, locks and
+ * One client beside the broken one is enough to run stacks at once; how many run at a time, how
+ * stacks running at once share one budget, and several programs at once in one fleet process are
+ * the scheduler's, the budget's and the in-process runner's own tests (test/cli/fleet.test.ts,
+ * test/http/fleet-budget.test.ts, test/cli/fleet-rate.test.ts, test/cli/fleet-in-process.test.ts). A second runner, locks and
  * `fleet destroy` are test/examples/teams.test.ts's, on the same example; the objects here go
  * with this file's own emulator, and its state with its folder.
- * The fleet runs as a child process (`node dist/cli/main.js fleet ...`), as users run it.
+ * The fleet's stack operations run in a child process (`node dist/cli/main.js fleet ...`), as users
+ * run them; init and list, which start none, in this process through the command line's own entry.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
@@ -20,10 +22,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/fleet/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
-import { type CommandResult, runFleetCli, ServiceView } from "./support.js";
+import { type CommandResult, runFleetCli, runFleetHere, ServiceView } from "./support.js";
 
-/** Deployed at once (--parallel 2). */
-const CLIENTS = ["client01", "client02"];
+/** Deployed at once with the broken client (--parallel 2). */
+const CLIENTS = ["client01"];
 const SHARED = "agency-shared/shared";
 const BUDGET = 20;
 /** Long steps: several Pulumi programs at once on two cores. */
@@ -38,6 +40,8 @@ describe("fleet over examples/agency", () => {
 
   /** Runs `fleet <args> --cwd <project>` and collects what it printed and its exit status. */
   const fleet = (...args: string[]): Promise<CommandResult> => runFleetCli([...args, "--cwd", workDir], env);
+  /** The same, in this process: for commands that start no stack operation. */
+  const fleetHere = (...args: string[]): Promise<CommandResult> => runFleetHere([...args, "--cwd", workDir], env);
   async function fleetReport(...args: string[]): Promise<{ code: number; report: FleetReport; stderr: string }> {
     const { code, stdout, stderr } = await fleet(...args, "--json");
     return { code, report: JSON.parse(stdout) as FleetReport, stderr };
@@ -68,27 +72,27 @@ describe("fleet over examples/agency", () => {
   });
 
   it("init creates the shared stack and one stack per client spec file; run again, it leaves them and adds a new client's", async () => {
-    const { code, stdout } = await fleet("init");
+    const { code, stdout } = await fleetHere("init");
     expect(code).toBe(0);
     expect(stdout).toContain("shared stack shared");
     for (const client of CLIENTS) expect(stdout).toMatch(new RegExp(`^${client}\\s+created$`, "m"));
-    expect(await readFile(join(workDir, "Pulumi.client02.yaml"), "utf8")).toContain("domain: client02.example.com");
+    expect(await readFile(join(workDir, "Pulumi.client01.yaml"), "utf8")).toContain("domain: client01.example.com");
 
     // A third client, whose configuration breaks a rule of the spec.
     await writeFile(join(workDir, "clients", "broken.yaml"), clientSpec("broken").replace("ops@broken.example.com", "not-an-email"));
-    const again = (await fleet("init")).stdout;
-    expect(again).toMatch(/^client02\s+unchanged$/m);
+    const again = (await fleetHere("init")).stdout;
+    expect(again).toMatch(/^client01\s+unchanged$/m);
     expect(again).toMatch(/^broken\s+created$/m);
   }, FLEET_STEP_MS);
 
   it("lists the client stacks as a CI matrix", async () => {
-    const { code, stdout } = await fleet("list", "--json");
+    const { code, stdout } = await fleetHere("list", "--json");
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ include: ["broken", ...CLIENTS].map((stack) => ({ stack })) });
   });
 
   it("up deploys the shared template, then the clients at once, never above the budget; the broken client fails alone, with its message", async () => {
-    await workspace.selectStack("client02");
+    await workspace.selectStack("client01");
     await emulator.admin.clearRequestLog();
     const { code, report, stderr } = await fleetReport("up", "--parallel", "2", "--yes");
     expect(code, stderr).toBe(1);
@@ -99,7 +103,7 @@ describe("fleet over examples/agency", () => {
     ]);
     expect(report.stacks.find((stack) => stack.stack === "broken")?.error).toMatch(/ClientMonitoring broken: the spec is invalid: contacts\.emails\.0: must be an email address$/m);
     // Each command names its stack: the one the user had selected stays selected.
-    expect((await workspace.stack())?.name).toBe("client02");
+    expect((await workspace.stack())?.name).toBe("client01");
     // Read before this test's own requests join it.
     const requests = await emulator.admin.requestLog();
 
@@ -111,18 +115,18 @@ describe("fleet over examples/agency", () => {
     }
     expect(await monitorsOf("broken")).toEqual([]);
     // The shared template's id was passed on; the per-run rate limit was not written to any stack.
-    const settings = await readFile(join(workDir, "Pulumi.client02.yaml"), "utf8");
+    const settings = await readFile(join(workDir, "Pulumi.client01.yaml"), "utf8");
     expect(settings).toContain(`agency:templateId: ${template?.id}`);
     expect(settings).not.toContain("maxRequestsPerSecond");
 
-    // The stacks running at once took their turns from the one budget, and the service refused none.
+    // The fleet's stacks took their turns from the one budget, and the service refused none.
     expect(report.rateLimit).toMatchObject({ budget: BUDGET, limited: 0 });
     expect(report.rateLimit?.granted).toBeGreaterThan(0);
     const perSecond = new Map<string, number>();
     for (const entry of requests) perSecond.set(entry.time.slice(0, 19), (perSecond.get(entry.time.slice(0, 19)) ?? 0) + 1);
     expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(BUDGET);
     expect([...perSecond.values()].reduce((sum, count) => sum + count, 0)).toBeGreaterThan(CLIENTS.length * 4);
-    // The programs ran inside the fleet, once per stack, and each declared its own client.
+    // The programs ran inside the fleet (each its own stack's: test/cli/fleet-in-process.test.ts).
     expect(report.programs).toBe("in the fleet process");
 
     // The broken client leaves the fleet (its settings file goes with its stack). Its state holds
@@ -132,7 +136,7 @@ describe("fleet over examples/agency", () => {
   }, FLEET_STEP_MS);
 
   it("drift reports exactly the stack, the object and the field changed by hand", async () => {
-    const [monitor] = await monitorsOf("client02");
+    const [monitor] = await monitorsOf("client01");
     const response = await fetch(`${emulator.baseUrl}/monitors/${monitor?.id}`, {
       method: "PATCH",
       headers: { authorization: `Bearer ${emulator.apiKey}`, "content-type": "application/json" },
@@ -142,31 +146,31 @@ describe("fleet over examples/agency", () => {
 
     const { code, report } = await fleetReport("drift");
     expect(code).toBe(3);
-    expect(results(report)).toEqual({ [SHARED]: "in sync", client01: "in sync", client02: "drifted" });
-    expect(report.stacks.find((stack) => stack.stack === "client02")?.drift).toEqual([
-      expect.objectContaining({ type: "Monitor", name: "client02-root", drift: "changed", fields: [{ field: "name", recorded: "client02.example.com/", actual: "Renamed by hand", declared: true }] }),
+    expect(results(report)).toEqual({ [SHARED]: "in sync", client01: "drifted" });
+    expect(report.stacks.find((stack) => stack.stack === "client01")?.drift).toEqual([
+      expect.objectContaining({ type: "Monitor", name: "client01-root", drift: "changed", fields: [{ field: "name", recorded: "client01.example.com/", actual: "Renamed by hand", declared: true }] }),
     ]);
   }, FLEET_STEP_MS);
 
   it("up --no-refresh leaves the hand change and finds nothing else to change; up puts it back, as it reads the service first, with --isolated in a process of its own", async () => {
-    const [monitor] = await monitorsOf("client02");
+    const [monitor] = await monitorsOf("client01");
     // The shared stack runs too: nothing to change in it either.
-    const kept = await fleetReport("up", "--no-refresh", "--yes", "--stack", "client02");
+    const kept = await fleetReport("up", "--no-refresh", "--yes", "--stack", "client01");
     expect(kept.code, kept.stderr).toBe(0);
     const unchanged = { result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } };
-    expect(kept.report.stacks).toEqual([SHARED, "client02"].map((stack) => expect.objectContaining({ stack, ...unchanged })));
-    expect((await monitorsOf("client02"))[0]).toMatchObject({ id: monitor?.id, name: "Renamed by hand" });
+    expect(kept.report.stacks).toEqual([SHARED, "client01"].map((stack) => expect.objectContaining({ stack, ...unchanged })));
+    expect((await monitorsOf("client01"))[0]).toMatchObject({ id: monitor?.id, name: "Renamed by hand" });
 
-    const { code, report, stderr } = await fleetReport("up", "--isolated", "--yes", "--no-shared", "--stack", "client02");
+    const { code, report, stderr } = await fleetReport("up", "--isolated", "--yes", "--no-shared", "--stack", "client01");
     expect(code, stderr).toBe(0);
     expect(report.programs).toBe("in a process per stack: --isolated");
-    expect(report.stacks).toEqual([expect.objectContaining({ stack: "client02", result: "succeeded", counts: expect.objectContaining({ update: 1 }) })]);
-    expect((await monitorsOf("client02"))[0]).toMatchObject({ id: monitor?.id, name: "client02.example.com/" });
+    expect(report.stacks).toEqual([expect.objectContaining({ stack: "client01", result: "succeeded", counts: expect.objectContaining({ update: 1 }) })]);
+    expect((await monitorsOf("client01"))[0]).toMatchObject({ id: monitor?.id, name: "client01.example.com/" });
     // The state records the name put back, as a drift run would find it.
-    const state = JSON.parse(await readFile(join(workDir, ".state", ".pulumi", "stacks", "agency", "client02.json"), "utf8")) as {
+    const state = JSON.parse(await readFile(join(workDir, ".state", ".pulumi", "stacks", "agency", "client01.json"), "utf8")) as {
       checkpoint: { latest: { resources: Array<{ type: string; outputs?: Record<string, unknown> }> } };
     };
     const recorded = state.checkpoint.latest.resources.filter((resource) => resource.outputs?.["name"] !== undefined && resource.outputs["url"] !== undefined);
-    expect(recorded.map((resource) => resource.outputs?.["name"])).toEqual(["client02.example.com/"]);
+    expect(recorded.map((resource) => resource.outputs?.["name"])).toEqual(["client01.example.com/"]);
   }, FLEET_STEP_MS);
 });

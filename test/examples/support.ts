@@ -1,11 +1,12 @@
 /**
  * What the example and demo tests share: the stack configuration that points a program at a test
  * emulator, reads of the emulator's API to see what a deployment left in the service, and the
- * fleet's command line run as a child process.
+ * fleet's command line run as a child process or, for commands that start no stack operation, in this one.
  */
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { vi } from "vitest";
 import type { TestEmulator } from "../support/emulator.js";
 import { repoRoot } from "../support/pulumi.js";
 
@@ -55,6 +56,26 @@ export interface CommandResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * Runs `pulumi-monitoring fleet <args>` in this process, through the command line's own entry
+ * (runFleet), with `env` for the length of the run: for commands that start no stack operation
+ * (init, list, report merge), which a process of their own would only make slower (about 1 CPU-s
+ * of Node.js startup each). Not for two at once: the environment is this process's.
+ */
+export async function runFleetHere(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  const printed = { stdout: "", stderr: "" };
+  const output = (stream: keyof typeof printed) => ({ write: (text: string) => (printed[stream] += text) });
+  // Loaded here, not with this module: most files that use it run no fleet.
+  const { runFleet } = await import("../../cli/fleet/fleet.js");
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && process.env[name] !== value) vi.stubEnv(name, value);
+  try {
+    const code = await runFleet(args, { stdout: output("stdout"), stderr: output("stderr"), stdin: process.stdin, signals: process });
+    return { code, ...printed };
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }
 
 /** Runs `pulumi-monitoring fleet <args>` as users run it (`node dist/cli/main.js`), with `env`. */
