@@ -90,8 +90,10 @@ describe("the packed package beside the newest @pulumi/pulumi", () => {
     await project?.dispose();
   });
 
-  const monitoringResources = async () =>
-    ((await stack.exportStack()).deployment.resources as StateResource[]).filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic/monitoring:"));
+  /** The state after up, exported once (a CLI run) for the tests that read it. */
+  let exported: Promise<StateResource[]> | undefined;
+  const monitoringResources = (): Promise<StateResource[]> =>
+    (exported ??= stack.exportStack().then(({ deployment }) => (deployment.resources as StateResource[]).filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic/monitoring:"))));
 
   it("installs one copy of it, the newest", async () => {
     expect(await installedVersion(project.dir, "@pulumi/pulumi")).toBe(newest);

@@ -4,11 +4,12 @@
  * machine or a job's time limit kills it) while one stack's objects are being renamed and the
  * other's created; the next `fleet up`, a fresh runner with its own PULUMI_HOME, succeeds in one
  * attempt with no `pulumi cancel`, names the locks it took over, and the service holds exactly what
- * the stacks declare. The killed runner skips the refresh (--no-refresh), and so does the next
- * one: a stack whose lock is taken over is read from the service first all the same. Then settings
- * that cannot work: with the URL on a port
- * where nothing listens, `fleet up` of ten stacks and a plain `pulumi up` each fail within 15 s,
- * naming the URL and where it came from, and the fleet starts no stack after the first failures.
+ * the stacks declare, each object recorded once in its stack's state. The killed runner skips the
+ * refresh (--no-refresh), and so does the next one: a stack whose lock is taken over is read from
+ * the service first all the same. Then settings that cannot work: with the URL on a port where
+ * nothing listens, `fleet up` of four stacks, two at a time, and a plain `pulumi up` each fail
+ * within 15 s, naming the URL and where it came from, and the fleet starts no stack after the first
+ * failures.
  * (Locks of live runs, of other hosts and without leases: test/cli/fleet-locks.test.ts; a wrong
  * key and an answer that is not JSON: test/http/settings-failures.test.ts.)
  */
@@ -22,9 +23,13 @@ import { type FleetReport, renderTable } from "../../cli/fleet/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { runFleetCli, ServiceView } from "./support.js";
+import { type ApiObject, runFleetCli, ServiceView } from "./support.js";
 
-const STACKS = Array.from({ length: 10 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
+/**
+ * Two stacks for the killed runner, two more that the fleet with a closed URL never starts: at
+ * --parallel 2 the first two fail together, and each further stack would be one more failure.
+ */
+const STACKS = Array.from({ length: 4 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
 /** The stacks the killed runner deploys: the first renames what it deployed before, the second deploys for the first time. */
 const RUNNING = STACKS.slice(0, 2);
 const [RENAMED, CREATED] = RUNNING as [string, string];
@@ -154,11 +159,29 @@ async function killSession(session: number): Promise<void> {
   }
 }
 
-/** The names of every object of the kinds the stacks declare, all clients, sorted. */
-async function serviceNames(): Promise<string[]> {
-  const objects = [...(await service.list("/notification_channels", { all_clients: "true" })), ...(await service.list("/monitors", { all_clients: "true" }))];
-  return objects.map((object) => String(object["name"])).sort();
+/** Every object of the kinds the stacks declare, all clients. */
+async function serviceObjects(): Promise<ApiObject[]> {
+  return [...(await service.list("/notification_channels", { all_clients: "true" })), ...(await service.list("/monitors", { all_clients: "true" }))];
 }
+
+/** An object as the assertions compare it: its name and its id. */
+const nameAndId = (name: unknown, id: unknown): string => `${String(name)} (${String(id)})`;
+
+interface Checkpoint {
+  resources?: Array<{ type: string; id?: string; outputs?: Record<string, unknown> }>;
+}
+
+/** A stack's latest checkpoint, read from its row of the state table. */
+async function checkpoint(stack: string): Promise<Checkpoint> {
+  const rows = await postgres.query(`SELECT data FROM pulumi_state WHERE key LIKE '%/.pulumi/stacks/lost-runner/${stack}.json'`);
+  expect(rows, stack).toHaveLength(1);
+  const file = JSON.parse(Buffer.from((JSON.parse(rows[0]?.[0] ?? "{}") as { data: string }).data, "base64").toString()) as { checkpoint: { latest: Checkpoint } };
+  return file.checkpoint.latest;
+}
+
+/** The objects a stack's state records. */
+const recordedObjects = (latest: Checkpoint): string[] =>
+  (latest.resources ?? []).filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic/monitoring:")).map((resource) => nameAndId(resource.outputs?.["name"], resource.id));
 
 async function stateLocks(): Promise<string[]> {
   return (await postgres.query("SELECT key FROM pulumi_state WHERE key LIKE '%/.pulumi/locks/%'")).map(([key]) => key ?? "");
@@ -205,8 +228,12 @@ describe("a runner killed mid-deploy", () => {
     for (const stack of report.stacks) {
       expect(stack.takenOver, stack.stack).toEqual([{ holder: expect.objectContaining({ host: hostname() }), why: expect.stringMatching(/^its process \(pid \d+\) no longer exists on this host/) }]);
     }
-    // The service holds exactly what the stacks declare: nothing twice, nothing left over, nothing missing.
-    expect(await serviceNames()).toEqual(declared(generations));
+    // The service holds exactly what the stacks declare: nothing twice, nothing left over, nothing
+    // missing; and the states record exactly those objects, each once, under their ids.
+    const objects = await serviceObjects();
+    expect(objects.map((object) => String(object["name"])).sort()).toEqual(declared(generations));
+    const checkpoints = await Promise.all(RUNNING.map(checkpoint));
+    expect(checkpoints.flatMap(recordedObjects).sort()).toEqual(objects.map((object) => nameAndId(object["name"], object.id)).sort());
     expect(await stateLocks()).toEqual([]);
 
     // The table the recovered run printed, as a person reads it.
@@ -216,14 +243,16 @@ describe("a runner killed mid-deploy", () => {
     for (const stack of RUNNING) {
       expect(table).toMatch(new RegExp(`^  ${stack}: the lock of .+@${hostname()} \\(pid (\\d+), since [^)]+\\): its process \\(pid \\1\\) no longer exists on this host`, "m"));
     }
-    const preview = await fleetReport(["preview", ...runningStacks]);
+    // The program and the states agree: nothing to change. The states record the service's objects
+    // under their ids and names, as shown above, so the preview need not read the service again.
+    const preview = await fleetReport(["preview", "--no-refresh", ...runningStacks]);
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.report.stacks.map((stack) => stack.result)).toEqual(RUNNING.map(() => "no changes"));
   }, STEP_MS);
 });
 
 describe("a URL where nothing listens", () => {
-  it("fails fleet up of ten stacks at once, naming the URL and its source, and starts no stack after the first failures", async () => {
+  it("fails fleet up of four stacks, two at a time, naming the URL and its source, and starts no stack after the first failures", async () => {
     const closed = `http://127.0.0.1:${await closedPort()}/v1`;
     const started = Date.now();
     const { code, report } = await fleetReport(["up", "--yes", "--parallel", "2"], runnerEnv({ MONITORING_API_URL: closed }));

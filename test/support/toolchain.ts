@@ -6,9 +6,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { scratchDir } from "../../scripts/consumer-project.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -52,7 +52,8 @@ export function pulumiSdkVersion(): string {
 export default function setup(project: TestProject): () => void {
   checkToolchain();
   // Named after this process, which runs the whole suite, so every project and worker of the run agrees.
-  const consumerInstalls = join(tmpdir(), `pulumi-monitoring-test-installs-${process.pid}`);
+  // Beside the projects (scripts/consumer-project.ts), which hard-link their node_modules from it.
+  const consumerInstalls = join(scratchDir(), `pulumi-monitoring-test-installs-${process.pid}`);
   project.provide("consumerInstalls", consumerInstalls);
   return () => rmSync(consumerInstalls, { recursive: true, force: true });
 }
