@@ -10,12 +10,13 @@
  *     `docs` deleted;
  *   - a monitor made by hand inside the client (unmanaged).
  * `pulumi-monitoring drift` and `fleet drift` report each, a set's member as a single monitor
- * (`MonitorSet fleet[<key>]`); a plain preview shows the repair; one plain up (the Automation
- * API's, without its refresh option: the project's option alone makes it refresh) puts back what
- * the program declares, and drift after it reports only the kept intervals, single and member
- * alike. Then `pulumi refresh` records changes made by hand in the state. That a plain `pulumi up`
- * run as users run it (the CLI) does the same, and `--refresh=false` skips it, is
- * test/e2e/reconcile.test.ts.
+ * (`MonitorSet fleet[<key>]`); one plain up (the Automation API's, without its refresh option:
+ * the project's option alone makes it refresh) puts back what the program declares, and drift
+ * after it reports only the kept intervals, single and member alike. Then `pulumi refresh`
+ * records changes made by hand in the state. That a plain `pulumi up` run as users run it (the
+ * CLI) does the same, its preview showing the repair before it is made, and `--refresh=false`
+ * skips it, is test/e2e/reconcile.test.ts; that a plain preview refreshes first reading only, its
+ * request log in test/e2e/lifecycle.test.ts and test/e2e/monitor-set.test.ts.
  *
  * On the default profile: the engine's part (the project's option, the commands, their wording
  * and exit status) is the same whatever the server. What a refresh finds on the alt
@@ -139,13 +140,6 @@ describe("changes made by hand, single objects and a set's members (default prof
       }),
     ]);
     expect(stack?.unmanaged).toEqual([expect.objectContaining({ kind: "Monitor", name: "Stray", id: stray, clientId: ids.acme })]);
-  }, STEP_MS);
-
-  it("a plain preview shows the repair, since it refreshes first, and changes nothing", async () => {
-    // The Automation API's preview without its refresh option: `pulumi preview` with no flag.
-    const preview = await deployment.harness.stack.preview();
-    expect(preview.changeSummary).toMatchObject({ update: 2, create: 1 }); // web and the set; backup made again
-    expect(await deployment.api(`/monitors/${ids.web}`)).toMatchObject({ paused: true, name: "Renamed by hand" });
   }, STEP_MS);
 
   it("one plain up puts back what the program declares, makes the deleted objects again, and keeps the fields it leaves out", async () => {
