@@ -1,7 +1,10 @@
 /**
  * Every resource kind and association through the lifecycle Pulumi's ProgramTest runs:
- * preview, up, an empty preview, an empty refresh, edits, destroy, and nothing left behind, with
- * the program run inline. A program run in a language host, as `pulumi up` runs it, is
+ * preview, up, an empty refresh, edits, an empty preview, destroy, and nothing left behind, with
+ * the program run inline. One empty preview, after the edits, when every resource has been
+ * created and most of them updated; right after the up, the refresh finds each create's outputs
+ * read back unchanged, and that each kind's diff after its create is empty is
+ * test/provider/methods.test.ts ("preview after create"). A program run in a language host, as `pulumi up` runs it, is
  * test/foundation/lifecycle.test.ts (up, an edit, destroy of a dynamic resource).
  *
  * On the default profile: the engine's part (ordering, outputs, secrets, the summary) is the same
@@ -59,17 +62,13 @@ describe("every kind and association on the real engine (default profile)", () =
     expect(portal).toMatchObject({ enabled: true, title: "Acme status" });
   });
 
-  it("previews no changes after up, its only API calls the reads of the refresh before it (Pulumi.yaml: refresh: always)", async () => {
+  it("refreshes with no changes after up, reading only: each kind reads back what its create recorded", async () => {
     await deployment.emulator.admin.clearRequestLog();
-    await deployment.harness.stack.preview({ expectNoChanges: true });
+    const refresh = await deployment.harness.stack.refresh({ expectNoChanges: true });
+    expect(refresh.summary.result).toBe("succeeded");
     const requests = await deployment.emulator.admin.requestLog();
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.filter((request) => request.method !== "GET")).toEqual([]);
-  });
-
-  it("refreshes with no changes", async () => {
-    const refresh = await deployment.harness.stack.refresh({ expectNoChanges: true });
-    expect(refresh.summary.result).toBe("succeeded");
   });
 
   it("applies the edits: updates, removed inputs, a replacement, a detach and a pause", async () => {
@@ -106,10 +105,14 @@ describe("every kind and association on the real engine (default profile)", () =
     expect(client.archived).toBe(true);
   });
 
-  it("previews no changes after the edits", async () => {
-    // Its refresh (Pulumi.yaml: refresh: always) reads what the edits wrote; that each kind reads back
-    // exactly what its update recorded is test/provider/methods.test.ts.
+  it("previews no changes after the edits, its only API calls the reads of the refresh before it (Pulumi.yaml: refresh: always)", async () => {
+    // Its refresh reads what the edits wrote; that each kind reads back exactly what its update
+    // recorded is test/provider/methods.test.ts.
+    await deployment.emulator.admin.clearRequestLog();
     await deployment.harness.stack.preview({ expectNoChanges: true });
+    const requests = await deployment.emulator.admin.requestLog();
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((request) => request.method !== "GET")).toEqual([]);
   });
 
   it("destroys everything and leaves nothing behind", async () => {

@@ -1,8 +1,10 @@
 /**
  * A MonitorSet through its lifecycle on the real engine, on one stack: partial failures of a
  * create and of an update, each recorded in state, and the next up that carries on without
- * duplicates; then an edit that touches only the edited monitor together with an added and a
- * removed monitor, an empty preview whose refresh reads one list page, destroy.
+ * duplicates (what the failure recorded read back through the provider's interface, as a
+ * refresh reads it); then an edit that touches only the edited monitor together with an added and a
+ * removed monitor (the up's diff, the one its preview shows), an empty preview whose refresh
+ * reads one list page, destroy.
  *
  * The provider's own part goes through its interface, without an engine: a set's create in one
  * batch call, and the requests of a replayed batch (test/provider/monitor-set-batches.test.ts); a
@@ -11,6 +13,7 @@
  * refresh recording them and the next up putting them back are test/e2e/hand-changes.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dispatcher } from "../../provider/index.js";
 import { deploy, type Deployment } from "./support.js";
 
 type Monitors = Record<string, Record<string, unknown>>;
@@ -32,10 +35,11 @@ describe("a MonitorSet on the real engine", () => {
   let deployment: Deployment;
   let ids: Record<string, string>;
 
-  const recordedSet = async (): Promise<Record<string, unknown>> => {
-    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs?: Record<string, unknown> }[];
-    return state.find((resource) => resource.type.endsWith(":MonitorSet"))!.outputs!;
+  const recordedSetResource = async (): Promise<{ id: string; outputs: Record<string, unknown> }> => {
+    const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; id: string; outputs: Record<string, unknown> }[];
+    return state.find((resource) => resource.type.endsWith(":MonitorSet"))!;
   };
+  const recordedSet = async (): Promise<Record<string, unknown>> => (await recordedSetResource()).outputs;
   const requests = async () => (await deployment.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
 
   beforeAll(async () => {
@@ -84,12 +88,17 @@ describe("a MonitorSet on the real engine", () => {
     }
   });
 
-  it("records what the service holds: a refresh after the failure reads the same outputs", async () => {
-    // The refresh clears only the engine's record of the failure.
-    const outputs = async () => (await deployment.harness.stack.exportStack()).deployment.resources.map((resource: { outputs?: unknown }) => resource.outputs);
-    const recordedOutputs = await outputs();
-    await deployment.harness.stack.refresh();
-    expect(await outputs()).toEqual(recordedOutputs);
+  it("records what the service holds: the provider reads back the outputs recorded after the failure", async () => {
+    // The read a refresh makes, through the provider's interface (the engine's own refresh runs
+    // before the next up, Pulumi.yaml: refresh: always): what it reads is what the failed update
+    // recorded, monitor by monitor.
+    const config: Record<string, string> = { "monitoring:apiUrl": deployment.emulator.baseUrl, "monitoring:apiKey": deployment.emulator.apiKey };
+    await dispatcher.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key] as string } });
+    const { id, outputs } = await recordedSetResource();
+    const { __provider: _serialized, ...recorded } = outputs;
+    const read = await dispatcher.read(id, recorded);
+    expect(read.id).toBe(id);
+    expect(read.props).toEqual(recorded);
   });
 
   it("updates only the monitors that failed on the next up, with nothing lost and no duplicate", async () => {
@@ -106,22 +115,23 @@ describe("a MonitorSet on the real engine", () => {
   });
 
   describe("then an edit of one monitor, an added and a removed monitor", () => {
-    // `added` sorts first and `site-9` last: the preview's diff shows nothing after the edited monitor.
     const { "site-11": _removed, ...kept } = slower;
     const next: Monitors = { ...kept, "site-0": { ...slower["site-0"], intervalSeconds: 300 }, added: { name: "Added", url: "https://added.example.com" } };
 
-    it("previews them as one update of the set, the edit shown on that monitor alone", async () => {
+    it("applies them as one update of the set, its diff showing the edit on that monitor alone: patches that monitor alone, creates the added monitor and deletes the removed one", async () => {
       await deployment.harness.stack.setConfig("resources", { value: declare(next) });
-      const preview = await deployment.harness.stack.preview({ diff: true });
-      expect(preview.changeSummary.update).toBe(1);
-      expect(preview.stdout).toMatch(/site-0[\s\S]*intervalSeconds\s*:\s*120 => 300/);
-      expect(preview.stdout).not.toMatch(/site-9\s*:\s*\{[\s\S]*=>/);
-    });
-
-    it("applies the edit to that monitor alone, creates the added monitor and deletes the removed one", async () => {
       await deployment.emulator.admin.clearRequestLog();
-      const { outputs } = await deployment.harness.stack.up();
-      const now = (outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+      // The up's diff is the one its preview shows (`pulumi up` asks before applying it).
+      const up = await deployment.harness.stack.up({ diff: true });
+      expect(up.summary.resourceChanges?.update).toBe(1);
+      // Each member's block in the set's diff (the stack's outputs, also printed, list the ids alone).
+      const member = (key: string) => up.stdout.match(new RegExp(`${key}\\s*: \\{\\n([\\s\\S]*?)\\n\\s*\\}`))?.[1];
+      expect(member("site-0")).toMatch(/intervalSeconds\s*:\s*120 => 300/);
+      for (const key of Object.keys(kept).filter((key) => key !== "site-0")) {
+        expect(member(key), key).toMatch(/intervalSeconds\s*: 120\n/);
+        expect(member(key), key).not.toContain("=>");
+      }
+      const now = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
       expect(Object.keys(now).sort()).toEqual(Object.keys(next).sort());
       expect(now["site-0"]).toBe(ids["site-0"]);
       expect(now["site-9"]).toBe(ids["site-9"]);

@@ -6,7 +6,9 @@
  * monitoring file) with violations added, so that each run shows both what the packs flag and
  * what they let pass. Each policy's rule, message and configuration is proven without an engine
  * in test/policy/; this file proves the packs' wiring: one `up` that stops at its preview, with a
- * policy configuration, and the type-check of the program and the own pack.
+ * policy configuration. That the own pack and a program of these kinds compile against the
+ * package's types, its declaration files checked too, is test/sdk/editor.test.ts's compile (one
+ * program already loaded there, instead of a tsc run of its own here).
  */
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -16,6 +18,7 @@ import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type ConsumerProject, STOCK_TSCONFIG, createConsumerProject } from "../../scripts/consumer-project.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { OWN_POLICY_PACK } from "../support/own-policy-pack.js";
 import { testPassphrase } from "../support/pulumi.js";
 import packageManifest from "../../package.json";
 import { secrets } from "./support.js";
@@ -71,23 +74,6 @@ const LOOSE_FILE = `monitors:
     sslExpiryAlertDays: 30
 `;
 
-/** An organisation's own pack: typed monitor inputs, the stack's configuration, its name and project. */
-const OWN_PACK = `import * as pulumi from "@pulumi/pulumi";
-import { createPolicyPack, monitorPolicy } from "pulumi-monitoring/policy";
-
-const prefix = new pulumi.Config("consumer").require("namePrefix");
-createPolicyPack("acme-monitoring", [
-  monitorPolicy({
-    name: "acme-monitor-names",
-    description: "Monitor names start with the team's prefix.",
-    check: ({ inputs }) =>
-      typeof inputs.name === "string" && inputs.name.startsWith(prefix)
-        ? []
-        : [\`name does not start with \${prefix} (stack \${pulumi.getStack()} of project \${pulumi.getProject()})\`],
-  }),
-]);
-`;
-
 /** The distinct lines of `output` that contain `text`, trimmed, in order. */
 const violations = (output: string, text: string): string[] => [...new Set(output.split("\n").filter((line) => line.includes(text)).map((line) => line.trim()))].sort();
 
@@ -128,15 +114,15 @@ describe("the policy pack of the packed package", () => {
     await writeFile(join(ownPack, "PulumiPolicy.yaml"), "runtime: nodejs\n");
     await writeFile(join(ownPack, "package.json"), JSON.stringify({ name: "acme-policy", version: "1.0.0", main: "index.ts" }));
     await writeFile(join(ownPack, "tsconfig.json"), JSON.stringify(STOCK_TSCONFIG));
-    await writeFile(join(ownPack, "index.ts"), OWN_PACK);
+    await writeFile(join(ownPack, "index.ts"), OWN_POLICY_PACK);
     emulator = await startTestEmulator();
     env = {
       ...process.env,
       PULUMI_BACKEND_URL: `file://${project.dir}`,
       PULUMI_CONFIG_PASSPHRASE: testPassphrase,
       PULUMI_SKIP_UPDATE_CHECK: "true",
-      // The program and the own pack are type-checked once each, by tsc, in the last test; the
-      // previews need not load the type checker for them again.
+      // The program's kinds and the own pack are type-checked with the package's declaration files
+      // in test/sdk/editor.test.ts; the up need not load the type checker for them again.
       PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     };
     const stack = await LocalWorkspace.createOrSelectStack({ stackName: "violations", workDir: project.dir }, { envVars: env as Record<string, string> });
@@ -191,14 +177,5 @@ describe("the policy pack of the packed package", () => {
       const response = await fetch(`${emulator.baseUrl}${collection}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
       expect(((await response.json()) as { data: unknown[] }).data).toEqual([]);
     }
-  });
-
-  it("compiles the program and an own pack against the package's types, its declaration files checked too (so with skipLibCheck as well)", async () => {
-    // Both with the stock tsconfig.json (the own pack's is the same), in one tsc run: the package's
-    // types are loaded once. Without skipLibCheck, which checks the package's declaration files too:
-    // skipLibCheck only leaves out diagnostics of declaration files, so what compiles without it
-    // compiles with it.
-    await writeFile(join(project.dir, "tsconfig.both.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["index.ts", "acme-policy/index.ts"] }));
-    await project.run(process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "--pretty", "false", "-p", "tsconfig.both.json"]);
   });
 });

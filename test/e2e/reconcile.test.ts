@@ -16,9 +16,9 @@
  * the default profile. What the refresh finds and what the update puts back on each profile is
  * the provider's (test/provider/hand-changes.test.ts, both profiles); adoption's own rules (a
  * matching object written nothing, a missing one named) are test/provider/methods.test.ts. A
- * plain preview showing the repair, the Automation API's up following the project's option, and
- * the empty preview after the repair are test/e2e/hand-changes.test.ts, on a stack of every kind
- * of hand change.
+ * plain preview showing the repair is the one the plain `pulumi up` runs before it updates. The
+ * Automation API's up following the project's option, and the empty preview after the repair,
+ * are test/e2e/hand-changes.test.ts, on a stack of every kind of hand change.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -86,13 +86,17 @@ describe("objects made outside Pulumi, adopted, then changed by hand", () => {
     await byHand("PATCH", `/monitors/${existing.monitor}`, { name: "Renamed by hand", interval_seconds: 900 });
 
     // Without the refresh, the state recorded at adoption matches the program: nothing to do.
-    const skipped = await pulumi("up", "--yes", "--refresh=false");
+    // --skip-preview: the preview `pulumi up` runs first would be the same program run again, and
+    // the plain up below shows its own.
+    const skipped = await pulumi("up", "--yes", "--skip-preview", "--refresh=false");
     expect(skipped).not.toMatch(/updated/);
     expect(await held()).toMatchObject({ paused: true, name: "Renamed by hand" });
   });
 
-  it("a plain pulumi up resumes the monitor and restores its name, keeps the interval the program leaves out, and finds the adopted channel as recorded", async () => {
+  it("a plain pulumi up shows the repair in its preview, then resumes the monitor and restores its name, keeps the interval the program leaves out, and finds the adopted channel as recorded", async () => {
     const up = await pulumi("up", "--yes");
+    // `pulumi up` previews before it updates (--yes only skips the question): the plain preview, refreshed first.
+    expect(up).toMatch(/Previewing update[\s\S]*~ 1 to update[\s\S]*Updating/);
     expect(up).toMatch(/1 updated/);
     expect(await held()).toMatchObject({ paused: false, name: "Web", interval_seconds: 900 });
     expect(await attached()).toEqual([existing.channel]);

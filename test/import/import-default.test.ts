@@ -6,4 +6,4 @@
  */
 import { describeImport } from "./scenario.js";
 
-describeImport({ profile: "default", format: "yaml", count: 16 });
+describeImport({ profile: "default", format: "yaml", count: 16, refresh: true });

@@ -4,9 +4,10 @@
  * secret placeholder (the test runs them: each `export`, and of the `pulumi config set --secret`
  * lines, all one command, one as printed), and no secret value shows in the program or the output,
  * whether or not the server returns it (the alt profile returns channel credentials). The first
- * `up` adopts every object and creates none, a refresh then finds nothing to change, and an edit
- * of one field changes only that object: that up, which refreshes first (options: refresh: always),
- * is also the preview that finds every other object unchanged. Importing the same account twice
+ * `up` adopts every object and creates none, a refresh then finds nothing to change (in the
+ * scenarios with `refresh`), and an edit of one field changes only that object: that up, which
+ * refreshes first (options: refresh: always), is also the preview that finds every other object
+ * unchanged. Importing the same account twice
  * gives the same text.
  */
 import { execFile } from "node:child_process";
@@ -30,9 +31,15 @@ export interface ImportScenario {
   format: "ts" | "yaml";
   /** Objects of every kind in the account. */
   count: number;
+  /**
+   * A `pulumi refresh` of its own after the first up, which must find nothing to change. One
+   * scenario's is enough for the engine's part; what a refresh reads on a profile is the
+   * provider's (test/provider/every-kind-alt.test.ts reads every kind back on the alt profile).
+   */
+  refresh: boolean;
 }
 
-export function describeImport({ profile, format, count }: ImportScenario): void {
+export function describeImport({ profile, format, count, refresh }: ImportScenario): void {
   describe(`pulumi-monitoring import --format ${format}, ${profile} profile, ${count} objects of every kind`, () => {
     let emulator: TestEmulator;
     let seeded: SeededAccount;
@@ -187,9 +194,11 @@ export function describeImport({ profile, format, count }: ImportScenario): void
       expect(creates).toEqual([]);
     }, DEPLOY_TIMEOUT_MS);
 
-    it("then refreshes no changes", async () => {
-      await harness.stack.refresh({ expectNoChanges: true });
-    }, DEPLOY_TIMEOUT_MS);
+    if (refresh) {
+      it("then refreshes no changes", async () => {
+        await harness.stack.refresh({ expectNoChanges: true });
+      }, DEPLOY_TIMEOUT_MS);
+    }
 
     it("changes only the object whose field is edited in the program, and finds every other one unchanged", async () => {
       const [file, from, to] =

@@ -13,9 +13,10 @@ import { factsOf, providerInputs } from "../../schema/define.js";
 import { type AnyResourceDefinition, definitions } from "../../schema/index.js";
 import { metadataOf } from "../../schema/rules.js";
 import { type ConsumerProject, createConsumerProject, installedVersion, pulumiCopies } from "../../scripts/consumer-project.js";
+import { OWN_POLICY_PACK } from "../support/own-policy-pack.js";
 import { type Position, type Tsserver, startTsserver } from "../support/tsserver.js";
 
-/** A program using every kind, the lookups, the component and the YAML loader, as a user writes it. */
+/** A program using every kind, the lookups, the components and the YAML loader, as a user writes it. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as mon from "pulumi-monitoring";
 
@@ -56,6 +57,12 @@ const globex = new mon.ClientMonitoring("globex", {
   contacts: { emails: ["ops@globex.example.com"], chat: { kind: "slack", webhookUrl: config.requireSecret("slack") } },
 });
 const declared = mon.loadMonitoringYaml("monitoring.yaml", { namePrefix: "team-" });
+new mon.MonitorSet("fleet", {
+  monitors: {
+    home: { url: "https://example.com/home", notificationChannelIds: [ops.id] },
+    login: { url: "https://example.com/login", authUsername: "probe", authPassword: config.requireSecret("probePassword") },
+  },
+});
 
 export const webStatus = web.status;
 export const pingUrl = backup.pingUrl;
@@ -97,6 +104,9 @@ const MISTAKES = [
   },
 ];
 
+/** An organisation's own policy pack (test/e2e/policy.test.ts runs it), a module beside the program. */
+const OWN_PACK_FILE = "acme-policy.ts";
+
 let project: ConsumerProject;
 
 beforeAll(async () => {
@@ -105,6 +115,7 @@ beforeAll(async () => {
     sharedInstalls: inject("consumerInstalls"),
     files: {
       "index.ts": PROGRAM,
+      [OWN_PACK_FILE]: OWN_POLICY_PACK,
       ...Object.fromEntries(MISTAKES.map(({ code }, index) => [`mistake-${index}.ts`, `import * as mon from "pulumi-monitoring";\n${code}\n`])),
     },
   });
@@ -117,13 +128,13 @@ describe("the packed package in a `pulumi new typescript` project", () => {
     expect(await installedVersion(project.dir, "@pulumi/pulumi")).toBe("3.259.0");
   });
 
-  it("compiles with the project's TypeScript and tsconfig.json as tsc does, declaration files checked too (so also with skipLibCheck, which only leaves their errors out)", () => {
+  it("compiles the program and an own policy pack with the project's TypeScript and tsconfig.json as tsc does, declaration files checked too (so also with skipLibCheck, which only leaves their errors out)", () => {
     const program = projectProgram(project.dir);
     const ts = typescriptOf(project.dir);
     const mistakes = new Set(MISTAKES.map((_, index) => join(project.dir, `mistake-${index}.ts`)));
     // Every diagnostic tsc -p would print: the options', the global ones, and those of every file but the mistakes.
     const errors = ts.getPreEmitDiagnostics(program).filter((diagnostic) => diagnostic.file === undefined || !mistakes.has(diagnostic.file.fileName));
-    expect(program.getRootFileNames()).toContain(join(project.dir, "index.ts"));
+    expect(program.getRootFileNames()).toEqual(expect.arrayContaining([join(project.dir, "index.ts"), join(project.dir, OWN_PACK_FILE)]));
     expect(ts.formatDiagnostics(errors, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe("");
   });
 
@@ -298,9 +309,9 @@ function typescriptOf(dir: string): typeof import("typescript") {
 }
 
 /**
- * The project's program as tsc -p builds it (tsconfig.json's files and options), with the mistake
- * files added: each is a module of its own, so one program gives each file the diagnostics it
- * would get alone, and the package's declarations are loaded and checked once for the compile
+ * The project's program as tsc -p builds it (tsconfig.json's files and options), with the own
+ * policy pack and the mistake files added: each is a module of its own, so one program gives each
+ * file the diagnostics it would get alone, and the package's declarations are loaded and checked once for the compile
  * test and every mistake instead of once each.
  */
 let sharedProgram: import("typescript").Program | undefined;
@@ -314,7 +325,7 @@ function projectProgram(dir: string): import("typescript").Program {
   const parsed = ts.getParsedCommandLineOfConfigFile(join(dir, "tsconfig.json"), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: unparsable });
   if (parsed === undefined) throw new Error("tsconfig.json: not found");
   for (const error of parsed.errors) unparsable(error);
-  sharedProgram = ts.createProgram([...parsed.fileNames, ...MISTAKES.map((_, index) => join(dir, `mistake-${index}.ts`))], parsed.options);
+  sharedProgram = ts.createProgram([...parsed.fileNames, join(dir, OWN_PACK_FILE), ...MISTAKES.map((_, index) => join(dir, `mistake-${index}.ts`))], parsed.options);
   return sharedProgram;
 }
 
