@@ -383,6 +383,7 @@ class FleetRun {
       const stackPath: StackPath = { project: target.project.name, stack: basename(target.name) };
       // After a lock is taken over, `up` reads the service first whatever --no-refresh says: the dead run may have changed objects.
       let refresh = this.options.refresh;
+      let clearPendingCreates = false;
       let retakes = 0;
       for (;;) {
         // Ctrl-C came while this stack was getting ready (its settings written, its lock judged):
@@ -400,6 +401,7 @@ class FleetRun {
             },
             signal: operation.signal,
             refresh,
+            clearPendingCreates,
             ...(configFile ? { configFile } : {}),
             ...(target.program ? { program: target.program } : {}),
           });
@@ -415,7 +417,7 @@ class FleetRun {
             if (outcome !== undefined && "taken" in outcome) {
               retakes += 1;
               takenOver.push(...outcome.taken);
-              if (outcome.taken.length > 0 && this.verb === "up") refresh = true;
+              if (outcome.taken.length > 0 && this.verb === "up") refresh = clearPendingCreates = true;
               continue;
             }
             lockNote = outcome?.held.why;

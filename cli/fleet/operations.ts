@@ -13,6 +13,12 @@ export interface OperationOptions {
   program?: PulumiFn;
   /** preview/up: read what the service holds first, so that hand changes are put back (false: `--no-refresh`). */
   refresh: boolean;
+  /**
+   * up, after a lock of a lost run was taken over: that run may have been killed mid-create, and
+   * Pulumi keeps such a create pending in the state, dropping it only in a refresh that clears
+   * pending creates. The up then makes the object again with the first attempt's idempotency key.
+   */
+  clearPendingCreates?: boolean;
 }
 
 /** Verbs that write the stack's state, hence may leave it mid-update when interrupted. */
@@ -53,8 +59,16 @@ function withoutRefresh(stack: Stack): Stack {
   return Object.assign(Object.create(stack) as Stack, { runPulumiCmd: (args: string[], ...rest: unknown[]) => run([...args, "--refresh=false"], ...rest) });
 }
 
-export async function operate(fleetStack: Stack, verb: Verb, { program, refresh, ...options }: OperationOptions): Promise<void> {
+export async function operate(fleetStack: Stack, verb: Verb, { program, refresh, clearPendingCreates, ...options }: OperationOptions): Promise<void> {
   const stack = withoutResultReads(fleetStack);
+  if (clearPendingCreates && verb === "up") {
+    // The refresh reads the service as a refresh-first up would; the up needs no second one.
+    await stack.refresh({ ...options, clearPendingCreates: true });
+    // Interrupted between the two: the Automation API would miss an abort that came before it starts the up's CLI.
+    if (options.signal.aborted) throw new Error("interrupted after its refresh");
+    await withoutRefresh(stack).up({ ...options, ...(program ? { program } : {}) });
+    return;
+  }
   const deploying = refresh ? stack : withoutRefresh(stack);
   switch (verb) {
     case "preview":

@@ -169,6 +169,7 @@ const nameAndId = (name: unknown, id: unknown): string => `${String(name)} (${St
 
 interface Checkpoint {
   resources?: Array<{ type: string; id?: string; outputs?: Record<string, unknown> }>;
+  pending_operations?: Array<{ type: string; resource: { urn: string } }>;
 }
 
 /** A stack's latest checkpoint, read from its row of the state table. */
@@ -234,6 +235,9 @@ describe("a runner killed mid-deploy", () => {
     expect(objects.map((object) => String(object["name"])).sort()).toEqual(declared(generations));
     const checkpoints = await Promise.all(RUNNING.map(checkpoint));
     expect(checkpoints.flatMap(recordedObjects).sort()).toEqual(objects.map((object) => nameAndId(object["name"], object.id)).sort());
+    // Nothing the killed run was doing is left pending: neither the renames nor the creates (which
+    // Pulumi drops only in a refresh that clears them, as the recovery does after a takeover).
+    expect(checkpoints.flatMap((latest) => latest.pending_operations ?? [])).toEqual([]);
     expect(await stateLocks()).toEqual([]);
 
     // The table the recovered run printed, as a person reads it.
