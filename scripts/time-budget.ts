@@ -21,9 +21,9 @@
  *   npm run test:record-times          # copies .work/test-times.json into test/time-budget.json
  *
  * (`node dist/scripts/time-budget.js record`; the figures of files the last run did not run are
- * kept.) test/support/summary-reporter.ts runs the checks.
+ * kept, those of files deleted since are dropped.) test/support/summary-reporter.ts runs the checks.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** test/time-budget.json under the repository's root. */
@@ -138,7 +138,9 @@ function main(args: string[]): void {
     process.exitCode = 1;
     return;
   }
-  const budget = recorded(readBudget(root), lastRun.files);
+  const updated = recorded(readBudget(root), lastRun.files);
+  // A file deleted since (merged into another) keeps no figure.
+  const budget = { ...updated, files: Object.fromEntries(Object.entries(updated.files).filter(([file]) => existsSync(join(root, file)))) };
   writeFileSync(budgetPath(root), `${JSON.stringify(budget, null, 2)}\n`);
   const count = Object.keys(lastRun.files).length;
   console.log(`recorded ${count} file${count === 1 ? "" : "s"} of the run of ${lastRun.recordedAt} in ${budgetPath(root)}`);
