@@ -53,15 +53,11 @@ export class ScopeReads {
 
   /** Starts reading `target`'s scopes; a failure is kept for {@link unmanagedObjects} to report. */
   start(target: CheckedStack): void {
-    this.#listingsOf(target).catch(() => undefined);
+    this.listingsOf(target).catch(() => undefined);
   }
 
-  /** The account `target` reads, and the listing of each of its scopes. */
+  /** The account `target` reads, and the listing of each of its scopes (read now if not started yet). */
   async listingsOf(target: CheckedStack): Promise<{ account: string; listings: Map<ScopeKey, ScopeListing> }> {
-    return this.#listingsOf(target);
-  }
-
-  async #listingsOf(target: CheckedStack): Promise<{ account: string; listings: Map<ScopeKey, ScopeListing> }> {
     let stack = this.#stacks.get(target.label);
     if (stack === undefined) {
       stack = this.#settingsOf(target).then((settings) => ({ account: `${settings.apiUrl}\0${settings.apiKey}`, settings }));
