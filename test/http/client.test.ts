@@ -141,7 +141,7 @@ describe("requests and responses", () => {
   });
 
   it.each(["monitors", "/monitors?limit=5", "/monitors#top"])("rejects the path %j", async (path) => {
-    await expect(connect().request("GET", path)).rejects.toThrow(TypeError);
+    await expect(connect().request("GET", path)).rejects.toThrow(new TypeError(`path must start with "/" and carry no query (use options.query): ${path}`));
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -352,6 +352,11 @@ describe("retrying within a time budget", () => {
       { method: "PUT", path: "/monitors/m1", status: 0, errorCode: "timeout", attempt: 3 },
     ]);
     expect(retries[2]?.elapsedMs).toBeGreaterThanOrEqual(150);
+    // Each waits its jittered back-off, below the client's retryMaxDelayMs of 5 (test/http/support.ts), a timeout too.
+    for (const { delayMs } of retries) {
+      expect(delayMs).toBeGreaterThanOrEqual(0);
+      expect(delayMs).toBeLessThan(5);
+    }
     const rendered = JSON.stringify(retries) + retries.map(describeRetry).join();
     for (const secret of [API_KEY, "hunter2", "secret-search"]) expect(rendered).not.toContain(secret);
   });
@@ -395,6 +400,8 @@ describe("errors", () => {
   });
 
   it.each<[number, string, "GET" | "POST"]>([
+    // Only 2xx is a success: a 3xx is an error too (the client follows no redirect).
+    [300, "multiple_choices", "GET"],
     [400, "invalid_parameter", "GET"],
     [401, "unauthorized", "GET"],
     [403, "forbidden", "GET"],
@@ -435,14 +442,20 @@ describe("observability and secrets", () => {
     const events: RequestEvent[] = [];
     server.script(apiError(503, "unavailable", "busy", { requestId: "req_first" }), { dropConnection: true });
     const client = connect({ onRequest: (event) => events.push(event) });
+    const started = performance.now();
     await client.request("GET", "/monitors", { query: { q: "secret-search" } });
+    const elapsedMs = performance.now() - started;
 
     expect(events.map(({ durationMs, ...rest }) => rest)).toEqual([
       { method: "GET", path: "/monitors", status: 503, attempt: 1, requestId: "req_first" },
       { method: "GET", path: "/monitors", status: 0, attempt: 2, errorCode: "network_error" },
       { method: "GET", path: "/monitors", status: 200, attempt: 3, requestId: "req_3" },
     ]);
-    for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+    // Each attempt's own exchange, which lies within the request's time.
+    for (const event of events) {
+      expect(event.durationMs).toBeGreaterThanOrEqual(0);
+      expect(event.durationMs).toBeLessThanOrEqual(Math.ceil(elapsedMs));
+    }
     expect(JSON.stringify(events)).not.toContain(API_KEY);
   });
 

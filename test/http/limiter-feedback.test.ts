@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ApiClient, RateLimiter } from "../../provider/http.js";
 import { apiError, FaultServer, ok } from "./fault-server.js";
-import { clientFor } from "./support.js";
+import { clientFor, ManualClock } from "./support.js";
 
 let server: FaultServer;
 let client: ApiClient | undefined;
@@ -30,6 +30,7 @@ describe("the shared rate after each answer", () => {
     ["a 429, then a success: halved, then one step back up", [throttle("0"), ok({})], 100, 51],
     ["a success at the ceiling: unchanged", [ok({})], 100, 100],
     ["a 404 (an error, but an answer at this rate): one step up after a 429", [throttle("0"), apiError(404, "not_found", "gone")], 100, 51],
+    ["a dropped connection (a fault, not a refusal): unchanged between the 429 and the success", [throttle("0"), { dropConnection: true }, ok({})], 100, 51],
   ] as const)("%s", async (_title, replies, ceiling, rate) => {
     const limiter = new RateLimiter({ maxRequestsPerSecond: ceiling });
     client = clientFor(server, { rateLimiter: limiter });
@@ -47,6 +48,19 @@ describe("the shared rate after each answer", () => {
     expect(server.requests).toHaveLength(4);
     // Halved by the 429, untouched by the 503 and the 500, one step up for the success.
     expect(limiter.rate).toBe(51);
+  });
+
+  it("a 429 without Retry-After pauses every start of the deploy for a second", async () => {
+    const clock = new ManualClock();
+    client = clientFor(server, { rateLimiter: new RateLimiter({ clock }) });
+    server.script(apiError(429, "rate_limited", "slow down"), ok({ id: "m1" }));
+    const request = client.request("GET", "/monitors/m1");
+    // The retry's own back-off is a few real milliseconds; the pause is on the limiter's clock.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await clock.advance(999);
+    expect(server.requests).toHaveLength(1);
+    await clock.advance(1);
+    await expect(request).resolves.toMatchObject({ data: { id: "m1" }, attempts: 2 });
   });
 
   it("a 429's Retry-After pauses every start of the deploy, capped at retryAfterMaxMs", async () => {

@@ -63,7 +63,7 @@ describe("client-side rate limit", () => {
   });
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])("rejects a limiter of %d requests per second", (rate) => {
-    expect(() => new RateLimiter({ maxRequestsPerSecond: rate })).toThrow(RangeError);
+    expect(() => new RateLimiter({ maxRequestsPerSecond: rate })).toThrow(new RangeError(`maxRequestsPerSecond must be a positive number, got ${rate}`));
   });
 
   it("rejects a client given both a shared limiter and its own rate", () => {
@@ -199,5 +199,56 @@ describe("back-off after a 429, shared by every request", () => {
     const throttled = server.requests[0];
     expect(throttled?.path).toBe("/monitors/throttled");
     expect((other?.receivedAtMs ?? 0) - (throttled?.receivedAtMs ?? 0)).toBeGreaterThanOrEqual(1000 - TIMER_SLACK_MS);
+  });
+});
+
+/** A clock whose sleeps overrun by the given lateness, one per sleep, as on a busy machine. */
+class LateClock {
+  #now = 0;
+  readonly #lateness: number[];
+  constructor(lateness: number[]) {
+    this.#lateness = lateness;
+  }
+  now(): number {
+    return this.#now;
+  }
+  async sleep(ms: number): Promise<void> {
+    this.#now += ms + (this.#lateness.shift() ?? 0);
+  }
+}
+
+describe("the spacing of starts", () => {
+  it("puts a full interval after a start that came late, so that no two starts crowd together to make up", async () => {
+    const limiter = new RateLimiter({ clock: new LateClock([50]), maxRequestsPerSecond: 10 });
+    const starts = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
+    // The second was due at 100 and came at 150: the third comes 100 ms after it, not at 200.
+    expect(starts).toEqual([0, 150, 250]);
+  });
+
+  it("sets its first limit from the starts of the last second only", async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock });
+    await clock.advance(100);
+    await Promise.all(Array.from({ length: 6 }, () => limiter.acquire()));
+    await clock.advance(500);
+    await Promise.all(Array.from({ length: 8 }, () => limiter.acquire()));
+    await clock.advance(500);
+    // At 1100 the six starts of 100 are a full second old: eight were sent in the last second.
+    limiter.throttled(600, 0);
+    expect(limiter.rate).toBe(4);
+  });
+
+  it("halves again for a 429 of an attempt granted after the decrease, even at the same instant", async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter({ clock, maxRequestsPerSecond: 4 });
+    await limiter.acquire();
+    await clock.advance(1000);
+    limiter.throttled(0, 0);
+    expect(limiter.rate).toBe(2);
+    // Retry-After: 0 puts no pause on the next start, which is granted at 1000, at the halved rate.
+    const granted = await limiter.acquire();
+    expect(granted).toBe(1000);
+    limiter.throttled(granted, 0);
+    expect(limiter.rate).toBe(1);
   });
 });

@@ -6,7 +6,7 @@
  * fleet does to stop starting stacks that would fail the same way.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiClient, settingFailureIn } from "../../provider/http.js";
+import { ApiClient, type RetryEvent, settingFailureIn } from "../../provider/http.js";
 import { apiError, FaultServer, ok } from "./fault-server.js";
 import { API_KEY, clientFor, rejection } from "./support.js";
 
@@ -44,11 +44,15 @@ describe("a service that has never answered", () => {
   it("fails a refused connection after one short back-off, whatever the budget, naming the URL, its source and the fixes", async () => {
     const baseUrl = await closedPortUrl();
     const started = performance.now();
-    const error = await rejection(client({ baseUrl, apiKey: API_KEY, retryBudgetMs: 120_000, sources: FROM_STACK }).request("GET", "/monitors"));
+    const retries: RetryEvent[] = [];
+    const error = await rejection(
+      client({ baseUrl, apiKey: API_KEY, retryBudgetMs: 120_000, sources: FROM_STACK, onRetry: (event) => retries.push(event) }).request("GET", "/monitors"),
+    );
     const seconds = (performance.now() - started) / 1000;
     expect(seconds).toBeGreaterThanOrEqual(0.9);
     expect(seconds).toBeLessThan(5);
     expect(error).toMatchObject({ status: 0, code: "network_error", attempts: 2 });
+    expect(retries).toEqual([{ method: "GET", path: "/monitors", status: 0, errorCode: "network_error", attempt: 1, elapsedMs: expect.any(Number), delayMs: 1000 }]);
     expect(error.message).toContain(`nothing answers at ${baseUrl} (the URL from monitoring:apiUrl of stack acme): the connection was refused`);
     expect(error.message).toMatch(/pulumi-monitoring-emulator.*the port/);
     expect(error.message).not.toContain(API_KEY);
