@@ -90,8 +90,8 @@ export function patternRule(pattern: string): string {
  */
 export function unknownFieldRule(key: string, known: readonly string[]): string {
   const lower = key.toLowerCase();
-  const bare = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
-  const sameName = known.find((name) => bare(name) === bare(key));
+  const bare = (name: string) => name.replace(/[_-]/g, "");
+  const sameName = known.find((name) => bare(name.toLowerCase()) === bare(lower));
   const byDistance = known
     .map((name) => ({ name, distance: editDistance(name.toLowerCase(), lower) }))
     .filter(({ name, distance }) => distance <= Math.max(1, Math.floor(name.length / 4)))
