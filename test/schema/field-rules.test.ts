@@ -156,6 +156,7 @@ describe("a field's facts", () => {
         owner: field(z.string(), { description: "Moves it.", replaceOnChange: true }),
         password: field(z.string().optional(), { description: "Secret.", secret: true, writeOnly: true }),
         token: field(z.string().optional(), { description: "Secret.", secret: true }),
+        note: z.string().optional().describe("Without facts: in no list."),
       }),
       associations: {},
       outputs: z.object({
