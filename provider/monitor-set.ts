@@ -144,13 +144,17 @@ export function checkSet(news: Values, closed: ClosedDomains = {}): { inputs: Va
  * which is already per monitor and per field (`~ monitors: { ~ checkout: { ~ intervalSeconds: … } }`).
  */
 export function diffSet(olds: Values, news: Values): { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean } {
-  return { changes: changedKeys(stateOf(olds), news).length > 0, replaces: [], deleteBeforeReplace: false };
+  // Monitors not known yet at preview (or not given, which check refuses) may change any member.
+  const changes = !isRecord(news["monitors"]) || changedKeys(stateOf(olds), news).length > 0;
+  return { changes, replaces: [], deleteBeforeReplace: false };
 }
 
-/** Keys added, removed, or with a changed input, in the new inputs' order then the removed ones. */
+/**
+ * Keys added, removed, or with a changed input, in the new inputs' order then the removed ones,
+ * of inputs whose monitors are known: diffSet tests that, and update runs on checked inputs.
+ */
 function changedKeys(state: SetState, news: Values): string[] {
-  const monitors = news["monitors"];
-  if (!isRecord(monitors)) return ["monitors"];
+  const monitors = news["monitors"] as Values;
   const changed = Object.keys(monitors).filter((key) => {
     const desired = monitorInputs(news, key);
     return state.ids[key] === undefined || containsUnknown(desired) || changedFields(monitor, monitorState(state, key), desired).length > 0;

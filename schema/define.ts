@@ -77,8 +77,8 @@ export function field<T extends z.ZodType>(schema: T, facts: FieldFacts): T {
   return schema.meta(meta) as T;
 }
 
-/** The facts {@link field} attached to a schema (or to a schema it wraps); none for a plain schema. */
-export function factsOf(schema: z.ZodType): FieldFacts | undefined {
+/** The facts {@link field} attached to a schema (or to a schema it wraps); none for a plain schema, or for no schema. */
+export function factsOf(schema: z.ZodType | undefined): FieldFacts | undefined {
   for (let current: z.ZodType | undefined = schema; current !== undefined; current = unwrapOnce(current)) {
     const facts = current.meta()?.[FACTS];
     if (facts !== undefined) return facts as FieldFacts;
@@ -88,7 +88,7 @@ export function factsOf(schema: z.ZodType): FieldFacts | undefined {
 
 /** The names a field may have in the API, the one sent first. */
 export function apiNamesOf(inputName: string, schema: z.ZodType | undefined): readonly string[] {
-  const declared = schema === undefined ? undefined : factsOf(schema)?.apiName;
+  const declared = factsOf(schema)?.apiName;
   if (declared === undefined) return [toSnakeCase(inputName)];
   return typeof declared === "string" ? [declared] : declared;
 }

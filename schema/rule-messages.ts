@@ -90,8 +90,8 @@ export function patternRule(pattern: string): string {
  */
 export function unknownFieldRule(key: string, known: readonly string[]): string {
   const lower = key.toLowerCase();
-  const bare = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
-  const sameName = known.find((name) => bare(name) === bare(key));
+  const bare = (name: string) => name.replace(/[_-]/g, "");
+  const sameName = known.find((name) => bare(name.toLowerCase()) === bare(lower));
   const byDistance = known
     .map((name) => ({ name, distance: editDistance(name.toLowerCase(), lower) }))
     .filter(({ name, distance }) => distance <= Math.max(1, Math.floor(name.length / 4)))
@@ -122,12 +122,16 @@ export function ruleOfZodIssue(issue: z.core.$ZodRawIssue): string | undefined {
       return multipleOfRule(issue.divisor);
     case "invalid_value":
       return oneOfRule(issue.values);
-    case "invalid_format":
-      // zod writes the pattern as a literal (`/^a$/`), JSON Schema as its source (`^a$`).
-      return issue.format === "regex" && issue.pattern !== undefined ? patternRule(issue.pattern.replace(/^\/(.*)\/[a-z]*$/s, "$1")) : formatRule(issue.format);
-    default:
-      return undefined;
+    case "invalid_format": {
+      if (issue.format !== "regex") return formatRule(issue.format);
+      // zod's regex check always reports its pattern, as a literal (`/^a$/i`); JSON Schema writes
+      // the source (`^a$`): what lies between the first slash and the last.
+      const literal = issue.pattern as string;
+      return patternRule(literal.slice(1, literal.lastIndexOf("/")));
+    }
   }
+  // Other issues (unknown keys, refinements without words of their own): zod's words.
+  return undefined;
 }
 
 /**

@@ -156,6 +156,7 @@ describe("a field's facts", () => {
         owner: field(z.string(), { description: "Moves it.", replaceOnChange: true }),
         password: field(z.string().optional(), { description: "Secret.", secret: true, writeOnly: true }),
         token: field(z.string().optional(), { description: "Secret.", secret: true }),
+        note: z.string().optional().describe("Without facts: in no list."),
       }),
       associations: {},
       outputs: z.object({
@@ -231,12 +232,13 @@ describe("the fields of a kind's variants", () => {
 });
 
 describe("the field an unknown key most likely meant", () => {
-  const known = ["intervalSeconds", "url", "notificationChannelIds", "regions", "name", "paused"];
+  const known = ["intervalSeconds", "url", "notificationChannelIds", "regions", "name", "paused", "tcpPort"];
 
   it.each([
     ["interval_seconds", "unknown field (did you mean intervalSeconds?)"],
     ["interval-seconds", "unknown field (did you mean intervalSeconds?)"],
     ["INTERVALSECONDS", "unknown field (did you mean intervalSeconds?)"],
+    ["TCP__PORT", "unknown field (did you mean tcpPort?)"],
     ["intervalSecs", "unknown field (did you mean intervalSeconds?)"],
     ["intervalSecond", "unknown field (did you mean intervalSeconds?)"],
     ["URL", "unknown field (did you mean url?)"],
@@ -245,6 +247,7 @@ describe("the field an unknown key most likely meant", () => {
     ["regons", "unknown field (did you mean regions?)"],
     ["regoins", "unknown field"],
     ["channelIds", "unknown field (did you mean notificationChannelIds?)"],
+    ["port", "unknown field (did you mean tcpPort?)"],
     ["ids", "unknown field"],
     ["nam", "unknown field (did you mean name?)"],
     ["names", "unknown field (did you mean name?)"],

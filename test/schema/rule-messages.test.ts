@@ -24,6 +24,7 @@ const rows: [string, z.ZodType, unknown, string][] = [
   ["a value outside an enumeration", z.enum(["low", "high"]), "urgent", "must be one of low, high"],
   ["a value other than a literal", z.literal("on"), "off", "must be one of on"],
   ["a string against a pattern", z.string().regex(/^[a-z]+$/), "A1", "must match ^[a-z]+$"],
+  ["a string against a pattern with a slash", z.string().regex(/^\d+\/\d+$/), "1-2", "must match ^\\d+\\/\\d+$"],
   ["a fraction for a whole number", z.int(), 1.5, "must be a whole number"],
   ["a string for a number", z.number(), "1", "must be a number"],
   ["a number for a string", z.string(), 1, "must be a string"],

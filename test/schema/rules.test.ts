@@ -14,6 +14,8 @@ describe("rules", () => {
     ["Asia/Calcutta", true],
     ["Mars/Olympus", false],
     ["+01:00", false],
+    ["-0500", false],
+    ["\u221201:00", false],
     ["", false],
   ])("time zone %j valid: %s", (zone, valid) => {
     expect(accepts(ianaTimeZone, zone)).toBe(valid);
@@ -46,7 +48,7 @@ describe("rules", () => {
     expect(isSetSchema(regions)).toBe(true);
     expect(isSetSchema(z.array(region).optional())).toBe(false);
     expect(accepts(regions, ["us-east-1", "eu-west-1"])).toBe(true);
-    expect(accepts(regions, ["us-east-1", "us-east-1"])).toBe(false);
+    expect(regions.safeParse(["us-east-1", "us-east-1"]).error?.issues[0]?.message).toBe("must not list the same value twice");
     expect(z.toJSONSchema(regions, { io: "input" })).toMatchObject({ type: "array", uniqueItems: true, description: "Regions." });
   });
 
@@ -64,7 +66,7 @@ describe("rules", () => {
   it("accepts any non-empty value of an open domain and keeps the known values for completion and docs", () => {
     const weekday = openEnum(["mon", "tue"]);
     expect(accepts(weekday, "monday")).toBe(true);
-    expect(accepts(weekday, "")).toBe(false);
+    expect(weekday.safeParse("").error?.issues[0]?.message).toBe("must not be empty");
     expect(knownValuesOf(weekday.optional())).toEqual(["mon", "tue"]);
     expect(accepts(region, "us-east")).toBe(true);
   });
