@@ -457,10 +457,11 @@ const TRANSIENT_ERROR_CODES: ReadonlySet<string> = new Set([
   "UND_ERR_SOCKET",
 ]);
 
+/** `status` 0: no response arrived, as in {@link RequestEvent} and {@link rateSignal}. */
 type AttemptResult =
   | { kind: "response"; status: number; headers: IncomingHttpHeaders; text: string }
-  | { kind: "timeout" }
-  | { kind: "no_response"; failure: "connect" | "network" | "fatal"; reason: string; cause: unknown };
+  | { kind: "timeout"; status: 0 }
+  | { kind: "no_response"; status: 0; failure: "connect" | "network" | "fatal"; reason: string; cause: unknown };
 
 interface Call {
   method: HttpMethod;
@@ -563,16 +564,18 @@ export class ApiClient {
       this.#report(call, attempt, durationMs, result);
       if (result.kind === "response") this.#answered = true;
 
-      // Stryker disable next-line ConditionalExpression,LogicalOperator: the kind only narrows the type, and undici passes on no 1xx: only a response has a status, and only 2xx are in [200, 300)
-      if (result.kind === "response" && result.status >= 200 && result.status < 300) {
+      if (isSuccess(result)) {
         if (!isJsonOrEmpty(result)) throw this.#notTheApi(call, attempt, result, "invalid_response");
         return successResponse<T>(call, attempt, result, options.expectedStatus);
       }
       const failure = attemptFailure(result);
       const elapsedMs = performance.now() - firstStartedMs;
       // A service that never answered is most likely not there at all: a setting to fix, not an outage to wait out.
-      // Stryker disable next-line ConditionalExpression: the kind only narrows the type; a timeout carries no cause, so nothing unreachable
-      if (result.kind === "no_response" && !this.#answered) {
+      if (
+        !this.#answered &&
+        // Stryker disable next-line ConditionalExpression: the kind only narrows the type: a timeout carries no error, so nothing unreachable
+        result.kind === "no_response"
+      ) {
         const unreachable = unreachableCause(result.cause);
         if (unreachable !== undefined) {
           if (attempt >= UNREACHABLE_ATTEMPTS) throw this.#unreachableError(call, attempt, elapsedMs, result, unreachable);
@@ -642,7 +645,7 @@ export class ApiClient {
       const ticket = await this.#limiter.acquire();
       const startedMs = performance.now();
       const result = await this.#exchange(call);
-      const signal = rateSignal(result.kind === "response" ? result.status : 0);
+      const signal = rateSignal(result.status);
       if (signal === "limit") {
         // Only a response carries a 429. The request itself waits out its Retry-After (retryDecision); the limiter slows the rest.
         const { headers } = result as Extract<AttemptResult, { kind: "response" }>;
@@ -671,8 +674,8 @@ export class ApiClient {
       const text = await response.body.text();
       return { kind: "response", status: response.statusCode, headers: response.headers, text };
     } catch (error) {
-      if (timeout.signal.aborted) return { kind: "timeout" };
-      return { kind: "no_response", ...classifyNetworkError(error), cause: error };
+      if (timeout.signal.aborted) return { kind: "timeout", status: 0 };
+      return { kind: "no_response", status: 0, ...classifyNetworkError(error), cause: error };
     } finally {
       clearTimeout(timer);
     }
@@ -683,7 +686,7 @@ export class ApiClient {
     const event: RequestEvent = {
       method: call.method,
       path: call.path,
-      status: result.kind === "response" ? result.status : 0,
+      status: result.status,
       attempt,
       durationMs,
     };
@@ -705,7 +708,7 @@ export class ApiClient {
     const event: RetryEvent = {
       method: call.method,
       path: call.path,
-      status: result.kind === "response" ? result.status : 0,
+      status: result.status,
       attempt,
       elapsedMs: Math.round(elapsedMs),
       delayMs,
@@ -791,6 +794,11 @@ function unreachableCause(error: unknown): "refused" | "unresolved" | undefined 
   if (codes.includes("ECONNREFUSED")) return "refused";
   if (codes.some((code) => code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME")) return "unresolved";
   return undefined;
+}
+
+/** A 2xx answer (an attempt without one has status 0). */
+function isSuccess(result: AttemptResult): result is Extract<AttemptResult, { kind: "response" }> {
+  return result.status >= 200 && result.status < 300;
 }
 
 function isJsonOrEmpty(result: Extract<AttemptResult, { kind: "response" }>): boolean {

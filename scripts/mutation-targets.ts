@@ -40,7 +40,7 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   // When a request is repeated, how long it waits, how fast requests start, what an answer says about the rate.
   {
     file: "provider/http.ts",
-    declarations: ["retryDecision", "rateSignal", "jitteredBackoff", "parseRetryAfter", "attemptFailure", "RateLimiter", "ApiClient.request", "ApiClient.#send"],
+    declarations: ["retryDecision", "rateSignal", "jitteredBackoff", "parseRetryAfter", "attemptFailure", "isSuccess", "RateLimiter", "ApiClient.request", "ApiClient.#send"],
   },
 ];
 
