@@ -85,20 +85,6 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   // Cross-field rules read other fields' values, so they run once every field passed its own rules
   // and every value is known (during a preview some may not be yet; check runs again before the update).
   if (failures.size === 0 && allKnown) definition.refine?.(parsed, fail);
-  const warnings: string[] = [];
-  if (failures.size === 0) {
-    const resource = describeResource(definition, news);
-    for (const [field, schema] of Object.entries(definition.inputs.shape as Record<string, z.ZodType>)) {
-      for (const path of undeclaredKeys(schema, parsed[field], field)) {
-        warnings.push(`${resource}: ${path} is not a key this package knows; it is sent as written and the server decides (check the spelling)`);
-      }
-    }
-    if (allKnown) {
-      definition.assumedRules?.(parsed, (path, message, found) => {
-        if (found === "misplaced") warnings.push(`${resource}: ${path} ${message} as far as this package knows; it is sent as written and the server decides`);
-      });
-    }
-  }
 
   if (failures.size > 0) {
     return {
@@ -111,6 +97,19 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
       })),
       warnings: [],
     };
+  }
+  // Warnings only once every rule passed: the failure comes first.
+  const warnings: string[] = [];
+  const resource = describeResource(definition, news);
+  for (const [field, schema] of Object.entries(definition.inputs.shape as Record<string, z.ZodType>)) {
+    for (const path of undeclaredKeys(schema, parsed[field], field)) {
+      warnings.push(`${resource}: ${path} is not a key this package knows; it is sent as written and the server decides (check the spelling)`);
+    }
+  }
+  if (allKnown) {
+    definition.assumedRules?.(parsed, (path, message, found) => {
+      if (found === "misplaced") warnings.push(`${resource}: ${path} ${message} as far as this package knows; it is sent as written and the server decides`);
+    });
   }
   const internals = Object.fromEntries(Object.entries(news).filter(([key]) => isInternal(key)));
   return { inputs: { ...internals, ...parsed }, failures: [], warnings };
@@ -162,7 +161,7 @@ function describeIssue(field: string, schema: z.ZodType, issue: z.core.$ZodIssue
   }
   const input = (issue as { input?: unknown }).input;
   if (input === undefined) return [[path, IS_REQUIRED]];
-  const shown = !secret && input !== undefined && (typeof input !== "object" || input === null);
+  const shown = !secret && (typeof input !== "object" || input === null);
   return [[path, shown ? `${issue.message} (got ${JSON.stringify(input)})` : issue.message]];
 }
 
