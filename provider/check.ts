@@ -119,9 +119,10 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
 function closedDomainIssues(schema: z.ZodType, value: unknown, path: string, closed: ClosedDomains): [string, string][] {
   if (value === undefined || value === null) return [];
   const domain = metadataOf(schema)["domain"] as OpenDomain | undefined;
-  const allowed = domain === undefined ? undefined : closed[domain];
-  if (domain !== undefined && allowed !== undefined) {
-    return allowed.includes(value as string) ? [] : [[path, `must be one of ${CLOSING_CONFIG[domain]} (${allowed.join(", ")}) (got ${JSON.stringify(value)})`]];
+  // A domain's value is one string (schema/rules.ts `openEnum`): nothing inside it to look at.
+  if (domain !== undefined) {
+    const allowed = closed[domain];
+    return allowed === undefined || allowed.includes(value as string) ? [] : [[path, `must be one of ${CLOSING_CONFIG[domain]} (${allowed.join(", ")}) (got ${JSON.stringify(value)})`]];
   }
   const inner = unwrap(schema);
   if (inner instanceof z.ZodArray && Array.isArray(value)) {
@@ -165,15 +166,16 @@ function describeIssue(field: string, schema: z.ZodType, issue: z.core.$ZodIssue
   return [[path, shown ? `${issue.message} (got ${JSON.stringify(input)})` : issue.message]];
 }
 
-/** The keys the object at `path` inside `schema` declares (none where the path leads to no object). */
+/**
+ * The keys the object at `path` inside `schema` declares. zod's path leads through lists (an index)
+ * and objects (a declared key) to the object that has the unknown keys; through any other container
+ * (a tuple, a mapping) it is not followed, and no keys are offered.
+ */
 function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let inner = unwrap(schema);
   for (const segment of path) {
-    if (inner instanceof z.ZodArray && typeof segment === "number") inner = unwrap(inner.element as z.ZodType);
-    else if (inner instanceof z.ZodObject && typeof segment === "string" && segment in inner.shape) inner = unwrap(inner.shape[segment] as z.ZodType);
-    // Stryker disable next-line ArrayDeclaration: zod reports unknown keys only of an object, along the path it took to reach it
-    else return [];
+    if (inner instanceof z.ZodArray) inner = unwrap(inner.element as z.ZodType);
+    else if (inner instanceof z.ZodObject) inner = unwrap(inner.shape[segment as string] as z.ZodType);
   }
-  // Stryker disable next-line ArrayDeclaration: as above, the path ends at that object
-  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
+  return Object.keys(inner instanceof z.ZodObject ? inner.shape : {});
 }
