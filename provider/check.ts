@@ -85,20 +85,6 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   // Cross-field rules read other fields' values, so they run once every field passed its own rules
   // and every value is known (during a preview some may not be yet; check runs again before the update).
   if (failures.size === 0 && allKnown) definition.refine?.(parsed, fail);
-  const warnings: string[] = [];
-  if (failures.size === 0) {
-    const resource = describeResource(definition, news);
-    for (const [field, schema] of Object.entries(definition.inputs.shape as Record<string, z.ZodType>)) {
-      for (const path of undeclaredKeys(schema, parsed[field], field)) {
-        warnings.push(`${resource}: ${path} is not a key this package knows; it is sent as written and the server decides (check the spelling)`);
-      }
-    }
-    if (allKnown) {
-      definition.assumedRules?.(parsed, (path, message, found) => {
-        if (found === "misplaced") warnings.push(`${resource}: ${path} ${message} as far as this package knows; it is sent as written and the server decides`);
-      });
-    }
-  }
 
   if (failures.size > 0) {
     return {
@@ -112,6 +98,19 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
       warnings: [],
     };
   }
+  // Warnings only once every rule passed: the failure comes first.
+  const warnings: string[] = [];
+  const resource = describeResource(definition, news);
+  for (const [field, schema] of Object.entries(definition.inputs.shape as Record<string, z.ZodType>)) {
+    for (const path of undeclaredKeys(schema, parsed[field], field)) {
+      warnings.push(`${resource}: ${path} is not a key this package knows; it is sent as written and the server decides (check the spelling)`);
+    }
+  }
+  if (allKnown) {
+    definition.assumedRules?.(parsed, (path, message, found) => {
+      if (found === "misplaced") warnings.push(`${resource}: ${path} ${message} as far as this package knows; it is sent as written and the server decides`);
+    });
+  }
   const internals = Object.fromEntries(Object.entries(news).filter(([key]) => isInternal(key)));
   return { inputs: { ...internals, ...parsed }, failures: [], warnings };
 }
@@ -120,9 +119,10 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
 function closedDomainIssues(schema: z.ZodType, value: unknown, path: string, closed: ClosedDomains): [string, string][] {
   if (value === undefined || value === null) return [];
   const domain = metadataOf(schema)["domain"] as OpenDomain | undefined;
-  const allowed = domain === undefined ? undefined : closed[domain];
-  if (domain !== undefined && allowed !== undefined) {
-    return allowed.includes(value as string) ? [] : [[path, `must be one of ${CLOSING_CONFIG[domain]} (${allowed.join(", ")}) (got ${JSON.stringify(value)})`]];
+  // A domain's value is one string (schema/rules.ts `openEnum`): nothing inside it to look at.
+  if (domain !== undefined) {
+    const allowed = closed[domain];
+    return allowed === undefined || allowed.includes(value as string) ? [] : [[path, `must be one of ${CLOSING_CONFIG[domain]} (${allowed.join(", ")}) (got ${JSON.stringify(value)})`]];
   }
   const inner = unwrap(schema);
   if (inner instanceof z.ZodArray && Array.isArray(value)) {
@@ -162,19 +162,20 @@ function describeIssue(field: string, schema: z.ZodType, issue: z.core.$ZodIssue
   }
   const input = (issue as { input?: unknown }).input;
   if (input === undefined) return [[path, IS_REQUIRED]];
-  const shown = !secret && input !== undefined && (typeof input !== "object" || input === null);
+  const shown = !secret && (typeof input !== "object" || input === null);
   return [[path, shown ? `${issue.message} (got ${JSON.stringify(input)})` : issue.message]];
 }
 
-/** The keys the object at `path` inside `schema` declares (none where the path leads to no object). */
+/**
+ * The keys the object at `path` inside `schema` declares. zod's path leads through lists (an index)
+ * and objects (a declared key) to the object that has the unknown keys; through any other container
+ * (a tuple, a mapping) it is not followed, and no keys are offered.
+ */
 function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   let inner = unwrap(schema);
   for (const segment of path) {
-    if (inner instanceof z.ZodArray && typeof segment === "number") inner = unwrap(inner.element as z.ZodType);
-    else if (inner instanceof z.ZodObject && typeof segment === "string" && segment in inner.shape) inner = unwrap(inner.shape[segment] as z.ZodType);
-    // Stryker disable next-line ArrayDeclaration: zod reports unknown keys only of an object, along the path it took to reach it
-    else return [];
+    if (inner instanceof z.ZodArray) inner = unwrap(inner.element as z.ZodType);
+    else if (inner instanceof z.ZodObject) inner = unwrap(inner.shape[segment as string] as z.ZodType);
   }
-  // Stryker disable next-line ArrayDeclaration: as above, the path ends at that object
-  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
+  return Object.keys(inner instanceof z.ZodObject ? inner.shape : {});
 }

@@ -95,8 +95,9 @@ export function canonical(schema: z.ZodType, value: unknown): string {
 }
 
 function normalize(schema: z.ZodType | undefined, value: unknown): unknown {
-  if (value === null || value === undefined) return undefined;
-  const inner = schema === undefined ? undefined : unwrap(schema);
+  // null is absent; absent (undefined) passes every case below unchanged.
+  if (value === null) return undefined;
+  const inner = schema && unwrap(schema);
   // Servers may return ids in another letter case than they were sent (spec 2.6: UUIDs, nothing more).
   // Stryker disable next-line MethodExpression: canonical texts are only compared with each other, so either case is one case
   if (inner instanceof z.ZodUUID && typeof value === "string") return value.toLowerCase();

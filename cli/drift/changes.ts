@@ -81,10 +81,12 @@ export function driftOf(metadata: StepEventMetadata): DriftedObject[] {
     return drift === undefined ? [] : [drift];
   }
   // A member gone from the refreshed outputs was deleted by hand: the set's next deploy makes it again.
+  // A set deleted as a whole has no refreshed outputs (the engine reports a refresh as "delete" exactly
+  // when it read no new state), so every member is gone.
   const now = new Map(membersOf(kind, actual).map((member) => [member.key, member]));
   return membersOf(kind, recorded).flatMap((member: Member) => {
     const object = { type: kind, name: `${name}[${member.key}]`, urn: metadata.urn, ...(member.id ? { id: member.id } : {}) };
-    const current = metadata.op === "delete" ? undefined : now.get(member.key);
+    const current = now.get(member.key);
     if (current === undefined) return [{ ...object, drift: "deleted" as const, fields: [] }];
     const drift = memberDrift(object, member.definition, member.values, current.values);
     return drift === undefined ? [] : [drift];

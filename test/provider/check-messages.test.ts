@@ -34,6 +34,8 @@ const plain = defineResource({
     options: field(z.object({ depth: z.number() }).strict().optional(), { description: "A closed object." }),
     steps: field(z.array(z.object({ delay: z.number() }).strict()).optional(), { description: "A list of closed objects." }),
     layers: field(z.object({ inner: z.object({ depth: z.number() }).strict() }).optional(), { description: "A closed object in an object." }),
+    pair: field(z.tuple([z.string(), z.object({ depth: z.number() }).strict()]).optional(), { description: "A tuple: a list that is not a ZodArray." }),
+    byName: field(z.record(z.string(), z.object({ depth: z.number() }).strict()).optional(), { description: "A mapping: an object that is not a ZodObject." }),
     big: field(z.bigint().optional(), { description: "A type without a name of its own." }),
     even: field(z.number().refine((value) => value % 2 === 0).optional(), { description: "A rule without a message." }),
     token: field(z.string().max(4).optional(), { description: "A secret.", secret: true }),
@@ -85,6 +87,8 @@ describe("the message of each rule", () => {
     ["a key a closed object does not have, spelt like one it has", { options: { depth: 1, Depth: 2 } }, "Plain.options.Depth: unknown field (did you mean depth?)"],
     ["a key a closed object in an object does not have, spelt like one it has", { layers: { inner: { depth: 1, Depth: 2 } } }, "Plain.layers.inner.Depth: unknown field (did you mean depth?)"],
     ["a key a closed object in a list does not have, spelt like one it has", { steps: [{ delay: 1 }, { delay: 1, dellay: 2 }] }, "Plain.steps[1].dellay: unknown field (did you mean delay?)"],
+    ["a key a closed object in a tuple does not have: no suggestion, tuples are not searched", { pair: ["a", { depth: 1, Depth: 2 }] }, "Plain.pair[1].Depth: unknown field"],
+    ["a key a closed object in a mapping does not have: no suggestion, mappings are not searched", { byName: { a: { depth: 1, Depth: 2 } } }, "Plain.byName.a.Depth: unknown field"],
     ["a nested value of the wrong type", { options: { depth: "deep" } }, 'Plain.options.depth: must be a number (got "deep")'],
     ["a nested value missing", { options: {} }, "Plain.options.depth: is required"],
     ["a list item of the wrong type", { tags: ["a", 2] }, "Plain.tags[1]: must be a string (got 2)"],
@@ -196,6 +200,28 @@ describe("what check returns", () => {
     ]);
     expect(check(regional, {}, closed).failures).toEqual([]);
     expect(check(regional, { backup: null }, closed).failures).toEqual([]);
+  });
+
+  it("a valid value of every type passes, as parsed: tuples, sets and mappings are not looked into for closed domains", () => {
+    const news = {
+      label: "abc",
+      count: 3,
+      whole: 2,
+      tags: ["a"],
+      unique: new Set(["a"]),
+      color: "red",
+      contact: "ops@example.com",
+      enabled: true,
+      options: { depth: 1 },
+      steps: [{ delay: 1 }],
+      layers: { inner: { depth: 1 } },
+      pair: ["a", { depth: 1 }],
+      byName: { a: { depth: 1 } },
+      big: 1n,
+      even: 2,
+      token: "t",
+    };
+    expect(check(plain, news, { region: ["eu-west-1"] })).toEqual({ inputs: news, failures: [], warnings: [] });
   });
 
   it("a field given as undefined is left out of the inputs, like one not given", () => {
