@@ -1,7 +1,8 @@
 /**
  * The foundation: a real Pulumi CLI runs a dynamic resource from a program run as `pulumi up`
- * runs it (a language host and a Node.js process per operation), on a local file backend: up,
- * an update in place, destroy, leaving no resource in state.
+ * runs it (a language host and a Node.js process per operation), on a local file backend: up of
+ * a stack without any configuration (the program's `new pulumi.Config()` reads none), an update in
+ * place when a setting is added, destroy, leaving no resource in state.
  *
  * The rest of ProgramTest's lifecycle (a preview, an empty preview, an empty refresh) is
  * test/e2e/lifecycle.test.ts, on every kind, with the program run inline: the engine's steps are
@@ -16,7 +17,7 @@ describe("a dynamic resource on the real Pulumi engine", () => {
   let harness: TestStack;
 
   beforeAll(async () => {
-    harness = await createTestStack({ program: "test/programs/greeting", config: { message: { value: "hello" } }, runner: "cli" });
+    harness = await createTestStack({ program: "test/programs/greeting", runner: "cli" });
   });
   afterAll(async () => harness?.dispose());
 
@@ -26,14 +27,14 @@ describe("a dynamic resource on the real Pulumi engine", () => {
     expect(isAtLeast(version, `v${pulumiSdkVersion()}`), version).toBe(true);
   });
 
-  it("creates it on up", async () => {
+  it("creates it on up, from a stack without configuration", async () => {
     // The engine's own output, so the run shows the real CLI at work.
     const up = await harness.stack.up({ onOutput: (line) => process.stdout.write(line) });
     expect(up.summary.resourceChanges?.create).toBe(2); // the stack and the greeting
     expect(up.outputs.length?.value).toBe(5);
   });
 
-  it("updates in place when an input changes", async () => {
+  it("updates in place when a setting changes an input", async () => {
     await harness.stack.setConfig("message", { value: "hello, world" });
     const up = await harness.stack.up();
     expect(up.summary.resourceChanges?.update).toBe(1);

@@ -157,11 +157,21 @@ func (host *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
-	config, err := json.Marshal(req.GetConfig())
+	// A stack without configuration sends none: the program still reads an empty object, not null
+	// (`new pulumi.Config().get(...)` fails on null).
+	configMap := req.GetConfig()
+	if configMap == nil {
+		configMap = map[string]string{}
+	}
+	config, err := json.Marshal(configMap)
 	if err != nil {
 		return nil, err
 	}
-	secretKeys, err := json.Marshal(req.GetConfigSecretKeys())
+	secretKeyList := req.GetConfigSecretKeys()
+	if secretKeyList == nil {
+		secretKeyList = []string{}
+	}
+	secretKeys, err := json.Marshal(secretKeyList)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +336,11 @@ func policyPackEnvironment(engineEnv []string, stack *pulumirpc.AnalyzerStackCon
 			return nil, fmt.Errorf("could not encode the stack configuration: %w", err)
 		}
 		set("PULUMI_CONFIG", string(encoded))
-		secretKeys, err := json.Marshal(stack.GetConfigSecretKeys())
+		secretKeyList := stack.GetConfigSecretKeys()
+		if secretKeyList == nil {
+			secretKeyList = []string{}
+		}
+		secretKeys, err := json.Marshal(secretKeyList)
 		if err != nil {
 			return nil, err
 		}

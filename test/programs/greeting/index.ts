@@ -27,5 +27,6 @@ class Greeting extends pulumi.dynamic.Resource {
   }
 }
 
-const greeting = new Greeting("hello", new pulumi.Config().require("message"));
+// A stack without configuration greets with the default.
+const greeting = new Greeting("hello", new pulumi.Config().get("message") ?? "hello");
 export const length = greeting.length;
