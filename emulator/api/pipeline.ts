@@ -80,9 +80,16 @@ export function createApiPipeline(parts: PipelineParts) {
     };
 
     const fault = parts.faults.take(method, path);
+    // A slow service has the whole request before it is slow: a client that goes away meanwhile
+    // does not stop the request's processing, as it would if the body were still to be read.
+    let body: (() => Promise<string>) | undefined;
     if (fault !== undefined) {
       if (fault.latency_ms !== undefined) {
         entry.fault = "latency";
+        const read = readBody(request);
+        // Awaited in processRequest, after the delay; its failure is handled there, not here.
+        read.catch(() => undefined);
+        body = () => read;
         await sleep(fault.latency_ms);
       }
       if (fault.drop_connection) {
@@ -99,7 +106,7 @@ export function createApiPipeline(parts: PipelineParts) {
 
     let outcome: Outcome;
     try {
-      outcome = await processRequest(parts, request, method, path, query, requestId, idempotencyHeader);
+      outcome = await processRequest(parts, request, method, path, query, requestId, idempotencyHeader, body);
     } catch (error) {
       outcome = errorOutcome(parts, asHttpError(error, method, path), requestId);
     }
@@ -122,6 +129,8 @@ async function processRequest(
   query: string,
   requestId: string,
   idempotencyHeader: string | string[] | undefined,
+  /** The body's text: read here, unless a latency fault had it read before its delay. */
+  received: () => Promise<string> = () => readBody(request),
 ): Promise<Outcome> {
   const key = authenticate(parts.store, request.headers.authorization);
   const retryAfter = parts.rateLimit?.check(key.id, Date.now());
@@ -139,7 +148,7 @@ async function processRequest(
     if (!isUuid(value)) throw invalidParameter(name, "must be a UUID");
     match.params[name] = value.toLowerCase();
   }
-  const body = parseJsonObject(await readBody(request));
+  const body = parseJsonObject(await received());
 
   const mutating = MUTATING_METHODS.has(method);
   let idempotencyKey: string | undefined;
