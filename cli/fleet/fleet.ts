@@ -381,7 +381,7 @@ class FleetRun {
       const waitUntil = startedAt + (this.options.waitLockSeconds ?? 0) * 1000;
       const store = this.#lockStore;
       const stackPath: StackPath = { project: target.project.name, stack: basename(target.name) };
-      // After a lock is taken over, `up` reads the service first whatever --no-refresh says: the dead run may have changed objects.
+      // After a lock is taken over, `up` and `destroy` read the service first whatever --no-refresh says: the dead run may have changed objects.
       let refresh = this.options.refresh;
       let clearPendingCreates = false;
       let retakes = 0;
@@ -417,7 +417,7 @@ class FleetRun {
             if (outcome !== undefined && "taken" in outcome) {
               retakes += 1;
               takenOver.push(...outcome.taken);
-              if (outcome.taken.length > 0 && this.verb === "up") refresh = clearPendingCreates = true;
+              if (outcome.taken.length > 0 && (this.verb === "up" || this.verb === "destroy")) refresh = clearPendingCreates = true;
               continue;
             }
             lockNote = outcome?.held.why;

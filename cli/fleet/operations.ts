@@ -14,9 +14,12 @@ export interface OperationOptions {
   /** preview/up: read what the service holds first, so that hand changes are put back (false: `--no-refresh`). */
   refresh: boolean;
   /**
-   * up, after a lock of a lost run was taken over: that run may have been killed mid-create, and
-   * Pulumi keeps such a create pending in the state, dropping it only in a refresh that clears
-   * pending creates. The up then makes the object again with the first attempt's idempotency key.
+   * up and destroy, after a lock of a lost run was taken over: that run may have been killed
+   * mid-create, and Pulumi keeps such a create pending in the state, dropping it only in a refresh
+   * that clears pending creates. The up then makes the object again with the first attempt's
+   * idempotency key, so that an object the service made before the run died is found, not made
+   * twice; the destroy does the same for those objects alone first, so that it deletes them too
+   * instead of leaving them on the service, recorded nowhere.
    */
   clearPendingCreates?: boolean;
 }
@@ -61,12 +64,23 @@ function withoutRefresh(stack: Stack): Stack {
 
 export async function operate(fleetStack: Stack, verb: Verb, { program, refresh, clearPendingCreates, ...options }: OperationOptions): Promise<void> {
   const stack = withoutResultReads(fleetStack);
-  if (clearPendingCreates && verb === "up") {
+  if (clearPendingCreates && (verb === "up" || verb === "destroy")) {
+    // Read before the refresh drops them: the objects the lost run may have made.
+    const pending = verb === "destroy" ? await pendingCreates(stack) : [];
     // The refresh reads the service as a refresh-first up would; the up needs no second one.
     await stack.refresh({ ...options, clearPendingCreates: true });
-    // Interrupted between the two: the Automation API would miss an abort that came before it starts the up's CLI.
-    if (options.signal.aborted) throw new Error("interrupted after its refresh");
-    await withoutRefresh(stack).up({ ...options, ...(program ? { program } : {}) });
+    // Interrupted between two operations: the Automation API would miss an abort that came before it starts the next CLI.
+    const next = () => {
+      if (options.signal.aborted) throw new Error("interrupted between the operations of its recovery");
+    };
+    if (verb === "up" || pending.length > 0) {
+      next();
+      await withoutRefresh(stack).up({ ...options, ...(verb === "destroy" ? { target: pending } : {}), ...(program ? { program } : {}) });
+    }
+    if (verb === "destroy") {
+      next();
+      await stack.destroy(options);
+    }
     return;
   }
   const deploying = refresh ? stack : withoutRefresh(stack);
@@ -89,6 +103,12 @@ export async function operate(fleetStack: Stack, verb: Verb, { program, refresh,
       await stack.previewRefresh(options);
       return;
   }
+}
+
+/** The resources whose create a lost run left pending in the stack's state. */
+async function pendingCreates(stack: Stack): Promise<string[]> {
+  const { deployment } = (await stack.exportStack()) as { deployment?: { pending_operations?: Array<{ type?: string; resource?: { urn?: string } }> } };
+  return (deployment?.pending_operations ?? []).flatMap((operation) => (operation.type === "creating" && operation.resource?.urn ? [operation.resource.urn] : []));
 }
 
 /**

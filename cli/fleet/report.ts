@@ -200,9 +200,10 @@ function inRunOrder(verb: Verb, stacks: readonly StackReport[]): StackReport[] {
 /**
  * What the next run does by itself for a stack whose operation was cut short. Nothing here needs
  * state surgery: the fleet released the locks it held (a lock left by a run killed outright is
- * taken over by the next run), the `up` after a takeover starts with a refresh that clears the
- * pending operations Pulumi recorded (creates included, which only such a refresh drops), and every
- * create is sent again with the idempotency key of its first attempt.
+ * taken over by the next run), the `up` or `destroy` after a takeover starts with a refresh that
+ * clears the pending operations Pulumi recorded (creates included, which only such a refresh
+ * drops), and every create is sent again with the idempotency key of its first attempt (before a
+ * destroy, only the creates that were cut short, so that it deletes what they made).
  */
 export function recoveryAdvice(verb: Verb): string[] {
   switch (verb) {

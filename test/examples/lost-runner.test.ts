@@ -1,12 +1,14 @@
 /**
  * A CI runner lost mid-deploy costs nobody more than a rerun (docs/teams-and-ci.md), with the state
- * in PostgreSQL: `fleet up` of two stacks is killed with SIGKILL (its whole session, as a reclaimed
- * machine or a job's time limit kills it) while one stack's objects are being renamed and the
- * other's created; the next `fleet up`, a fresh runner with its own PULUMI_HOME, succeeds in one
- * attempt with no `pulumi cancel`, names the locks it took over, and the service holds exactly what
- * the stacks declare, each object recorded once in its stack's state. The killed runner skips the
- * refresh (--no-refresh), and so does the next one: a stack whose lock is taken over is read from
- * the service first all the same. Then settings that cannot work: with the URL on a port where
+ * in PostgreSQL: `fleet up` of three stacks is killed with SIGKILL (its whole session, as a reclaimed
+ * machine or a job's time limit kills it) while one stack's objects are being renamed and the two
+ * others' created, and the service completes those requests after the runner is gone. The next
+ * runs, fresh runners with their own PULUMI_HOME, succeed in one attempt with no `pulumi cancel` and
+ * name the locks they took over: `fleet up` of the first two, after which the service holds exactly
+ * what they declare, each object recorded once in its stack's state, and `fleet destroy` of the
+ * third, after which it holds nothing of it, not even the object whose create the dead run never
+ * recorded. The killed runner skips the refresh (--no-refresh), and so does the next one: a stack
+ * whose lock is taken over is read from the service first all the same. Then settings that cannot work: with the URL on a port where
  * nothing listens, `fleet up` of four stacks, two at a time, and a plain `pulumi up` each fail
  * within 15 s, naming the URL and where it came from, and the fleet starts no stack after the first
  * failures.
@@ -26,13 +28,17 @@ import { repoRoot, testPassphrase } from "../support/pulumi.js";
 import { type ApiObject, runFleetCli, ServiceView } from "./support.js";
 
 /**
- * Two stacks for the killed runner, two more that the fleet with a closed URL never starts: at
- * --parallel 2 the first two fail together, and each further stack would be one more failure.
+ * Three stacks for the killed runner; with a closed URL, four, of which the fleet never starts two:
+ * at --parallel 2 the first two fail together, and each further stack would be one more failure.
  */
 const STACKS = Array.from({ length: 4 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
-/** The stacks the killed runner deploys: the first renames what it deployed before, the second deploys for the first time. */
-const RUNNING = STACKS.slice(0, 2);
-const [RENAMED, CREATED] = RUNNING as [string, string];
+/**
+ * The stacks the killed runner deploys: the first renames what it deployed before, the two others
+ * deploy for the first time. The next runs deploy the first two again and destroy the third.
+ */
+const RUNNING = STACKS.slice(0, 3);
+const [RENAMED, CREATED, ABANDONED] = RUNNING as [string, string, string];
+const RECOVERED = [RENAMED, CREATED];
 /** A bound for hangs only: the time budget (test/time-budget.json) holds the file to its pace. */
 const STEP_MS = 300_000;
 
@@ -96,18 +102,26 @@ function pulumi(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code
   );
 }
 
-/** Every running stack, as `--stack` options of a fleet command. */
-const runningStacks = RUNNING.flatMap((stack) => ["--stack", stack]);
+/** Stacks as `--stack` options of a fleet command. */
+const stackOptions = (stacks: readonly string[]): string[] => stacks.flatMap((stack) => ["--stack", stack]);
+
+/**
+ * How long the service holds the requests the runner dies during: long enough for all of them to
+ * be in flight when it dies, and they complete after it is gone, as a service completes a request
+ * whose client went away.
+ */
+const HELD_MS = 5_000;
 
 /**
  * Starts `fleet up` of the running stacks in a session of its own and kills all of it with SIGKILL
- * once the service holds a request of each `[method, path]`, one per running stack: each one held
- * up by a latency fault, so that all of them are in flight when the runner dies. The runner skips
- * the refresh, as a team in a hurry does: the next one, taking its locks over, reads the service anyway.
+ * once the service holds `count` requests of each `[method, path]`: each one held up by a latency
+ * fault, so that all of them are in flight when the runner dies. Returns once the service has
+ * completed them. The runner skips the refresh, as a team in a hurry does: the next one, taking its
+ * locks over, reads the service anyway.
  */
-async function killMidway(requests: readonly (readonly [method: string, path: string])[]): Promise<void> {
-  const faults = await Promise.all(requests.map(([method, path]) => emulator.admin.injectFault({ method, path, latency_ms: 30_000 })));
-  const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--no-refresh", "--parallel", String(RUNNING.length), "--cwd", dir, ...runningStacks], {
+async function killMidway(requests: readonly (readonly [method: string, path: string, count: number])[]): Promise<void> {
+  const faults = await Promise.all(requests.map(([method, path]) => emulator.admin.injectFault({ method, path, latency_ms: HELD_MS })));
+  const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--no-refresh", "--parallel", String(RUNNING.length), "--cwd", dir, ...stackOptions(RUNNING)], {
     env: runnerEnv(),
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
@@ -119,7 +133,7 @@ async function killMidway(requests: readonly (readonly [method: string, path: st
     const deadline = Date.now() + STEP_MS / 2;
     const held = async (): Promise<boolean> => {
       const active = await emulator.admin.faults();
-      return faults.every((fault) => (active.find((other) => other.id === fault.id)?.fired ?? 0) > 0);
+      return faults.every((fault, index) => (active.find((other) => other.id === fault.id)?.fired ?? 0) >= (requests[index]?.[2] ?? 1));
     };
     while (!(await held())) {
       if (Date.now() > deadline) throw new Error(`the fleet never sent ${JSON.stringify(requests)}: ${JSON.stringify(await emulator.admin.faults())} ${stderr}`);
@@ -129,6 +143,12 @@ async function killMidway(requests: readonly (readonly [method: string, path: st
     await killSession(child.pid ?? 0);
     await exited;
     await emulator.admin.clearFaults();
+  }
+  const held = requests.reduce((sum, [, , count]) => sum + count, 0);
+  const completedBy = Date.now() + 2 * HELD_MS;
+  while ((await emulator.admin.requestLog()).filter((entry) => entry.fault === "latency").length < held) {
+    if (Date.now() > completedBy) throw new Error(`the service did not complete the ${held} requests held when the runner died`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -208,29 +228,45 @@ afterAll(async () => {
 });
 
 describe("a runner killed mid-deploy", () => {
-  it("while one stack's objects are being renamed and another's created: the next fleet up takes over its locks and completes the deploy in one attempt", async () => {
-    // RENAMED holds its first generation; the killed run renames it to the second and creates CREATED's first.
+  it("while one stack's objects are being renamed and two others' created: the next fleet up completes two stacks and a fleet destroy removes the third, each in one attempt, taking over the locks", async () => {
+    // RENAMED holds its first generation; the killed run renames it to the second and creates the first of CREATED and ABANDONED.
     const first = await fleetReport(["up", "--yes", "--no-refresh", "--stack", RENAMED]);
     expect(first.code, first.stderr).toBe(0);
     await setStackConfig(RENAMED, { "lost-runner:generation": "2" });
     const generations = { [RENAMED]: 2, [CREATED]: 1 };
-    // RENAMED renames its channel, then its monitor, whose rename is in flight; CREATED's channel is
-    // created, and its monitor's create, sent once the channel has its id, is in flight.
+    // RENAMED renames its channel, then its monitor, whose rename is in flight; CREATED and ABANDONED
+    // create their channels, and their monitors' creates, sent once the channels have their ids, are in flight.
     await killMidway([
-      ["PATCH", "/monitors/*"],
-      ["POST", "/monitors"],
+      ["PATCH", "/monitors/*", 1],
+      ["POST", "/monitors", 2],
     ]);
     expect((await stateLocks()).length, "the killed run left its locks").toBe(RUNNING.length);
+    // The service made both monitors after the runner was gone: neither state records it.
+    expect((await service.list("/monitors", { all_clients: "true" })).map((object) => String(object["name"])).sort()).toEqual([`${RENAMED} g2 site`, `${CREATED} g1 site`, `${ABANDONED} g1 site`].sort());
+    await emulator.admin.clearRequestLog();
 
     // --no-refresh as well: a stack whose lock is taken over is read from the service first all the same.
-    const { code, report, stderr } = await fleetReport(["up", "--yes", "--no-refresh", "--parallel", String(RUNNING.length), ...runningStacks]);
-    expect(code, stderr).toBe(0);
-    expect(report.stacks.map((stack) => [stack.stack, stack.result])).toEqual(RUNNING.map((stack) => [stack, "succeeded"]));
-    for (const stack of report.stacks) {
+    const [up, destroy] = await Promise.all([
+      fleetReport(["up", "--yes", "--no-refresh", "--parallel", String(RECOVERED.length), ...stackOptions(RECOVERED)]),
+      fleetReport(["destroy", "--yes", "--stack", ABANDONED]),
+    ]);
+    expect(up.code, up.stderr).toBe(0);
+    expect(destroy.code, destroy.stderr).toBe(0);
+    const stacks = [...up.report.stacks, ...destroy.report.stacks];
+    expect(stacks.map((stack) => [stack.stack, stack.result])).toEqual(RUNNING.map((stack) => [stack, "succeeded"]));
+    for (const stack of stacks) {
       expect(stack.takenOver, stack.stack).toEqual([{ holder: expect.objectContaining({ host: hostname() }), why: expect.stringMatching(/^its process \(pid \d+\) no longer exists on this host/) }]);
     }
-    // The service holds exactly what the stacks declare: nothing twice, nothing left over, nothing
-    // missing; and the states record exactly those objects, each once, under their ids.
+    // The monitors the service made for the dead run were found by sending their creates again
+    // under the same idempotency keys, the destroy's as much as the up's: answered from the store, not made twice.
+    const creates = (await emulator.admin.requestLog()).filter((entry) => entry.method === "POST" && entry.path === "/monitors");
+    expect(creates.map((entry) => [entry.status, entry.replayed])).toEqual([
+      [201, true],
+      [201, true],
+    ]);
+    // The service holds exactly what the recovered stacks declare and nothing of the destroyed one:
+    // nothing twice, nothing left over, nothing missing; and the states record exactly those
+    // objects, each once, under their ids.
     const objects = await serviceObjects();
     expect(objects.map((object) => String(object["name"])).sort()).toEqual(declared(generations));
     const checkpoints = await Promise.all(RUNNING.map(checkpoint));
@@ -241,17 +277,17 @@ describe("a runner killed mid-deploy", () => {
     expect(await stateLocks()).toEqual([]);
 
     // The table the recovered run printed, as a person reads it.
-    const table = renderTable(report);
+    const table = renderTable(up.report);
     console.log(`fleet up after the runner was killed while ${RENAMED}'s objects were being renamed and ${CREATED}'s created:\n${table}`);
     expect(table).toContain("Locks taken over from runs that had stopped (each stack was then read from the service and run):");
-    for (const stack of RUNNING) {
+    for (const stack of RECOVERED) {
       expect(table).toMatch(new RegExp(`^  ${stack}: the lock of .+@${hostname()} \\(pid (\\d+), since [^)]+\\): its process \\(pid \\1\\) no longer exists on this host`, "m"));
     }
     // The program and the states agree: nothing to change. The states record the service's objects
     // under their ids and names, as shown above, so the preview need not read the service again.
-    const preview = await fleetReport(["preview", "--no-refresh", ...runningStacks]);
+    const preview = await fleetReport(["preview", "--no-refresh", ...stackOptions(RECOVERED)]);
     expect(preview.code, preview.stderr).toBe(0);
-    expect(preview.report.stacks.map((stack) => stack.result)).toEqual(RUNNING.map(() => "no changes"));
+    expect(preview.report.stacks.map((stack) => stack.result)).toEqual(RECOVERED.map(() => "no changes"));
   }, STEP_MS);
 });
 
