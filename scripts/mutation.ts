@@ -12,7 +12,8 @@
  *                                          results kept apart from the baseline
  *
  * Other arguments go to Stryker (`--concurrency 2`). Exits 1 when a file or the total falls below its
- * threshold, or when more than 3 % of the mutants are marked equivalent, naming what failed.
+ * threshold, when more than 3 % of the mutants are marked equivalent, or when a mutant of unchanged
+ * code that the baseline's tests killed now survives (a test no longer proves its rule), naming what failed.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -34,8 +35,9 @@ const MAX_MARKED_SHARE = 0.03;
 interface MutantResult {
   status: string;
   mutatorName: string;
+  replacement?: string;
   statusReason?: string;
-  location: { start: { line: number } };
+  location: { start: { line: number; column?: number } };
 }
 interface Report {
   files: Record<string, { mutants: MutantResult[] }>;
@@ -100,6 +102,33 @@ export function judge(report: Report, restricted = false): { table: string; fail
       "static: run only while modules load, not tested (stryker.config.mjs ignoreStatic)",
   );
   return { table: lines.join("\n"), failures };
+}
+
+const DETECTED = new Set(["Killed", "Timeout"]);
+const UNDETECTED = new Set(["Survived", "NoCoverage"]);
+
+/** A mutant as one run and the next both know it: its place and its change. */
+function mutantKey(mutant: MutantResult): string {
+  return `${mutant.location.start.line}:${mutant.location.start.column ?? 0} ${mutant.mutatorName} ${mutant.replacement ?? ""}`;
+}
+
+/**
+ * The mutants the baseline's tests detected that `report` says survive, in the files given
+ * (those whose source is as it was when the baseline was recorded, so that a mutant at the same
+ * place with the same change is the same mutant): each one a rule a test no longer proves, most
+ * often an assertion removed or weakened. A score above its threshold does not hide them.
+ */
+export function regressions(baseline: Report, report: Report, unchangedFiles: readonly string[]): string[] {
+  return unchangedFiles.flatMap((file) => {
+    const before = new Map((baseline.files[file]?.mutants ?? []).map((mutant) => [mutantKey(mutant), mutant.status]));
+    return (report.files[file]?.mutants ?? [])
+      .filter((mutant) => UNDETECTED.has(mutant.status) && DETECTED.has(before.get(mutantKey(mutant)) ?? ""))
+      .map(
+        (mutant) =>
+          `${file}:${mutant.location.start.line}: the baseline's tests detected this mutant (${mutant.mutatorName}${mutant.replacement === undefined ? "" : `: ${mutant.replacement}`}), ` +
+          `and now it ${mutant.status === "NoCoverage" ? "is not covered" : "survives"}: a test no longer proves this rule`,
+      );
+  });
 }
 
 function sha256(path: string): string {
@@ -175,6 +204,11 @@ function main(args: string[]): number {
     console.log(`mutation testing: changed since the baseline, so the mutants they touch run again:\n  ${changed.join("\n  ")}\n`);
   }
 
+  // Stryker rewrites the baseline: what it held, and which listed files are as they were then.
+  const baselineBefore = readJson<Report>(BASELINE);
+  const recordedInputs = readJson<Record<string, string>>(BASELINE_INPUTS);
+  const unchangedFiles = MUTATION_TARGETS.map(({ file }) => file).filter((file) => recordedInputs?.[file] === sha256(file));
+
   // Stryker's incremental file holds the files of the last run only: a run of some files starts
   // from a copy of the baseline and leaves the baseline itself whole.
   let incrementalFile = BASELINE;
@@ -197,6 +231,7 @@ function main(args: string[]): number {
     writeFileSync(join(root, BASELINE_INPUTS), `${JSON.stringify(inputs, null, 2)}\n`);
   }
   const { table, failures } = judge(report, restricted);
+  if (baselineBefore !== undefined) failures.push(...regressions(baselineBefore, report, unchangedFiles));
   console.log(`\n${table}\n`);
   return finish(failures, elapsed());
 }

@@ -2,10 +2,11 @@
  * How `npm run test:mutation` judges a Stryker report (scripts/mutation.ts): the score of each
  * listed file and of all of them, what counts (killed and timed out over those plus survived and
  * not covered; marked equivalent and broken mutants do not), and a failure that names the file
- * below its threshold, a file missing from the report, or too many mutants marked equivalent.
+ * below its threshold, a file missing from the report, or too many mutants marked equivalent; and
+ * a mutant of unchanged code that the baseline's tests detected and that now survives.
  */
 import { describe, expect, it } from "vitest";
-import { judge, scoreOf } from "../../scripts/mutation.js";
+import { judge, regressions, scoreOf } from "../../scripts/mutation.js";
 import { MUTATION_TARGETS } from "../../scripts/mutation-targets.js";
 
 const mutants = (counts: Record<string, number>) =>
@@ -69,5 +70,24 @@ describe("mutation scores", () => {
     expect(failures).toEqual([]);
     expect(table).not.toContain("provider/diff.ts");
     expect(table).toMatch(/\| all files +\| +88\.0 % .*\| -$/m);
+  });
+});
+
+describe("mutants the baseline's tests detected", () => {
+  const at = (line: number, status: string, replacement = "false") => ({ status, mutatorName: "ConditionalExpression", replacement, location: { start: { line, column: 7 } } });
+  const baseline = { files: { "provider/diff.ts": { mutants: [at(47, "Killed"), at(48, "Timeout"), at(49, "Survived"), at(50, "Killed", "true")] } } };
+
+  it("names each one that now survives or is not covered, in a file whose source is unchanged, whatever the score", () => {
+    const now = { files: { "provider/diff.ts": { mutants: [at(47, "Survived"), at(48, "NoCoverage"), at(49, "Survived"), at(50, "Killed", "true")] } } };
+    expect(regressions(baseline, now, ["provider/diff.ts"])).toEqual([
+      "provider/diff.ts:47: the baseline's tests detected this mutant (ConditionalExpression: false), and now it survives: a test no longer proves this rule",
+      "provider/diff.ts:48: the baseline's tests detected this mutant (ConditionalExpression: false), and now it is not covered: a test no longer proves this rule",
+    ]);
+  });
+
+  it("leaves out a file whose source changed (its mutants moved or are new) and a mutant the baseline did not have", () => {
+    const now = { files: { "provider/diff.ts": { mutants: [at(47, "Survived"), at(51, "Survived")] } } };
+    expect(regressions(baseline, now, [])).toEqual([]);
+    expect(regressions(baseline, { files: { "provider/diff.ts": { mutants: [at(51, "Survived"), at(47, "Survived", "true")] } } }, ["provider/diff.ts"])).toEqual([]);
   });
 });
