@@ -13,15 +13,17 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, offeredRegions, stackConfigKeyName } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
 import { ResourceInitError, describeResource } from "./failures.js";
+import { accountKey, fleetListSink } from "./fleet-lists.js";
 import { internal } from "./fields.js";
 import { type ApiClient, describeRetry, type RetryEvent } from "./http.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
+import { ResourceReader } from "./reader.js";
 
 export { ResourceEngine } from "./engine.js";
 export { ResourceReader } from "./reader.js";
@@ -105,10 +107,18 @@ export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
 
 const engines = new Map<string, ResourceEngine>();
 
+/** Under `fleet drift`, where the refresh's complete lists go (provider/fleet-lists.ts); else none. */
+const listSink = fleetListSink(() => {
+  const { apiUrl, apiKey } = resolveSettings(stackConfig);
+  return accountKey(apiUrl, apiKey);
+});
+
 function engineOf(kind: string): ResourceEngine {
   let engine = engines.get(kind);
   if (engine === undefined) {
-    engine = new ResourceEngine(definitionOf(kind), () => apiClientFor(stackConfig));
+    const definition = definitionOf(kind);
+    const api = () => apiClientFor(stackConfig);
+    engine = new ResourceEngine(definition, api, new ResourceReader(definition, api, listSink));
     engines.set(kind, engine);
   }
   return engine;

@@ -26,6 +26,12 @@
  * A session holds what the service showed at one moment: it ends after {@link IDLE_MS} without a
  * read, and {@link forget} ends every session when the process writes (a create, update or delete),
  * so a read never answers from a page older than the process's last change.
+ *
+ * In a `fleet drift` run (a {@link CompleteListSink} given), the check for unmanaged objects reads
+ * the whole list of each kind in the stack's scope after the refresh. A read of such a list (the
+ * reader says which) then reads it whole at once, with no wait and no GET: a page costs what a GET
+ * costs, the check would read every page anyway, and the complete list is handed to the sink so
+ * that the check need not read it again. A list whose pages cannot all be read is handed on to nobody.
  */
 import { ApiError, type ApiClient, type Query } from "./http.js";
 import { isRecord } from "../schema/naming.js";
@@ -42,10 +48,18 @@ const READS_PER_SPECULATIVE_PAGE = 4;
 /** A session without a read for this long is over: the next read starts afresh. */
 const IDLE_MS = 5_000;
 
+/**
+ * Takes a complete list (every page) a refresh read: in a `fleet drift` run, the fleet's check for
+ * unmanaged objects (provider/fleet-lists.ts). Resolves once the list is handed on (or could not be).
+ */
+export type CompleteListSink = (path: string, query: Query, items: readonly ApiObject[]) => Promise<void>;
+
 /** `unlisted`: the list was not read far enough to tell; the caller reads the object by id. */
 export type ListedObject = ApiObject | "absent" | "unlisted";
 
 interface Session {
+  path: string;
+  query: Query;
   pages: AsyncGenerator<{ items: unknown[]; more: boolean }, void, undefined>;
   /** Items fetched so far, by lower-case id. */
   seen: Map<string, ApiObject>;
@@ -70,17 +84,21 @@ interface Session {
 export class ListReads {
   readonly #api: () => ApiClient;
   readonly #sessions = new Map<string, Session>();
+  readonly #sink: CompleteListSink | undefined;
 
-  constructor(api: () => ApiClient) {
+  constructor(api: () => ApiClient, sink?: CompleteListSink) {
     this.#api = api;
+    this.#sink = sink;
   }
 
   /**
    * The object `id` as the list at `path` with `query` shows it: `absent` when the whole list was
    * read and does not show it, `unlisted` when the rules above say to read it by id instead.
-   * `listOnly`: the kind has no GET by id, so the list is read as far as it takes.
+   * `listOnly`: the kind has no GET by id, so the list is read as far as it takes. `scopeList`: a
+   * drift check reads this list whole (see the top of this file).
    */
-  async find(path: string, query: Query, id: string, listOnly: boolean): Promise<ListedObject> {
+  async find(path: string, query: Query, id: string, listOnly: boolean, scopeList = false): Promise<ListedObject> {
+    const whole = scopeList && this.#sink !== undefined;
     const session = this.#session(path, query);
     session.reads += 1;
     session.lastRead = Date.now();
@@ -101,6 +119,15 @@ export class ListReads {
           await session.fetching;
           continue;
         }
+        if (whole) {
+          if (session.failed) {
+            session.sentToGet += 1;
+            return "unlisted";
+          }
+          session.fetching = this.#readWhole(session, listOnly).finally(() => (session.fetching = undefined));
+          await session.fetching;
+          continue;
+        }
         if (!listOnly && session.reads === 1 && !session.gathered) {
           session.gathered = true;
           await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
@@ -118,12 +145,13 @@ export class ListReads {
     }
   }
 
-  /** Every item of a list, read now (not from a session), by lower-case id. */
+  /** Every item of a list, read now (not from a session), by lower-case id; handed to the sink, as it is complete. */
   async scan(path: string, query: Query): Promise<Map<string, ApiObject>> {
     const items = new Map<string, ApiObject>();
     for await (const item of this.#api().paginate<unknown>(path, query)) {
       if (isRecord(item) && typeof item["id"] === "string") items.set(item["id"].toLowerCase(), item);
     }
+    await this.#sink?.(path, query, [...items.values()]);
     return items;
   }
 
@@ -137,6 +165,8 @@ export class ListReads {
     const existing = this.#sessions.get(key);
     if (existing !== undefined && (existing.fetching !== undefined || Date.now() - existing.lastRead < IDLE_MS)) return existing;
     const session: Session = {
+      path,
+      query,
       pages: this.#api().pages<unknown>(path, query),
       seen: new Map(),
       complete: false,
@@ -152,6 +182,12 @@ export class ListReads {
     };
     this.#sessions.set(key, session);
     return session;
+  }
+
+  /** Every page of the session's list, then the list to the sink (before any read it answers returns). */
+  async #readWhole(session: Session, listOnly: boolean): Promise<void> {
+    while (!session.complete && !session.failed) await this.#nextPage(session, listOnly);
+    if (session.complete && !session.failed) await this.#sink!(session.path, session.query, [...session.seen.values()]);
   }
 
   async #nextPage(session: Session, listOnly: boolean): Promise<void> {

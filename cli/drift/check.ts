@@ -10,9 +10,11 @@ import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { CONFIG_NAMESPACE, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
 import { limiterFor } from "../../provider/fleet-budget.js";
-import { ApiClient } from "../../provider/http.js";
+import { accountKey } from "../../provider/fleet-lists.js";
+import { ApiClient, type Query } from "../../provider/http.js";
 import { runBounded } from "../fleet/scheduler.js";
 import { globToRegExp } from "../fleet/select.js";
+import type { HandedLists } from "./handed-lists.js";
 import { type Ignore, managedIds, readScopes, type RecordedResource, type ScopeKey, type ScopeListing, scopesOf, type UnmanagedObject, unmanagedIn } from "./unmanaged.js";
 
 export interface CheckedStack {
@@ -37,17 +39,20 @@ export type UnmanagedResult = Map<string, UnmanagedObject[] | Error>;
  * rate limit they then overlap the refreshes of the stacks still running, instead of all waiting
  * for the last one (20 client stacks: 140 lists, some 15 s at 10 requests per second). Stacks of
  * one account (service and key) share one client and one read of each scope; each stack's
- * configuration (or the environment) names its account.
+ * configuration (or the environment) names its account. A list the stacks' refreshes already read
+ * whole (`handed`, under `fleet drift`) is taken from there, not read again.
  */
 export class ScopeReads {
   readonly #parallel: number;
   readonly #settingsOf: (target: CheckedStack) => Promise<ProviderSettings>;
+  readonly #handed: HandedLists | undefined;
   readonly #stacks = new Map<string, Promise<{ account: string; settings: ProviderSettings }>>();
   readonly #accounts = new Map<string, { api: ApiClient; scopes: Map<ScopeKey, Promise<ScopeListing>> }>();
 
   /** `settingsOf`: the stack's connection settings, by default from its configuration and the environment. */
-  constructor(parallel: number, settingsOf: (target: CheckedStack) => Promise<ProviderSettings> = stackSettings) {
+  constructor(parallel: number, handed?: HandedLists, settingsOf: (target: CheckedStack) => Promise<ProviderSettings> = stackSettings) {
     this.#parallel = parallel;
+    this.#handed = handed;
     this.#settingsOf = settingsOf;
   }
 
@@ -72,11 +77,15 @@ export class ScopeReads {
       this.#accounts.set(account, reads);
     }
     const scopes = scopesOf(target.resources);
+    // The lists the stacks' refreshes handed on are kept by the digest of their account.
+    const handed = this.#handed;
+    const digest = accountKey(settings.apiUrl, settings.apiKey);
+    const known = handed === undefined ? undefined : (path: string, query: Query) => handed.get(digest, path, query);
     const listings = await Promise.all(
       scopes.map((scope) => {
         let listing = reads.scopes.get(scope);
         if (listing === undefined) {
-          listing = readScopes(reads.api, [scope], this.#parallel).then((read) => read.get(scope)!);
+          listing = readScopes(reads.api, [scope], this.#parallel, known).then((read) => read.get(scope)!);
           reads.scopes.set(scope, listing);
         }
         return listing;

@@ -89,14 +89,18 @@ export function scopesOf(resources: readonly RecordedResource[]): ScopeKey[] {
 /** One scope's objects, kind by kind in the order of the kinds, each as the service listed them. */
 export type ScopeListing = ReadonlyArray<{ definition: AnyResourceDefinition; listed: readonly Listed[] }>;
 
+/** A complete list already read (by the stack's refresh, under `fleet drift`), else `undefined`. */
+export type KnownList = (path: string, query: Query) => readonly unknown[] | undefined;
+
 /**
  * Every kind's list in each of `scopes`, in list pages, `parallel` lists at once (the client's rate
- * limit paces them). Fails with the first list that could not be read.
+ * limit paces them); a list `known` has is taken from it instead. Fails with the first list that
+ * could not be read.
  */
-export async function readScopes(api: ApiClient, scopes: readonly ScopeKey[], parallel = 1): Promise<Map<ScopeKey, ScopeListing>> {
+export async function readScopes(api: ApiClient, scopes: readonly ScopeKey[], parallel = 1, known: KnownList = () => undefined): Promise<Map<ScopeKey, ScopeListing>> {
   const unique = [...new Set(scopes)];
   const lists = unique.flatMap((scope) => definitions.map((definition) => ({ scope, definition })));
-  const read = await runBounded(lists, parallel, ({ scope, definition }) => listKind(api, definition, scope));
+  const read = await runBounded(lists, parallel, ({ scope, definition }) => listKind(api, definition, scope, known));
   const listings = new Map<ScopeKey, Array<{ definition: AnyResourceDefinition; listed: Listed[] }>>(unique.map((scope) => [scope, []]));
   for (const [index, { scope, definition }] of lists.entries()) {
     const listed = read[index]!;
@@ -147,9 +151,9 @@ export function unmanagedIn(listings: ReadonlyMap<ScopeKey, ScopeListing>, manag
   return byScope;
 }
 
-/** {@link readScopes}, then {@link unmanagedIn}: the unmanaged objects of each scope, read with `api`. */
-export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[], managed: ReadonlySet<string>, ignore: Ignore, parallel = 1): Promise<Map<ScopeKey, UnmanagedObject[]>> {
-  return unmanagedIn(await readScopes(api, scopes, parallel), managed, ignore);
+/** {@link readScopes}, then {@link unmanagedIn}: the unmanaged objects of each scope, read with `api` unless `known` has their lists. */
+export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[], managed: ReadonlySet<string>, ignore: Ignore, parallel = 1, known?: KnownList): Promise<Map<ScopeKey, UnmanagedObject[]>> {
+  return unmanagedIn(await readScopes(api, scopes, parallel, known), managed, ignore);
 }
 
 /** The client of a reader that only takes the fields a listed object carries (`carried`), which sends nothing. */
@@ -163,11 +167,11 @@ interface Listed {
   context: Record<string, unknown>;
 }
 
-/** One kind's objects in one scope, in list pages; none when the kind does not live there. */
-async function listKind(api: ApiClient, definition: AnyResourceDefinition, scope: ScopeKey): Promise<Listed[]> {
+/** One kind's objects in one scope, in list pages unless `known` has the list; none when the kind does not live there. */
+async function listKind(api: ApiClient, definition: AnyResourceDefinition, scope: ScopeKey, known: KnownList): Promise<Listed[]> {
   const inPath = pathFields(definition);
   const list = async (path: string, query: Query, context: Record<string, unknown> = {}): Promise<Listed[]> =>
-    (await api.listAll<unknown>(path, query)).filter(isRecord).map((item) => ({ item, context }));
+    (known(path, query) ?? (await api.listAll<unknown>(path, query))).filter(isRecord).map((item) => ({ item, context }));
   if (inPath.length > 0) {
     // Nested under a client (share links): one pass for the client of the scope.
     if (scope === "account" || !inPath.every((field) => field === CLIENT_FIELD)) return [];

@@ -87,18 +87,8 @@ export class BudgetServer {
     if (!(budget > 0) || !Number.isFinite(budget)) throw new RangeError(`the rate budget must be a positive number, got ${budget}`);
     const guardMs = options.guardMs ?? GRANT_GUARD_MS;
     const limiter = new RateLimiter({ maxRequestsPerSecond: (budget * 1000) / (1000 + guardMs), ...(options.clock ? { clock: options.clock } : {}) });
-    const dir = process.platform === "win32" ? undefined : await mkdtemp(join(tmpdir(), "pulumi-monitoring-budget-"));
-    const address = dir === undefined ? `\\\\.\\pipe\\pulumi-monitoring-budget-${process.pid}-${randomBytes(6).toString("hex")}` : join(dir, "budget.sock");
     const server = createServer();
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(address, () => (server.off("error", reject), resolve()));
-      });
-    } catch (error) {
-      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-      throw error;
-    }
+    const { address, dir } = await listenPrivately(server, "budget");
     return new BudgetServer(address, server, limiter, dir, guardMs);
   }
 
@@ -185,6 +175,25 @@ export class BudgetServer {
     while (this.#waiting.length > 0 && this.#waiting[0]!.destroyed) this.#waiting.shift();
     return this.#waiting[0];
   }
+}
+
+/**
+ * Starts `server` on a socket only this user can reach: a Unix socket in a new folder only its
+ * user can enter (`dir`, to remove after), a named pipe on Windows.
+ */
+export async function listenPrivately(server: Server, name: string): Promise<{ address: string; dir: string | undefined }> {
+  const dir = process.platform === "win32" ? undefined : await mkdtemp(join(tmpdir(), `pulumi-monitoring-${name}-`));
+  const address = dir === undefined ? `\\\\.\\pipe\\pulumi-monitoring-${name}-${process.pid}-${randomBytes(6).toString("hex")}` : join(dir, `${name}.sock`);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(address, () => (server.off("error", reject), resolve()));
+    });
+  } catch (error) {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return { address, dir };
 }
 
 /** A fleet run's budget as its main thread holds it: the server runs on a thread of its own. */

@@ -32,6 +32,8 @@ import { selectStacks } from "./select.js";
 import { formatShard, shardMatrix, stacksOfShard } from "./shard.js";
 import { runFleetVerify } from "../verify/command.js";
 import { FLEET_BUDGET_ENV } from "../../provider/fleet-budget.js";
+import { FLEET_LISTS_ENV } from "../../provider/fleet-lists.js";
+import { HandedLists } from "../drift/handed-lists.js";
 
 export interface FleetIO {
   stdout: Output;
@@ -156,7 +158,7 @@ class FleetRun {
   /** drift: each checked stack's resources as its state records them, from its refresh's events. */
   readonly #recorded = new Map<string, RecordedResource[]>();
   /** drift: the lists of the service the check for unmanaged objects reads, each stack's once its refresh is done. */
-  readonly #scopeReads: ScopeReads | undefined;
+  #scopeReads: ScopeReads | undefined;
   /** Resolves on a second Ctrl-C: stop waiting for the interrupted operations. */
   readonly #abandon: Promise<void>;
   #stopWaiting: () => void = () => {};
@@ -171,7 +173,6 @@ class FleetRun {
     private readonly io: FleetIO,
   ) {
     this.#abandon = new Promise((resolve) => (this.#stopWaiting = resolve));
-    this.#scopeReads = verb === "drift" ? new ScopeReads(options.parallel) : undefined;
   }
 
   /** `sharedBlocker`: why a destroy must leave the shared stack alone, if it must. */
@@ -213,11 +214,25 @@ class FleetRun {
     const budgetServer = budget === undefined ? undefined : await startSharedBudget(budget);
     const environmentBefore = process.env[FLEET_BUDGET_ENV];
     if (budgetServer !== undefined) process.env[FLEET_BUDGET_ENV] = budgetServer.address;
+    let handedLists: HandedLists | undefined;
+    const listsBefore = process.env[FLEET_LISTS_ENV];
     try {
+      if (this.verb === "drift") {
+        // The stacks' providers hand the complete lists their refreshes read to the check
+        // (provider/fleet-lists.ts), so that it does not read them again.
+        handedLists = await HandedLists.start();
+        process.env[FLEET_LISTS_ENV] = handedLists.address;
+        this.#scopeReads = new ScopeReads(this.options.parallel, handedLists);
+      }
       await this.#runPhases(report, order, clients, atOnce, shared, sharedProject, sharedBlocker);
       if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
     } finally {
       await this.#scopeReads?.close();
+      if (handedLists !== undefined) {
+        if (listsBefore === undefined) delete process.env[FLEET_LISTS_ENV];
+        else process.env[FLEET_LISTS_ENV] = listsBefore;
+        await handedLists.close();
+      }
       if (budgetServer !== undefined) {
         if (environmentBefore === undefined) delete process.env[FLEET_BUDGET_ENV];
         else process.env[FLEET_BUDGET_ENV] = environmentBefore;

@@ -211,7 +211,7 @@ describe("unmanaged objects, read from the emulator", () => {
 
   it("of a fleet are read stack by stack, as each stack's refresh ends, each scope once however many stacks live in it", async () => {
     const settings = resolveSettings((key) => ({ apiUrl: emulator.baseUrl, apiKey: emulator.apiKey })[key], {});
-    const reads = new ScopeReads(4, async () => settings);
+    const reads = new ScopeReads(4, undefined, async () => settings);
     const workspace = { workDir: "/fleet" } as LocalWorkspace;
     const stackOf = (label: string, monitorId: string) => ({
       label,

@@ -14,7 +14,8 @@
  * - destroy: 1 DELETE per object (a monitor's attachments go with it: an assumption, see the
  *   Monitor definition's `deletion`);
  * - a drift check: the no-change refresh's reads (the same path), plus a list page of every kind
- *   in the stack's scope that the refresh did not read, to find the objects no stack manages.
+ *   in the stack's scope that the refresh did not read, to find the objects no stack manages; a
+ *   list the refresh reads is read once, whole, and handed to the check (provider/fleet-lists.ts).
  *
  * A client's stack (issue 34's fleet shape, with a policy) is refreshed as the host refreshes it:
  * its reads in flight together, in fresh engines as in a new provider process.
@@ -24,8 +25,12 @@ import { type AnyResourceDefinition, client, definitions, escalationPolicy, moni
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
+import { accountKey, FLEET_LISTS_ENV, fleetListSink } from "../../provider/fleet-lists.js";
 import { ApiClient } from "../../provider/http.js";
+import type { CompleteListSink } from "../../provider/list-reads.js";
 import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
+import { ResourceReader } from "../../provider/reader.js";
+import { HandedLists } from "../../cli/drift/handed-lists.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { profiles } from "../e2e/support.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
@@ -153,15 +158,18 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     // 1 POST per object, 1 attach per monitor.
     expect(creates).toBe(3 + monitors + monitors);
 
-    /** The stack's reads as a refresh's 8 workers make them, in engines of their own (a new provider process). */
-    const refresh = async () => {
+    /**
+     * The stack's reads as a refresh's 8 workers make them, in engines of their own (a new provider
+     * process); `sink`: where its complete lists go, as under `fleet drift`.
+     */
+    const refresh = async (sink?: CompleteListSink) => {
       const fresh = new Map<AnyResourceDefinition, ResourceEngine>();
       const results: { id?: string; props?: Values }[] = [];
       let next = 0;
       const worker = async () => {
         for (let index = next++; index < stack.length; index = next++) {
           const { definition, id, outs } = stack[index]!;
-          const engine = fresh.get(definition) ?? fresh.set(definition, new ResourceEngine(definition, () => api)).get(definition)!;
+          const engine = fresh.get(definition) ?? fresh.set(definition, new ResourceEngine(definition, () => api, new ResourceReader(definition, () => api, sink))).get(definition)!;
           results[index] = await engine.read(id, outs);
         }
       };
@@ -175,20 +183,35 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     within(reads, refreshMinimum);
     refreshed.forEach((result, index) => expect(diff(stack[index]!.definition, result.props!, stack[index]!.inputs).changes).toBe(false));
 
-    // Drift: the same reads, then the client's scope listed for objects no stack manages, one page per kind
-    // that lives in a client (7: the kinds above but clients, plus heartbeats, heartbeat groups, webhooks, share links).
+    // Drift, as `fleet drift` runs it: the refresh, whose provider reads the lists of the stack's
+    // scope whole (a page each: the channel and the policy too, where a GET costs the same) and hands
+    // them to the fleet's socket, then the check for unmanaged objects, which takes those and reads
+    // the others: one page per kind that lives in a client (7: the kinds above but clients, plus
+    // heartbeats, heartbeat groups, webhooks, share links), each once; the client by id and each
+    // monitor's channels besides.
     const recorded = stack.map(({ definition, id, outs }) => ({ type: `pulumi-nodejs:dynamic/monitoring:${definition.kind}`, id, outputs: outs }));
     const inScope = definitions.filter((definition) => "clientId" in definition.inputs.shape && definition !== client).length;
     expect(inScope).toBe(7);
+    // A monitor made by hand in the client: the check finds it in the list the refresh handed on.
+    const stray = (await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: stack[0]!.id })).id;
+    const handed = await HandedLists.start();
+    const account = accountKey(emulator.baseUrl, emulator.apiKey);
     let unmanaged = new Map<string, unknown[]>();
     const driftReads = await counted(async () => {
-      refreshed = await refresh();
-      unmanaged = await findUnmanaged(api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: [], names: [] });
+      refreshed = await refresh(fleetListSink(() => account, { [FLEET_LISTS_ENV]: handed.address }));
+      unmanaged = await findUnmanaged(api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: [], names: [] }, 1, (path, query) => handed.get(account, path, query));
     });
+    await handed.close();
+    // The kinds' lists, not a monitor's list of its channels.
+    const lists = (await emulator.admin.requestLog())
+      .filter((entry) => /(^|&)limit=250(&|$)/.test(entry.query) && !entry.path.startsWith("/monitors/"))
+      .map((entry) => `${entry.path} ${entry.query.replace(/(^|&)limit=250/, "")}`);
+    expect(lists).toHaveLength(inScope);
+    expect(new Set(lists).size).toBe(inScope);
     const driftMinimum = 1 + inScope + monitors;
-    within(driftReads, driftMinimum);
+    expect(driftReads).toBe(driftMinimum);
     refreshed.forEach((result, index) => expect(diff(stack[index]!.definition, result.props!, stack[index]!.inputs).changes).toBe(false));
-    expect([...unmanaged.values()].flat()).toEqual([]);
+    expect([...unmanaged.values()].flat().map((object) => (object as { id: string }).id)).toEqual([stray]);
     print(`a client's stack of ${stack.length} objects (${profile})`, { create: [creates, 3 + 2 * monitors], refresh: [reads, refreshMinimum], drift: [driftReads, driftMinimum] });
     await emulator.admin.reset();
   });
