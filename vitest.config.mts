@@ -26,16 +26,16 @@ const engineFiles = [
  * says little about these (the import files are a few lines over a shared scenario).
  */
 const longestFirst = [
-  "test/examples/lost-runner.test.ts",
-  "test/examples/agency-fleet.test.ts",
   "test/examples/teams.test.ts",
+  "test/examples/agency-fleet.test.ts",
   "test/e2e/flaky-service.test.ts",
+  "test/examples/lost-runner.test.ts",
   "test/e2e/package.test.ts",
-  "test/e2e/monitor-set.test.ts",
   "test/import/import-alt.test.ts",
-  "test/e2e/hand-changes.test.ts",
   "test/cli/fleet-in-process.test.ts",
-  "test/e2e/reconcile.test.ts",
+  "test/e2e/lifecycle.test.ts",
+  "test/examples/agency.test.ts",
+  "test/examples/yaml.test.ts",
 ];
 
 /**
