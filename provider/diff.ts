@@ -59,7 +59,6 @@ export function changedFields(
  */
 export function sameInputValue(definition: AnyResourceDefinition | undefined, field: string, held: unknown, wanted: unknown): boolean {
   const schema = definition?.inputs.shape[field] as z.ZodType | undefined;
-  if (schema === undefined) return JSON.stringify(normalize(undefined, held)) === JSON.stringify(normalize(undefined, wanted));
   return canonical(schema, withinDeclared(schema, held, wanted)) === canonical(schema, wanted);
 }
 
@@ -68,14 +67,16 @@ export function sameInputValue(definition: AnyResourceDefinition | undefined, fi
  * program does not set: a server may add settings of its own, and the program only manages the
  * ones it declares.
  */
-function withinDeclared(schema: z.ZodType, recorded: unknown, next: unknown): unknown {
-  const inner = unwrap(schema);
-  if (inner instanceof z.ZodArray && Array.isArray(recorded) && Array.isArray(next) && !isSetSchema(schema)) {
+function withinDeclared(schema: z.ZodType | undefined, recorded: unknown, next: unknown): unknown {
+  // No schema (a field the definition does not declare): the value as recorded. Below, `inner` is a
+  // list or an object only when the schema is there.
+  const inner = schema && unwrap(schema);
+  if (inner instanceof z.ZodArray && Array.isArray(recorded) && Array.isArray(next) && !isSetSchema(schema as z.ZodType)) {
     return recorded.map((item, index) => withinDeclared(inner.element as z.ZodType, item, next[index]));
   }
   if (!(inner instanceof z.ZodObject) || !isRecord(recorded) || !isRecord(next)) return recorded;
   const shape = inner.shape as Record<string, z.ZodType>;
-  const open = openKeysOf(schema) !== undefined;
+  const open = openKeysOf(schema as z.ZodType) !== undefined;
   return Object.fromEntries(
     Object.entries(recorded)
       .filter(([key]) => !open || key in shape || key in next)
@@ -90,7 +91,7 @@ export function declaredInputs(outputs: Record<string, unknown>): string[] {
 }
 
 /** A string equal for equal values: keys sorted, null and absent alike, sets sorted, UUIDs in any letter case alike. */
-export function canonical(schema: z.ZodType, value: unknown): string {
+export function canonical(schema: z.ZodType | undefined, value: unknown): string {
   return JSON.stringify(normalize(schema, value)) ?? "undefined";
 }
 
@@ -110,11 +111,8 @@ function normalize(schema: z.ZodType | undefined, value: unknown): unknown {
   }
   if (isRecord(value)) {
     const fieldSchemas = inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : {};
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => [key, normalize(fieldSchemas[key], value[key])] as const)
-      .filter(([, item]) => item !== undefined);
-    return Object.fromEntries(entries);
+    // A key whose value is null or absent normalizes to undefined, which JSON.stringify leaves out.
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, normalize(fieldSchemas[key], value[key])]));
   }
   return value;
 }

@@ -913,10 +913,7 @@ function attemptFailure(result: AttemptResult): AttemptFailure {
     case "no_response":
       return { kind: result.failure };
     case "response": {
-      const retryAfterMs = parseRetryAfter(header(result.headers, "retry-after"));
-      return retryAfterMs === undefined
-        ? { kind: "status", status: result.status }
-        : { kind: "status", status: result.status, retryAfterMs };
+      return { kind: "status", status: result.status, retryAfterMs: parseRetryAfter(header(result.headers, "retry-after")) };
     }
   }
 }
