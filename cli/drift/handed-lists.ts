@@ -10,7 +10,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { type HandedList, listKey } from "../../provider/fleet-lists.js";
 import type { Query } from "../../provider/http.js";
 import { isRecord } from "../../schema/naming.js";
-import { listenPrivately } from "../fleet/budget.js";
+import { listenPrivately, serveLines } from "../fleet/budget.js";
 
 export class HandedLists {
   readonly address: string;
@@ -46,19 +46,7 @@ export class HandedLists {
   }
 
   #serve(socket: Socket): void {
-    this.#sockets.add(socket);
-    socket.setEncoding("utf8");
-    let received = "";
-    socket.on("data", (chunk: string) => {
-      received += chunk;
-      let end: number;
-      while ((end = received.indexOf("\n")) !== -1) {
-        this.#keep(received.slice(0, end));
-        received = received.slice(end + 1);
-      }
-    });
-    socket.on("error", () => socket.destroy());
-    socket.on("close", () => this.#sockets.delete(socket));
+    serveLines(socket, this.#sockets, (line) => this.#keep(line));
   }
 
   #keep(line: string): void {

@@ -109,20 +109,8 @@ export class BudgetServer {
   }
 
   #serve(socket: Socket): void {
-    this.#sockets.add(socket);
-    socket.setEncoding("utf8");
-    let received = "";
-    socket.on("data", (chunk: string) => {
-      received += chunk;
-      let end: number;
-      while ((end = received.indexOf("\n")) !== -1) {
-        this.#handle(socket, received.slice(0, end));
-        received = received.slice(end + 1);
-      }
-    });
     // A provider that is gone frees its place in the queue; an error is its closing too.
-    socket.on("error", () => socket.destroy());
-    socket.on("close", () => this.#sockets.delete(socket));
+    serveLines(socket, this.#sockets, (line) => this.#handle(socket, line));
   }
 
   #handle(socket: Socket, line: string): void {
@@ -175,6 +163,26 @@ export class BudgetServer {
     while (this.#waiting.length > 0 && this.#waiting[0]!.destroyed) this.#waiting.shift();
     return this.#waiting[0];
   }
+}
+
+/**
+ * Serves a connection of a private socket that speaks one line of text per message: each whole
+ * line goes to `onLine`; `sockets` holds the connection until it closes, and an error closes it.
+ */
+export function serveLines(socket: Socket, sockets: Set<Socket>, onLine: (line: string) => void): void {
+  sockets.add(socket);
+  socket.setEncoding("utf8");
+  let received = "";
+  socket.on("data", (chunk: string) => {
+    received += chunk;
+    let end: number;
+    while ((end = received.indexOf("\n")) !== -1) {
+      onLine(received.slice(0, end));
+      received = received.slice(end + 1);
+    }
+  });
+  socket.on("error", () => socket.destroy());
+  socket.on("close", () => sockets.delete(socket));
 }
 
 /**

@@ -70,15 +70,15 @@ export async function operate(fleetStack: Stack, verb: Verb, { program, refresh,
     // The refresh reads the service as a refresh-first up would; the up needs no second one.
     await stack.refresh({ ...options, clearPendingCreates: true });
     // Interrupted between two operations: the Automation API would miss an abort that came before it starts the next CLI.
-    const next = () => {
+    const stopIfInterrupted = () => {
       if (options.signal.aborted) throw new Error("interrupted between the operations of its recovery");
     };
     if (verb === "up" || pending.length > 0) {
-      next();
+      stopIfInterrupted();
       await withoutRefresh(stack).up({ ...options, ...(verb === "destroy" ? { target: pending } : {}), ...(program ? { program } : {}) });
     }
     if (verb === "destroy") {
-      next();
+      stopIfInterrupted();
       await stack.destroy(options);
     }
     return;
