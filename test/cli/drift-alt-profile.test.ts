@@ -19,8 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { byObject, driftOf, type DriftedObject } from "../../cli/drift/changes.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { dispatcher } from "../../provider/index.js";
-import { ApiClient } from "../../provider/http.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import type { ApiClient } from "../../provider/http.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 type Values = Record<string, unknown>;
 
@@ -46,8 +47,6 @@ const resources = [
 ];
 
 describe("drift on the alt profile", () => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
   /** The stack's state: each resource's kind, id, inputs and outputs, in the order of creation. */
   const state = new Map<string, { kind: string; id: string; inputs: Values; outs: Values }>();
   const ids = () => Object.fromEntries([...state].map(([name, resource]) => [name, resource.id]));
@@ -55,10 +54,9 @@ describe("drift on the alt profile", () => {
   const members = () => state.get("fleet")!.outs["ids"] as Record<string, string>;
   let stray: string;
 
+  const on = useEmulatorWith(providerClientOn, { profile: "alt" });
   beforeAll(async () => {
-    emulator = await startTestEmulator({ profile: "alt" });
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-    const config: Record<string, string> = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey };
+    const config: Record<string, string> = { "monitoring:apiUrl": on.emulator.baseUrl, "monitoring:apiKey": on.emulator.apiKey };
     await dispatcher.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key] as string } });
     for (const { kind, name, args } of resources) {
       const { inputs } = await dispatcher.check({}, { ...args(ids()), __urn: urnOf(kind, name) });
@@ -66,19 +64,15 @@ describe("drift on the alt profile", () => {
       state.set(name, { kind, id, inputs: inputs!, outs: outs ?? {} });
     }
     const { web, backup, acme } = ids();
-    await emulator.byHand("PATCH", `/monitors/${web}`, { name: "Renamed by hand", interval_seconds: 900 });
-    await emulator.byHand("POST", `/monitors/${web}/pause`);
-    await emulator.byHand("DELETE", `/heartbeats/${backup}`);
-    stray = (await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: acme })).id;
+    await on.emulator.byHand("PATCH", `/monitors/${web}`, { name: "Renamed by hand", interval_seconds: 900 });
+    await on.emulator.byHand("POST", `/monitors/${web}/pause`);
+    await on.emulator.byHand("DELETE", `/heartbeats/${backup}`);
+    stray = (await on.emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: acme })).id;
     const set = members();
-    await emulator.byHand("PATCH", `/monitors/${set.api}`, { name: "Api renamed by hand" });
-    await emulator.byHand("POST", `/monitors/${set.web}/pause`);
-    await emulator.byHand("PATCH", `/monitors/${set.web}`, { interval_seconds: 900 });
-    await emulator.byHand("DELETE", `/monitors/${set.docs}`);
-  });
-  afterAll(async () => {
-    await api.close();
-    await emulator.stop();
+    await on.emulator.byHand("PATCH", `/monitors/${set.api}`, { name: "Api renamed by hand" });
+    await on.emulator.byHand("POST", `/monitors/${set.web}/pause`);
+    await on.emulator.byHand("PATCH", `/monitors/${set.web}`, { interval_seconds: 900 });
+    await on.emulator.byHand("DELETE", `/monitors/${set.docs}`);
   });
 
   /** A refresh: each resource read, its step as the engine reports it (a delete when the object is gone), and the report's entries of the steps. */
@@ -103,7 +97,7 @@ describe("drift on the alt profile", () => {
   }
   const unmanaged = async (ignored: string[] = []) => {
     const recorded = [...state.values()].map(({ kind, id, outs }) => ({ type: `${TYPE}${kind}`, id, outputs: outs }));
-    const found = await findUnmanaged(api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: ignored, names: [] });
+    const found = await findUnmanaged(on.api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: ignored, names: [] });
     return [...found.values()].flat();
   };
 
@@ -154,10 +148,10 @@ describe("drift on the alt profile", () => {
       }
     }
     const set = members();
-    expect(await emulator.byHand("GET", `/monitors/${ids().web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
-    expect(await emulator.byHand("GET", `/monitors/${set.api}`)).toMatchObject({ name: "Api", paused: false });
-    expect(await emulator.byHand("GET", `/monitors/${set.web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
-    expect(await emulator.byHand("GET", `/monitors/${set.docs}`)).toMatchObject({ name: "Docs" });
+    expect(await on.emulator.byHand("GET", `/monitors/${ids().web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
+    expect(await on.emulator.byHand("GET", `/monitors/${set.api}`)).toMatchObject({ name: "Api", paused: false });
+    expect(await on.emulator.byHand("GET", `/monitors/${set.web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
+    expect(await on.emulator.byHand("GET", `/monitors/${set.docs}`)).toMatchObject({ name: "Docs" });
     // The refresh of that deploy recorded 900; it is still the value set by hand that every deploy keeps.
     const kept = [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }];
     const drift = await refresh();

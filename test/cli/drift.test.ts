@@ -14,9 +14,10 @@ import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.j
 import { noChanges } from "../../cli/fleet/events.js";
 import { parseProject } from "../../cli/fleet/project.js";
 import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
-import { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http.js";
 import { resolveSettings } from "../../provider/config.js";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 const MONITOR_TYPE = "pulumi-nodejs:dynamic/monitoring:Monitor";
 const urn = (name: string, type = MONITOR_TYPE) => `urn:pulumi:acme::agency::${type}::${name}`;
@@ -168,14 +169,11 @@ describe("the drift section of Pulumi.yaml", () => {
 });
 
 describe("unmanaged objects, read from the emulator", () => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
   const ids: Record<string, string> = {};
-  const create = async (path: string, body: Record<string, unknown>): Promise<string> => (await emulator.byHand<{ id: string }>("POST", path, body)).id;
+  const on = useEmulatorWith(providerClientOn);
+  const create = async (path: string, body: Record<string, unknown>): Promise<string> => (await on.emulator.byHand<{ id: string }>("POST", path, body)).id;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
     ids.acme = await create("/clients", { name: "Acme" });
     ids.globex = await create("/clients", { name: "Globex" });
     ids.managed = await create("/monitors", { name: "Managed", url: "https://acme.example", client_id: ids.acme });
@@ -184,15 +182,11 @@ describe("unmanaged objects, read from the emulator", () => {
     ids.elsewhere = await create("/monitors", { name: "Globex site", url: "https://globex.example", client_id: ids.globex });
     ids.outside = await create("/heartbeats", { name: "Nightly backup" });
   });
-  afterAll(async () => {
-    await api?.close();
-    await emulator?.stop();
-  });
 
   it("are the objects of the stack's scopes no stack manages, with the declaration that adopts each, in list pages read 4 at once", async () => {
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const managed = new Set([ids.acme, ids.globex, ids.managed].map((id) => id!.toLowerCase()));
-    const found = await findUnmanaged(api, [ids.acme!.toLowerCase(), "account"], managed, { ids: [], names: ["legacy-*"] }, 4);
+    const found = await findUnmanaged(on.api, [ids.acme!.toLowerCase(), "account"], managed, { ids: [], names: ["legacy-*"] }, 4);
     expect(found.get(ids.acme!.toLowerCase())).toEqual([
       {
         kind: "Monitor",
@@ -204,13 +198,13 @@ describe("unmanaged objects, read from the emulator", () => {
     ]);
     expect(found.get("account")).toEqual([expect.objectContaining({ kind: "Heartbeat", name: "Nightly backup", id: ids.outside })]);
     // One list call per kind and scope, 250 at a time; never a GET of one object.
-    const requests = await emulator.admin.requestLog();
+    const requests = await on.emulator.admin.requestLog();
     expect(requests.every((request) => request.method === "GET" && /(^|&)limit=250(&|$)/.test(request.query))).toBe(true);
     expect(requests.length).toBeLessThanOrEqual(2 * 9);
   });
 
   it("of a fleet are read stack by stack, as each stack's refresh ends, each scope once however many stacks live in it", async () => {
-    const settings = resolveSettings((key) => ({ apiUrl: emulator.baseUrl, apiKey: emulator.apiKey })[key], {});
+    const settings = resolveSettings((key) => ({ apiUrl: on.emulator.baseUrl, apiKey: on.emulator.apiKey })[key], {});
     const reads = new ScopeReads(4, undefined, async () => settings);
     const workspace = { workDir: "/fleet" } as LocalWorkspace;
     const stackOf = (label: string, monitorId: string) => ({
@@ -221,16 +215,16 @@ describe("unmanaged objects, read from the emulator", () => {
     });
     const [first, second] = [stackOf("acme-a", ids.managed!), stackOf("acme-b", ids.legacy!)];
     try {
-      await emulator.admin.clearRequestLog();
+      await on.emulator.admin.clearRequestLog();
       // The first stack's refresh is done: its scope's lists are read at once, while the others run.
       reads.start(first);
       await reads.listingsOf(first);
-      const listsOfScope = (await emulator.admin.requestLog()).length;
+      const listsOfScope = (await on.emulator.admin.requestLog()).length;
       expect(listsOfScope).toBeGreaterThan(0);
       reads.start(second);
       const found = await unmanagedObjects([first, second], [], { ids: [], names: [] }, 4, reads);
       // The second stack lives in the same client: nothing more was read for it, nor for the check.
-      expect((await emulator.admin.requestLog()).length).toBe(listsOfScope);
+      expect((await on.emulator.admin.requestLog()).length).toBe(listsOfScope);
       // Each stack's report: what neither manages (the other's monitor counts as managed).
       for (const label of ["acme-a", "acme-b"]) expect(found.get(label)).toEqual([expect.objectContaining({ name: "Stray", id: ids.stray })]);
     } finally {
@@ -240,7 +234,7 @@ describe("unmanaged objects, read from the emulator", () => {
 
   it("leave out what `drift.ignore` names by id", async () => {
     const managed = new Set([ids.acme, ids.globex, ids.managed].map((id) => id!.toLowerCase()));
-    const found = await findUnmanaged(api, [ids.acme!.toLowerCase()], managed, { ids: [ids.stray!.toUpperCase(), ids.legacy!], names: [] });
+    const found = await findUnmanaged(on.api, [ids.acme!.toLowerCase()], managed, { ids: [ids.stray!.toUpperCase(), ids.legacy!], names: [] });
     expect(found.get(ids.acme!.toLowerCase())).toEqual([]);
   });
 });

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderJson, renderJunit, renderMarkdown, renderTable, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
 import { deliveryOutcome, planAlerts, type VerifyEntry, verifyTargets } from "../../cli/verify/run.js";
 import { lastDeploy, type StateResource, type Target, targetsOf } from "../../cli/verify/targets.js";
-import { ApiClient } from "../../provider/http.js";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import type { ApiClient } from "../../provider/http.js";
+import { type TestEmulator, useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 const FAST = { timeoutMs: 10_000, firstPollMs: 50, maxPollMs: 200 };
 
@@ -70,22 +71,15 @@ async function scenario(emulator: TestEmulator): Promise<Scenario> {
 const verdicts = (entries: readonly VerifyEntry[]): Record<string, string> => Object.fromEntries(entries.map((entry) => [entry.name, entry.verdict]));
 
 describe.each(["default", "alt"] as const)("verify against the emulator (%s profile)", (profile) => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
   let stack: Scenario;
   let entries: VerifyEntry[];
 
+  const on = useEmulatorWith(providerClientOn, { profile });
   beforeAll(async () => {
-    emulator = await startTestEmulator({ profile });
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
-    stack = await scenario(emulator);
-    await emulator.admin.clearRequestLog();
+    stack = await scenario(on.emulator);
+    await on.emulator.admin.clearRequestLog();
     const monitors = stack.targets.filter((target) => target.kind === "Monitor");
-    entries = await verifyTargets(api, stack.targets, monitors, { ...FAST, alerts: true });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await emulator?.stop();
+    entries = await verifyTargets(on.api, stack.targets, monitors, { ...FAST, alerts: true });
   });
 
   it("passes the good and the TCP monitor, fails the .invalid one with the server's error, skips the paused one", () => {
@@ -105,7 +99,7 @@ describe.each(["default", "alt"] as const)("verify against the emulator (%s prof
   });
 
   it("sends one check per active monitor and none to the paused one, which stays paused", async () => {
-    const log = await emulator.admin.requestLog();
+    const log = await on.emulator.admin.requestLog();
     const checks = log.filter((entry) => entry.method === "POST" && entry.path.endsWith("/check")).map((entry) => entry.path.split("/")[2]!.toLowerCase());
     expect(checks.sort()).toEqual([stack.ids.good, stack.ids.broken, stack.ids.database].map((id) => id!.toLowerCase()).sort());
     expect(log.filter((entry) => entry.path.toLowerCase().includes(stack.ids.paused!.toLowerCase()))).toEqual([]);
@@ -117,7 +111,7 @@ describe.each(["default", "alt"] as const)("verify against the emulator (%s prof
   });
 
   it("tests each channel exactly once: ops through the test alert of the monitor it is attached to, on-call directly", async () => {
-    const notifications = await emulator.admin.notifications();
+    const notifications = await on.emulator.admin.notifications();
     const byChannel = (id: string) => notifications.filter((notification) => notification.channel_id.toLowerCase() === id.toLowerCase()).map((notification) => notification.reason);
     expect(byChannel(stack.ids.ops!)).toEqual(["test_alert"]);
     expect(byChannel(stack.ids.oncall!)).toEqual(["channel_test"]);
@@ -125,10 +119,10 @@ describe.each(["default", "alt"] as const)("verify against the emulator (%s prof
   });
 
   it("sends no test notification without --alerts, and lists no channel", async () => {
-    const before = (await emulator.admin.notifications()).length;
-    const again = await verifyTargets(api, stack.targets.filter((target) => target.kind !== "NotificationChannel"), [], { ...FAST, alerts: false });
+    const before = (await on.emulator.admin.notifications()).length;
+    const again = await verifyTargets(on.api, stack.targets.filter((target) => target.kind !== "NotificationChannel"), [], { ...FAST, alerts: false });
     expect(again.map((entry) => entry.kind)).not.toContain("NotificationChannel");
-    expect(await emulator.admin.notifications()).toHaveLength(before);
+    expect(await on.emulator.admin.notifications()).toHaveLength(before);
   });
 
   it("writes a table, JSON, JUnit and a job summary that agree on every verdict, and exits 3", () => {
@@ -157,29 +151,19 @@ describe.each(["default", "alt"] as const)("verify against the emulator (%s prof
 });
 
 describe("a server whose check results land seconds after it answers (--check-delay)", () => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator({ checkDelayMs: 1000 });
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
-  });
-  afterAll(async () => {
-    await api?.close();
-    await emulator?.stop();
-  });
+  const on = useEmulatorWith(providerClientOn, { checkDelayMs: 1000 });
 
   it("keeps showing the monitor UP until the result lands, and verify still reports the broken monitor failed", async () => {
-    const { id } = await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Shop", url: "https://shop.example.com" });
-    await emulator.byHand("POST", `/monitors/${id}/check`);
+    const { id } = await on.emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Shop", url: "https://shop.example.com" });
+    await on.emulator.byHand("POST", `/monitors/${id}/check`);
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(await emulator.byHand("GET", `/monitors/${id}`)).toMatchObject({ status: "UP" });
+    expect(await on.emulator.byHand("GET", `/monitors/${id}`)).toMatchObject({ status: "UP" });
     // A deploy breaks the URL; a check accepted now lands a second later, and the monitor shows UP meanwhile.
-    await emulator.byHand("PATCH", `/monitors/${id}`, { url: "https://shop.example.invalid" });
-    await emulator.byHand("POST", `/monitors/${id}/check`);
-    expect(await emulator.byHand("GET", `/monitors/${id}`)).toMatchObject({ status: "UP" });
+    await on.emulator.byHand("PATCH", `/monitors/${id}`, { url: "https://shop.example.invalid" });
+    await on.emulator.byHand("POST", `/monitors/${id}/check`);
+    expect(await on.emulator.byHand("GET", `/monitors/${id}`)).toMatchObject({ status: "UP" });
     // verify waits for the result of its own run (the other check's result lands first), then reads the status.
-    const [entry] = await verifyTargets(api, [{ kind: "Monitor", name: "shop", id }], [], { ...FAST, alerts: false });
+    const [entry] = await verifyTargets(on.api, [{ kind: "Monitor", name: "shop", id }], [], { ...FAST, alerts: false });
     expect(entry).toMatchObject({ verdict: "failed", reason: "DOWN after its check: getaddrinfo ENOTFOUND shop.example.invalid" });
     expect(entry!.durationMs).toBeGreaterThanOrEqual(1000);
     const checkIds = new Set((entry!.details?.["results"] as Array<{ check_id: string }>).map((result) => result.check_id));
@@ -187,8 +171,8 @@ describe("a server whose check results land seconds after it answers (--check-de
   });
 
   it("fails a monitor whose result does not land within --timeout", async () => {
-    const { id } = await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Slow", url: "https://slow.example.com" });
-    const [entry] = await verifyTargets(api, [{ kind: "Monitor", name: "slow", id }], [], { ...FAST, timeoutMs: 300, alerts: false });
+    const { id } = await on.emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Slow", url: "https://slow.example.com" });
+    const [entry] = await verifyTargets(on.api, [{ kind: "Monitor", name: "slow", id }], [], { ...FAST, timeoutMs: 300, alerts: false });
     expect(entry).toMatchObject({ verdict: "failed", reason: "no result of its check within the time limit (a timed-out check counts as failed)" });
     expect(entry!.error).toBeUndefined();
   });

@@ -4,114 +4,108 @@
  * counts faulted requests too.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { apiClient, type Api } from "./support/api.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { contractClientOn, type Api } from "./support/api.js";
 
-let emulator: TestEmulator;
-let api: Api;
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  api = apiClient(emulator.baseUrl, emulator.apiKey);
-});
+const on = useEmulatorWith(contractClientOn);
 
-afterAll(() => emulator.stop());
 
-beforeEach(() => emulator.admin.reset());
+beforeEach(() => on.emulator.admin.reset());
 
 describe("injected statuses", () => {
   test("429 carries Retry-After and the rate_limited envelope", async () => {
-    await emulator.admin.injectFault({ status: 429, retry_after_seconds: 7, times: 1 });
-    const limited = await api.get("/monitors");
+    await on.emulator.admin.injectFault({ status: 429, retry_after_seconds: 7, times: 1 });
+    const limited = await on.api.get("/monitors");
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("7");
     expect(limited.body.error).toMatchObject({ code: "rate_limited", request_id: expect.any(String), details: { retry_after_seconds: 7 } });
-    expect((await api.get("/monitors")).status).toBe(200);
+    expect((await on.api.get("/monitors")).status).toBe(200);
   });
 
   test("429 without a given delay still says when to retry", async () => {
-    await emulator.admin.injectFault({ status: 429, times: 1 });
-    expect((await api.get("/monitors")).headers.get("retry-after")).toBe("1");
+    await on.emulator.admin.injectFault({ status: 429, times: 1 });
+    expect((await on.api.get("/monitors")).headers.get("retry-after")).toBe("1");
   });
 
   test.each([
     [500, "internal_error"],
     [503, "unavailable"],
   ])("%i answers with the %s envelope", async (status, code) => {
-    await emulator.admin.injectFault({ status, times: 1 });
-    const answer = await api.get("/monitors");
+    await on.emulator.admin.injectFault({ status, times: 1 });
+    const answer = await on.api.get("/monitors");
     expect(answer.status).toBe(status);
     expect(answer.body.error.code).toBe(code);
   });
 
   test("a fault fires only for the next N matching requests", async () => {
-    await emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 2 });
-    expect((await api.get("/monitors")).status).toBe(200);
-    expect((await api.post("/monitors", { url: "https://a.example.com" })).status).toBe(503);
-    expect((await api.post("/monitors", { url: "https://a.example.com" })).status).toBe(503);
-    expect((await api.post("/monitors", { url: "https://a.example.com" })).status).toBe(201);
-    expect(await emulator.admin.faults()).toEqual([]);
+    await on.emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 2 });
+    expect((await on.api.get("/monitors")).status).toBe(200);
+    expect((await on.api.post("/monitors", { url: "https://a.example.com" })).status).toBe(503);
+    expect((await on.api.post("/monitors", { url: "https://a.example.com" })).status).toBe(503);
+    expect((await on.api.post("/monitors", { url: "https://a.example.com" })).status).toBe(201);
+    expect(await on.emulator.admin.faults()).toEqual([]);
   });
 
   test("paths match as globs or, starting with ^, as regular expressions", async () => {
-    const monitor = (await api.post("/monitors", { url: "https://g.example.com" })).body.data;
-    await emulator.admin.injectFault({ path: "/monitors/*/pause", status: 500 });
-    await emulator.admin.injectFault({ path: "^/heartbeats(/.*)?$", status: 503 });
-    expect((await api.post(`/monitors/${monitor.id}/pause`)).status).toBe(500);
-    expect((await api.post(`/monitors/${monitor.id}/resume`)).status).toBe(201);
-    expect((await api.get("/heartbeats")).status).toBe(503);
-    expect((await api.get("/heartbeat-groups")).status).toBe(200);
-    await emulator.admin.clearFaults();
-    expect((await api.post(`/monitors/${monitor.id}/pause`)).status).toBe(201);
+    const monitor = (await on.api.post("/monitors", { url: "https://g.example.com" })).body.data;
+    await on.emulator.admin.injectFault({ path: "/monitors/*/pause", status: 500 });
+    await on.emulator.admin.injectFault({ path: "^/heartbeats(/.*)?$", status: 503 });
+    expect((await on.api.post(`/monitors/${monitor.id}/pause`)).status).toBe(500);
+    expect((await on.api.post(`/monitors/${monitor.id}/resume`)).status).toBe(201);
+    expect((await on.api.get("/heartbeats")).status).toBe(503);
+    expect((await on.api.get("/heartbeat-groups")).status).toBe(200);
+    await on.emulator.admin.clearFaults();
+    expect((await on.api.post(`/monitors/${monitor.id}/pause`)).status).toBe(201);
   });
 
   test("probability faults a share of the requests", async () => {
-    await emulator.admin.injectFault({ path: "/incidents", status: 500, probability: 0.5 });
-    await emulator.admin.injectFault({ path: "/heartbeats", status: 500, probability: 0 });
+    await on.emulator.admin.injectFault({ path: "/incidents", status: 500, probability: 0.5 });
+    await on.emulator.admin.injectFault({ path: "/heartbeats", status: 500, probability: 0 });
     const statuses = [];
-    for (let index = 0; index < 200; index++) statuses.push((await api.get("/incidents")).status);
+    for (let index = 0; index < 200; index++) statuses.push((await on.api.get("/incidents")).status);
     const faulted = statuses.filter((status) => status === 500).length;
     expect(faulted).toBeGreaterThan(50);
     expect(faulted).toBeLessThan(150);
     expect(statuses.every((status) => status === 200 || status === 500)).toBe(true);
-    for (let index = 0; index < 20; index++) expect((await api.get("/heartbeats")).status).toBe(200);
+    for (let index = 0; index < 20; index++) expect((await on.api.get("/heartbeats")).status).toBe(200);
   });
 });
 
 describe("latency and dropped connections", () => {
   test("latency delays the answer, which is otherwise normal", async () => {
-    await emulator.admin.injectFault({ path: "/monitors", method: "GET", latency_ms: 300, times: 1 });
+    await on.emulator.admin.injectFault({ path: "/monitors", method: "GET", latency_ms: 300, times: 1 });
     const started = performance.now();
-    const answer = await api.get("/monitors");
+    const answer = await on.api.get("/monitors");
     expect(performance.now() - started).toBeGreaterThanOrEqual(295);
     expect(answer.status).toBe(200);
   });
 
   test("a dropped connection ends without a response", async () => {
-    await emulator.admin.injectFault({ path: "/monitors", drop_connection: true, times: 1 });
-    await expect(api.get("/monitors")).rejects.toThrow();
-    expect((await api.get("/monitors")).status).toBe(200);
+    await on.emulator.admin.injectFault({ path: "/monitors", drop_connection: true, times: 1 });
+    await expect(on.api.get("/monitors")).rejects.toThrow();
+    expect((await on.api.get("/monitors")).status).toBe(200);
   });
 
   test("latency combines with a status", async () => {
-    await emulator.admin.injectFault({ latency_ms: 200, status: 503, times: 1 });
+    await on.emulator.admin.injectFault({ latency_ms: 200, status: 503, times: 1 });
     const started = performance.now();
-    expect((await api.get("/monitors")).status).toBe(503);
+    expect((await on.api.get("/monitors")).status).toBe(503);
     expect(performance.now() - started).toBeGreaterThanOrEqual(195);
   });
 });
 
 describe("the request log", () => {
   test("records every request under /v1, faulted ones included, without the key", async () => {
-    await emulator.admin.injectFault({ path: "/incidents", status: 429, times: 1 });
-    await emulator.admin.injectFault({ path: "/clients", drop_connection: true, times: 1 });
-    await api.get("/incidents");
-    await api.get("/clients").catch(() => undefined);
-    await api.post("/monitors", { url: "https://logged.example.com" }, { headers: { "idempotency-key": "log-me" } });
-    await api.get("/monitors?limit=5");
-    await fetch(`${emulator.adminUrl}/faults`);
+    await on.emulator.admin.injectFault({ path: "/incidents", status: 429, times: 1 });
+    await on.emulator.admin.injectFault({ path: "/clients", drop_connection: true, times: 1 });
+    await on.api.get("/incidents");
+    await on.api.get("/clients").catch(() => undefined);
+    await on.api.post("/monitors", { url: "https://logged.example.com" }, { headers: { "idempotency-key": "log-me" } });
+    await on.api.get("/monitors?limit=5");
+    await fetch(`${on.emulator.adminUrl}/faults`);
 
-    const log = await emulator.admin.requestLog();
+    const log = await on.emulator.admin.requestLog();
     expect(log.map((entry) => [entry.method, entry.path, entry.query, entry.status, entry.fault])).toEqual([
       ["GET", "/incidents", "", 429, "status"],
       ["GET", "/clients", "", null, "drop_connection"],
@@ -119,18 +113,18 @@ describe("the request log", () => {
       ["GET", "/monitors", "limit=5", 200, null],
     ]);
     expect(log[2]).toMatchObject({ idempotency_key: "log-me", time: expect.any(String), request_id: expect.stringMatching(/^req_/) });
-    expect(JSON.stringify(log)).not.toContain(emulator.apiKey);
-    expect(log[0]!.key_prefix).toBe(`${emulator.apiKey.slice(0, 13)}…`);
+    expect(JSON.stringify(log)).not.toContain(on.emulator.apiKey);
+    expect(log[0]!.key_prefix).toBe(`${on.emulator.apiKey.slice(0, 13)}…`);
 
-    await emulator.admin.clearRequestLog();
-    expect(await emulator.admin.requestLog()).toEqual([]);
+    await on.emulator.admin.clearRequestLog();
+    expect(await on.emulator.admin.requestLog()).toEqual([]);
   });
 
   test("the admin API refuses a fault without an effect, and is itself never faulted", async () => {
-    const invalid = await fetch(`${emulator.adminUrl}/faults`, { method: "POST", body: JSON.stringify({ path: "/monitors" }) });
+    const invalid = await fetch(`${on.emulator.adminUrl}/faults`, { method: "POST", body: JSON.stringify({ path: "/monitors" }) });
     expect(invalid.status).toBe(422);
-    await emulator.admin.injectFault({ path: "**", status: 500 });
-    expect(await emulator.admin.faults()).toHaveLength(1);
-    expect((await api.get("/monitors")).status).toBe(500);
+    await on.emulator.admin.injectFault({ path: "**", status: 500 });
+    expect(await on.emulator.admin.faults()).toHaveLength(1);
+    expect((await on.api.get("/monitors")).status).toBe(500);
   });
 });

@@ -3,19 +3,16 @@
  * by page, forwards and back, in every sort order, yields each object exactly once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { apiClient, dataOf, type Api, type Json } from "./support/api.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { contractClientOn, dataOf, type Api, type Json } from "./support/api.js";
 
 const MONITOR_COUNT = 620;
-let emulator: TestEmulator;
-let api: Api;
 /** Ids in creation order. */
 const created: string[] = [];
 const nameOf = (index: number) => `Site ${String((index * 7919) % MONITOR_COUNT).padStart(4, "0")}`;
 
+const on = useEmulatorWith(contractClientOn);
 beforeAll(async () => {
-  emulator = await startTestEmulator();
-  api = apiClient(emulator.baseUrl, emulator.apiKey);
   for (let start = 0; start < MONITOR_COUNT; start += 100) {
     const monitors = Array.from({ length: Math.min(100, MONITOR_COUNT - start) }, (_, offset) => ({
       name: nameOf(start + offset),
@@ -23,12 +20,11 @@ beforeAll(async () => {
       monitor_type: (start + offset) % 5 === 0 ? "ping" : "http",
       regions: (start + offset) % 3 === 0 ? ["ap-south-1"] : ["us-east-1", "eu-west-1"],
     }));
-    const batch = dataOf(await api.post("/monitors/batch", { monitors }), 201) as Json[];
+    const batch = dataOf(await on.api.post("/monitors/batch", { monitors }), 201) as Json[];
     created.push(...batch.map((monitor) => monitor.id as string));
   }
 });
 
-afterAll(() => emulator.stop());
 
 /** Follows `next_cursor` from the first page to the last; returns every item and every page's pagination. */
 async function walk(query: string): Promise<{ items: Json[]; pages: Json[] }> {
@@ -37,7 +33,7 @@ async function walk(query: string): Promise<{ items: Json[]; pages: Json[] }> {
   let cursor: string | null = null;
   do {
     const separator = query === "" ? "" : "&";
-    const answer = await api.get(`/monitors?${query}${cursor === null ? "" : `${separator}cursor=${encodeURIComponent(cursor)}`}`);
+    const answer = await on.api.get(`/monitors?${query}${cursor === null ? "" : `${separator}cursor=${encodeURIComponent(cursor)}`}`);
     expect(answer.status, answer.text).toBe(200);
     items.push(...answer.body.data);
     pages.push(answer.body.pagination);
@@ -58,7 +54,7 @@ describe("walking every page", () => {
   });
 
   test("the default limit is 50", async () => {
-    const answer = await api.get("/monitors");
+    const answer = await on.api.get("/monitors");
     expect(answer.body.data).toHaveLength(50);
     expect(answer.body.pagination.limit).toBe(50);
   });
@@ -77,9 +73,9 @@ describe("walking every page", () => {
   });
 
   test("prev_cursor leads back to the previous page", async () => {
-    const first = await api.get("/monitors?limit=40");
-    const second = await api.get(`/monitors?limit=40&cursor=${first.body.pagination.next_cursor}`);
-    const back = await api.get(`/monitors?limit=40&cursor=${second.body.pagination.prev_cursor}`);
+    const first = await on.api.get("/monitors?limit=40");
+    const second = await on.api.get(`/monitors?limit=40&cursor=${first.body.pagination.next_cursor}`);
+    const back = await on.api.get(`/monitors?limit=40&cursor=${second.body.pagination.prev_cursor}`);
     expect(back.body.data.map((item: Json) => item.id)).toEqual(first.body.data.map((item: Json) => item.id));
     expect(back.body.pagination.prev_cursor).toBeNull();
     expect(back.body.pagination.next_cursor).toEqual(expect.any(String));
@@ -87,20 +83,20 @@ describe("walking every page", () => {
   });
 
   test("objects created or deleted between pages cause neither duplicates nor gaps among the others", async () => {
-    const first = await api.get("/monitors?limit=100");
+    const first = await on.api.get("/monitors?limit=100");
     const firstIds: string[] = first.body.data.map((item: Json) => item.id);
-    dataOf(await api.delete(`/monitors/${created[150]}`), 204);
-    const added = dataOf(await api.post("/monitors", { name: "Late arrival", url: "https://late.example.com" }), 201);
+    dataOf(await on.api.delete(`/monitors/${created[150]}`), 204);
+    const added = dataOf(await on.api.post("/monitors", { name: "Late arrival", url: "https://late.example.com" }), 201);
     const rest: Json[] = [];
     let cursor: string | null = first.body.pagination.next_cursor;
     while (cursor !== null) {
-      const page = await api.get(`/monitors?limit=100&cursor=${cursor}`);
+      const page = await on.api.get(`/monitors?limit=100&cursor=${cursor}`);
       rest.push(...page.body.data);
       cursor = page.body.pagination.next_cursor;
     }
     const seen = [...firstIds, ...rest.map((item) => item.id)];
     expect(seen).toEqual([...created.filter((id) => id !== created[150]), added.id]);
-    dataOf(await api.delete(`/monitors/${added.id}`), 204);
+    dataOf(await on.api.delete(`/monitors/${added.id}`), 204);
     created.splice(150, 1);
   });
 });
@@ -122,7 +118,7 @@ describe("filters", () => {
     expect(mumbai.items.every((item) => item.regions.includes("ap-south-1"))).toBe(true);
 
     const paused = created[1]!;
-    dataOf(await api.post(`/monitors/${paused}/pause`), 201);
+    dataOf(await on.api.post(`/monitors/${paused}/pause`), 201);
     expect((await walk("status=PAUSED")).items.map((item) => item.id)).toEqual([paused]);
     expect((await walk("status=UP")).items).toEqual([]);
   });
@@ -141,20 +137,20 @@ describe("invalid list parameters are 400 invalid_parameter naming the parameter
     ["client_id=42", "client_id"],
     ["all_clients=yes", "all_clients"],
   ])("%s", async (query, parameter) => {
-    const answer = await api.get(`/monitors?${query}`);
+    const answer = await on.api.get(`/monitors?${query}`);
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe("invalid_parameter");
     expect(Object.keys(answer.body.error.details)).toEqual([parameter]);
   });
 
   test("limit=1 and limit=250 are the bounds", async () => {
-    expect((await api.get("/monitors?limit=1")).body.data).toHaveLength(1);
-    expect((await api.get("/monitors?limit=250")).body.data).toHaveLength(250);
+    expect((await on.api.get("/monitors?limit=1")).body.data).toHaveLength(1);
+    expect((await on.api.get("/monitors?limit=250")).body.data).toHaveLength(250);
   });
 
   test("a cursor issued for another sort order is refused", async () => {
-    const page = await api.get("/monitors?limit=10&sort=name");
-    const answer = await api.get(`/monitors?limit=10&sort=created_at&cursor=${page.body.pagination.next_cursor}`);
+    const page = await on.api.get("/monitors?limit=10&sort=name");
+    const answer = await on.api.get(`/monitors?limit=10&sort=created_at&cursor=${page.body.pagination.next_cursor}`);
     expect(answer.status).toBe(400);
     expect(answer.body.error.details).toHaveProperty("cursor");
   });

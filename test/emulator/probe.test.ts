@@ -9,19 +9,13 @@ import { once } from "node:events";
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { apiClient, dataOf, type Api, type Json } from "./support/api.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { contractClientOn, dataOf, type Api, type Json } from "./support/api.js";
 import { eventually, startReceiver } from "./support/receiver.js";
 
-let emulator: TestEmulator;
-let api: Api;
 
-beforeAll(async () => {
-  emulator = await startTestEmulator({ probe: true });
-  api = apiClient(emulator.baseUrl, emulator.apiKey);
-});
+const on = useEmulatorWith(contractClientOn, { probe: true });
 
-afterAll(() => emulator.stop());
 
 interface Seen {
   method: string;
@@ -58,22 +52,22 @@ async function startTarget(answer: { status?: number; body?: string; delayMs?: n
 
 /** Starts a check and waits for the results of that check: one per region of the monitor. */
 async function check(monitorId: string): Promise<Json[]> {
-  const accepted = dataOf(await api.post(`/monitors/${monitorId}/check`), 202);
+  const accepted = dataOf(await on.api.post(`/monitors/${monitorId}/check`), 202);
   return eventually(
-    async () => (dataOf(await api.get(`/monitors/${monitorId}/results?limit=250`), 200) as Json[]).filter((result) => result.check_id === accepted.check_id),
+    async () => (dataOf(await on.api.get(`/monitors/${monitorId}/results?limit=250`), 200) as Json[]).filter((result) => result.check_id === accepted.check_id),
     (results) => results.length > 0,
   );
 }
 
 async function status(monitorId: string): Promise<string> {
-  return dataOf(await api.get(`/monitors/${monitorId}`), 200).status;
+  return dataOf(await on.api.get(`/monitors/${monitorId}`), 200).status;
 }
 
 async function statusFilter(monitorId: string, filter: "UP" | "DOWN"): Promise<boolean> {
-  return (dataOf(await api.get(`/monitors?status=${filter}&limit=250`), 200) as Json[]).some((monitor) => monitor.id === monitorId);
+  return (dataOf(await on.api.get(`/monitors?status=${filter}&limit=250`), 200) as Json[]).some((monitor) => monitor.id === monitorId);
 }
 
-const createMonitor = async (body: Record<string, unknown>) => dataOf(await api.post("/monitors", { regions: ["us-east-1", "eu-west-1"], ...body }), 201).id as string;
+const createMonitor = async (body: Record<string, unknown>) => dataOf(await on.api.post("/monitors", { regions: ["us-east-1", "eu-west-1"], ...body }), 201).id as string;
 
 describe("http", () => {
   test("a monitor of a running server is UP, with the request it declares; DOWN once the server is stopped", async () => {
@@ -186,8 +180,8 @@ describe("webhook test deliveries", () => {
   test("are POSTed for real to the subscription's URL, signed with its secret", async () => {
     const receiver = await startReceiver();
     try {
-      const subscription = dataOf(await api.post("/webhook-subscriptions", { url: receiver.url, events: ["monitor.down"] }), 201);
-      const delivery = dataOf(await api.post(`/webhook-subscriptions/${subscription.id}/test`), 202);
+      const subscription = dataOf(await on.api.post("/webhook-subscriptions", { url: receiver.url, events: ["monitor.down"] }), 201);
+      const delivery = dataOf(await on.api.post(`/webhook-subscriptions/${subscription.id}/test`), 202);
       const [request] = await receiver.waitFor(1);
       const timestamp = request!.headers["x-monitoring-timestamp"] as string;
       const expected = `v1=${createHmac("sha256", subscription.signing_secret as string).update(`${timestamp}.${request!.body}`).digest("hex")}`;
@@ -195,7 +189,7 @@ describe("webhook test deliveries", () => {
       expect(request!.headers["x-monitoring-event-type"]).toBe("webhook.test");
       expect(request!.headers["x-monitoring-delivery-id"]).toBe(delivery.id);
       const deliveries = await eventually(
-        async () => dataOf(await api.get(`/webhook-subscriptions/${subscription.id}/deliveries`), 200) as Json[],
+        async () => dataOf(await on.api.get(`/webhook-subscriptions/${subscription.id}/deliveries`), 200) as Json[],
         (items) => items[0]?.status === "SUCCEEDED",
       );
       expect(deliveries[0]).toMatchObject({ id: delivery.id, last_response_status: 204, attempt_count: 1 });

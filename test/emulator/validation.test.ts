@@ -4,23 +4,17 @@
  * field in `error.details`, by its snake_case path.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { apiClient, dataOf, type Api } from "./support/api.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { contractClientOn, dataOf, type Api } from "./support/api.js";
 
-let emulator: TestEmulator;
-let api: Api;
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  api = apiClient(emulator.baseUrl, emulator.apiKey);
-});
+const on = useEmulatorWith(contractClientOn);
 
-afterAll(() => emulator.stop());
 
 const MISSING_ID = "6f1c1a34-0c55-4b8e-9a3e-5a0d8c1f2b7e";
 
 async function expectInvalid(path: string, body: unknown, details: Record<string, unknown>, method = "POST"): Promise<void> {
-  const answer = await api.request(method, path, { body });
+  const answer = await on.api.request(method, path, { body });
   expect(answer.status, answer.text).toBe(422);
   expect(answer.body.error).toMatchObject({ code: "validation_failed", message: expect.any(String), request_id: expect.any(String) });
   expect(answer.body.error.details).toEqual(details);
@@ -63,7 +57,7 @@ describe("monitor fields", () => {
 
   test("the boundary values are accepted", async () => {
     const monitor = dataOf(
-      await api.post("/monitors", {
+      await on.api.post("/monitors", {
         url: "https://ok.example.com",
         interval_seconds: 10,
         http_method: "HEAD",
@@ -78,7 +72,7 @@ describe("monitor fields", () => {
   });
 
   test("unknown properties are accepted and echoed back, and server defaults are applied", async () => {
-    const monitor = dataOf(await api.post("/monitors", { name: "Echo", url: "https://echo.example.com", team: "web", labels: { tier: 1 } }), 201);
+    const monitor = dataOf(await on.api.post("/monitors", { name: "Echo", url: "https://echo.example.com", team: "web", labels: { tier: 1 } }), 201);
     expect(monitor).toMatchObject({
       name: "Echo",
       team: "web",
@@ -95,34 +89,34 @@ describe("monitor fields", () => {
     });
     expect(monitor.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(monitor.created_at)).not.toBeNaN();
-    expect(dataOf(await api.get(`/monitors/${monitor.id}`), 200)).toEqual(monitor);
+    expect(dataOf(await on.api.get(`/monitors/${monitor.id}`), 200)).toEqual(monitor);
   });
 
   test("auth_password is write-only", async () => {
-    const monitor = dataOf(await api.post("/monitors", { url: "https://private.example.com", auth_username: "u", auth_password: "s3cret" }), 201);
+    const monitor = dataOf(await on.api.post("/monitors", { url: "https://private.example.com", auth_username: "u", auth_password: "s3cret" }), 201);
     expect(monitor).not.toHaveProperty("auth_password");
     expect(monitor.auth_password_set).toBe(true);
-    expect(JSON.stringify(dataOf(await api.get(`/monitors/${monitor.id}`), 200))).not.toContain("s3cret");
+    expect(JSON.stringify(dataOf(await on.api.get(`/monitors/${monitor.id}`), 200))).not.toContain("s3cret");
   });
 
   test("PATCH changes the fields sent, and null resets a field to its default or removes it", async () => {
-    const monitor = dataOf(await api.post("/monitors", { name: "Patchable", url: "https://p.example.com", interval_seconds: 30, keyword: "ok" }), 201);
-    const patched = dataOf(await api.patch(`/monitors/${monitor.id}`, { interval_seconds: null, keyword: null, name: "Renamed" }), 200);
+    const monitor = dataOf(await on.api.post("/monitors", { name: "Patchable", url: "https://p.example.com", interval_seconds: 30, keyword: "ok" }), 201);
+    const patched = dataOf(await on.api.patch(`/monitors/${monitor.id}`, { interval_seconds: null, keyword: null, name: "Renamed" }), 200);
     expect(patched).toMatchObject({ name: "Renamed", url: "https://p.example.com", interval_seconds: 60 });
     expect(patched).not.toHaveProperty("keyword");
     await expectInvalid(`/monitors/${monitor.id}`, { interval_seconds: 1 }, { interval_seconds: "must be at least 10" }, "PATCH");
   });
 
   test("PUT replaces every request field", async () => {
-    const monitor = dataOf(await api.post("/monitors", { name: "Replaceable", url: "https://r.example.com", keyword: "ok", alert_type: "keyword" }), 201);
-    const replaced = dataOf(await api.put(`/monitors/${monitor.id}`, { name: "Replaced", url: "https://r2.example.com" }), 200);
+    const monitor = dataOf(await on.api.post("/monitors", { name: "Replaceable", url: "https://r.example.com", keyword: "ok", alert_type: "keyword" }), 201);
+    const replaced = dataOf(await on.api.put(`/monitors/${monitor.id}`, { name: "Replaced", url: "https://r2.example.com" }), 200);
     expect(replaced).toMatchObject({ id: monitor.id, name: "Replaced", url: "https://r2.example.com", created_at: monitor.created_at, status: "PENDING" });
     expect(replaced).not.toHaveProperty("keyword");
   });
 
   test("client_id cannot change", async () => {
-    const client = dataOf(await api.post("/clients", { name: "Mover" }), 201);
-    const monitor = dataOf(await api.post("/monitors", { url: "https://m.example.com" }), 201);
+    const client = dataOf(await on.api.post("/clients", { name: "Mover" }), 201);
+    const monitor = dataOf(await on.api.post("/monitors", { url: "https://m.example.com" }), 201);
     await expectInvalid(`/monitors/${monitor.id}`, { client_id: client.id }, { client_id: expect.stringMatching(/cannot change/) }, "PATCH");
   });
 });
@@ -135,7 +129,7 @@ describe("heartbeat fields", () => {
 
   test("expected_interval_seconds is at least 30 and defaults apply", async () => {
     await expectInvalid("/heartbeats", { expected_interval_seconds: 29 }, { expected_interval_seconds: "must be at least 30" });
-    const heartbeat = dataOf(await api.post("/heartbeats", { name: "Defaults" }), 201);
+    const heartbeat = dataOf(await on.api.post("/heartbeats", { name: "Defaults" }), 201);
     expect(heartbeat).toMatchObject({ expected_interval_seconds: 3600, grace_period_seconds: 300, status: "NEW", last_ping_at: null });
     expect(heartbeat.ping_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ping\/[A-Za-z0-9_-]+$/);
   });
@@ -143,46 +137,46 @@ describe("heartbeat fields", () => {
 
 describe("references in PATCH and PUT bodies", () => {
   test("a monitor's escalation_policy_id is set, changed and cleared with null, under the same checks as create", async () => {
-    const channel = dataOf(await api.post("/notification_channels", { name: "Ref mail", kind: "email", config: { address: "r@example.com" } }), 201);
+    const channel = dataOf(await on.api.post("/notification_channels", { name: "Ref mail", kind: "email", config: { address: "r@example.com" } }), 201);
     const steps = [{ delay_minutes: 0, notification_channel_ids: [channel.id] }];
-    const first = dataOf(await api.post("/escalation-policies", { name: "First", steps }), 201);
-    const second = dataOf(await api.post("/escalation-policies", { name: "Second", steps }), 201);
-    const monitor = dataOf(await api.post("/monitors", { url: "https://ref.example.com" }), 201);
+    const first = dataOf(await on.api.post("/escalation-policies", { name: "First", steps }), 201);
+    const second = dataOf(await on.api.post("/escalation-policies", { name: "Second", steps }), 201);
+    const monitor = dataOf(await on.api.post("/monitors", { url: "https://ref.example.com" }), 201);
 
-    expect(dataOf(await api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: first.id.toUpperCase() }), 200).escalation_policy_id).toBe(first.id);
-    expect(dataOf(await api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: second.id }), 200).escalation_policy_id).toBe(second.id);
-    expect((await api.delete(`/escalation-policies/${second.id}`)).status).toBe(409);
-    expect(dataOf(await api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: null }), 200)).not.toHaveProperty("escalation_policy_id");
-    expect((await api.delete(`/escalation-policies/${second.id}`)).status).toBe(204);
+    expect(dataOf(await on.api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: first.id.toUpperCase() }), 200).escalation_policy_id).toBe(first.id);
+    expect(dataOf(await on.api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: second.id }), 200).escalation_policy_id).toBe(second.id);
+    expect((await on.api.delete(`/escalation-policies/${second.id}`)).status).toBe(409);
+    expect(dataOf(await on.api.patch(`/monitors/${monitor.id}`, { escalation_policy_id: null }), 200)).not.toHaveProperty("escalation_policy_id");
+    expect((await on.api.delete(`/escalation-policies/${second.id}`)).status).toBe(204);
 
     await expectInvalid(`/monitors/${monitor.id}`, { escalation_policy_id: MISSING_ID }, { escalation_policy_id: "no object with this id" }, "PATCH");
-    const client = dataOf(await api.post("/clients", { name: "Ref client" }), 201);
-    const clientChannel = dataOf(await api.post("/notification_channels", { name: "C", kind: "email", config: { address: "c@example.com" }, client_id: client.id }), 201);
+    const client = dataOf(await on.api.post("/clients", { name: "Ref client" }), 201);
+    const clientChannel = dataOf(await on.api.post("/notification_channels", { name: "C", kind: "email", config: { address: "c@example.com" }, client_id: client.id }), 201);
     const clientPolicy = dataOf(
-      await api.post("/escalation-policies", { name: "Client's", client_id: client.id, steps: [{ delay_minutes: 0, notification_channel_ids: [clientChannel.id] }] }),
+      await on.api.post("/escalation-policies", { name: "Client's", client_id: client.id, steps: [{ delay_minutes: 0, notification_channel_ids: [clientChannel.id] }] }),
       201,
     );
     await expectInvalid(`/monitors/${monitor.id}`, { escalation_policy_id: clientPolicy.id }, { escalation_policy_id: "belongs to another client" }, "PATCH");
   });
 
   test("a heartbeat's heartbeat_group_id is set, changed and cleared with null; group counts follow", async () => {
-    const first = dataOf(await api.post("/heartbeat-groups", { name: "Ref first" }), 201);
-    const second = dataOf(await api.post("/heartbeat-groups", { name: "Ref second" }), 201);
-    const heartbeat = dataOf(await api.post("/heartbeats", { name: "Ref" }), 201);
-    const countOf = async (group: { id: string }) => dataOf(await api.get(`/heartbeat-groups/${group.id}`), 200).heartbeat_count;
+    const first = dataOf(await on.api.post("/heartbeat-groups", { name: "Ref first" }), 201);
+    const second = dataOf(await on.api.post("/heartbeat-groups", { name: "Ref second" }), 201);
+    const heartbeat = dataOf(await on.api.post("/heartbeats", { name: "Ref" }), 201);
+    const countOf = async (group: { id: string }) => dataOf(await on.api.get(`/heartbeat-groups/${group.id}`), 200).heartbeat_count;
 
-    expect(dataOf(await api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: first.id }), 200).heartbeat_group_id).toBe(first.id);
+    expect(dataOf(await on.api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: first.id }), 200).heartbeat_group_id).toBe(first.id);
     expect([await countOf(first), await countOf(second)]).toEqual([1, 0]);
-    expect(dataOf(await api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: second.id }), 200).heartbeat_group_id).toBe(second.id);
+    expect(dataOf(await on.api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: second.id }), 200).heartbeat_group_id).toBe(second.id);
     expect([await countOf(first), await countOf(second)]).toEqual([0, 1]);
-    expect(dataOf(await api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: null }), 200)).not.toHaveProperty("heartbeat_group_id");
+    expect(dataOf(await on.api.patch(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: null }), 200)).not.toHaveProperty("heartbeat_group_id");
     expect([await countOf(first), await countOf(second)]).toEqual([0, 0]);
 
     await expectInvalid(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: MISSING_ID }, { heartbeat_group_id: "no object with this id" }, "PATCH");
-    const client = dataOf(await api.post("/clients", { name: "Ref group client" }), 201);
-    const clientGroup = dataOf(await api.post("/heartbeat-groups", { name: "Client's", client_id: client.id }), 201);
+    const client = dataOf(await on.api.post("/clients", { name: "Ref group client" }), 201);
+    const clientGroup = dataOf(await on.api.post("/heartbeat-groups", { name: "Client's", client_id: client.id }), 201);
     await expectInvalid(`/heartbeats/${heartbeat.id}`, { heartbeat_group_id: clientGroup.id }, { heartbeat_group_id: "belongs to another client" }, "PATCH");
-    const replaced = dataOf(await api.put(`/heartbeats/${heartbeat.id}`, { name: "Ref", heartbeat_group_id: first.id }), 200);
+    const replaced = dataOf(await on.api.put(`/heartbeats/${heartbeat.id}`, { name: "Ref", heartbeat_group_id: first.id }), 200);
     expect(replaced.heartbeat_group_id).toBe(first.id);
     expect(await countOf(first)).toBe(1);
   });
@@ -197,7 +191,7 @@ describe("other kinds", () => {
   });
 
   test("nested fields are named by their path", async () => {
-    const channel = dataOf(await api.post("/notification_channels", { name: "Mail", kind: "email", config: { address: "a@example.com" } }), 201);
+    const channel = dataOf(await on.api.post("/notification_channels", { name: "Mail", kind: "email", config: { address: "a@example.com" } }), 201);
     await expectInvalid(
       "/escalation-policies",
       { name: "Bad steps", steps: [{ delay_minutes: 2000, notification_channel_ids: [channel.id, MISSING_ID] }] },
@@ -224,51 +218,51 @@ describe("other kinds", () => {
   });
 
   test("a share link must expire in the future", async () => {
-    const client = dataOf(await api.post("/clients", { name: "Linked" }), 201);
+    const client = dataOf(await on.api.post("/clients", { name: "Linked" }), 201);
     await expectInvalid(`/clients/${client.id}/share-links`, { label: "Old", expires_at: "2001-01-01T00:00:00Z" }, { expires_at: "must be in the future" });
   });
 });
 
 describe("request errors", () => {
   test("a body that is not JSON is 400 invalid_json", async () => {
-    const answer = await api.request("POST", "/monitors", { rawBody: "{name: oops" });
+    const answer = await on.api.request("POST", "/monitors", { rawBody: "{name: oops" });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe("invalid_json");
   });
 
   test("a JSON body that is not an object is 400 invalid_json", async () => {
-    const answer = await api.request("POST", "/monitors", { rawBody: "[1, 2]" });
+    const answer = await on.api.request("POST", "/monitors", { rawBody: "[1, 2]" });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe("invalid_json");
   });
 
   test("a path id that is not a UUID is 400 invalid_parameter", async () => {
-    const answer = await api.get("/monitors/homepage");
+    const answer = await on.api.get("/monitors/homepage");
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ code: "invalid_parameter", details: { monitorID: "must be a UUID" } });
   });
 
   test("an unknown id is 404 not_found naming the id", async () => {
     for (const path of [`/monitors/${MISSING_ID}`, `/heartbeats/${MISSING_ID}`, `/incidents/${MISSING_ID}`, `/clients/${MISSING_ID}`]) {
-      const answer = await api.get(path);
+      const answer = await on.api.get(path);
       expect(answer.status, path).toBe(404);
       expect(answer.body.error).toMatchObject({ code: "not_found", details: { id: MISSING_ID } });
     }
   });
 
   test("a state conflict is 409 conflict", async () => {
-    const group = dataOf(await api.post("/heartbeat-groups", { name: "Busy" }), 201);
-    dataOf(await api.post("/heartbeats", { name: "Member", heartbeat_group_id: group.id }), 201);
-    const answer = await api.delete(`/heartbeat-groups/${group.id}`);
+    const group = dataOf(await on.api.post("/heartbeat-groups", { name: "Busy" }), 201);
+    dataOf(await on.api.post("/heartbeats", { name: "Member", heartbeat_group_id: group.id }), 201);
+    const answer = await on.api.delete(`/heartbeat-groups/${group.id}`);
     expect(answer.status).toBe(409);
     expect(answer.body.error).toMatchObject({ code: "conflict", details: { heartbeat_count: 1 } });
   });
 
   test("an unknown path is 404 and a wrong method is 405 with Allow", async () => {
-    const unknown = await api.get("/widgets");
+    const unknown = await on.api.get("/widgets");
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe("not_found");
-    const wrongMethod = await api.request("PATCH", "/notification_channels");
+    const wrongMethod = await on.api.request("PATCH", "/notification_channels");
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body.error.code).toBe("method_not_allowed");
     expect(wrongMethod.headers.get("allow")).toBe("GET, POST");

@@ -6,23 +6,17 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startTestEmulator, FAST_WEBHOOKS, type TestEmulator } from "../support/emulator.js";
-import { apiClient, dataOf, type Api, type Json } from "./support/api.js";
+import { FAST_WEBHOOKS, useEmulatorWith } from "../support/emulator.js";
+import { contractClientOn, dataOf, type Api, type Json } from "./support/api.js";
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from "./support/receiver.js";
 
-let emulator: TestEmulator;
-let api: Api;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  api = apiClient(emulator.baseUrl, emulator.apiKey);
-});
+const on = useEmulatorWith(contractClientOn);
 
-afterAll(() => emulator.stop());
 
 beforeEach(async () => {
-  await emulator.admin.reset();
+  await on.emulator.admin.reset();
   receiver = await startReceiver();
   return () => receiver.close();
 });
@@ -41,7 +35,7 @@ function verifySignature(request: ReceivedRequest, secret: string): boolean {
 }
 
 async function subscribe(events: string[], extra: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
-  const subscription = dataOf(await api.post("/webhook-subscriptions", { url: receiver.url, events, ...extra }), 201);
+  const subscription = dataOf(await on.api.post("/webhook-subscriptions", { url: receiver.url, events, ...extra }), 201);
   expect(subscription.signing_secret).toMatch(/^whsec_[0-9a-f]{32}$/);
   expect(subscription.signing_secret_last4).toBe(subscription.signing_secret.slice(-4));
   return { id: subscription.id, secret: subscription.signing_secret };
@@ -50,17 +44,17 @@ async function subscribe(events: string[], extra: Record<string, unknown> = {}):
 const eventType = (request: ReceivedRequest) => JSON.parse(request.body).type as string;
 
 async function deliveries(subscriptionId: string): Promise<Json[]> {
-  return dataOf(await api.get(`/webhook-subscriptions/${subscriptionId}/deliveries`), 200);
+  return dataOf(await on.api.get(`/webhook-subscriptions/${subscriptionId}/deliveries`), 200);
 }
 
 describe("delivery", () => {
   test("monitor and incident events arrive signed, with the documented payload and headers", async () => {
     const { id, secret } = await subscribe(["*"]);
-    const monitor = dataOf(await api.post("/monitors", { name: "Shop", url: "https://shop.example.com" }), 201);
-    dataOf(await api.post(`/monitors/${monitor.id}/pause`), 201);
-    dataOf(await api.post(`/monitors/${monitor.id}/resume`), 201);
-    const incident = dataOf(await api.post("/incidents", { title: "Checkout slow", monitor_id: monitor.id }), 201);
-    dataOf(await api.post(`/incidents/${incident.id}/acknowledge`, { acknowledged_by: "alice@example.com" }), 201);
+    const monitor = dataOf(await on.api.post("/monitors", { name: "Shop", url: "https://shop.example.com" }), 201);
+    dataOf(await on.api.post(`/monitors/${monitor.id}/pause`), 201);
+    dataOf(await on.api.post(`/monitors/${monitor.id}/resume`), 201);
+    const incident = dataOf(await on.api.post("/incidents", { title: "Checkout slow", monitor_id: monitor.id }), 201);
+    dataOf(await on.api.post(`/incidents/${incident.id}/acknowledge`, { acknowledged_by: "alice@example.com" }), 201);
 
     const wanted = ["monitor.created", "monitor.paused", "monitor.resumed", "incident.created", "incident.acknowledged"];
     const received = await receiver.waitFor(wanted.length);
@@ -98,7 +92,7 @@ describe("delivery", () => {
 
   test("the signing secret is returned only at creation", async () => {
     const { id, secret } = await subscribe(["monitor.created"]);
-    const listed = dataOf(await api.get("/webhook-subscriptions"), 200).find((item: Json) => item.id === id);
+    const listed = dataOf(await on.api.get("/webhook-subscriptions"), 200).find((item: Json) => item.id === id);
     expect(listed).not.toHaveProperty("signing_secret");
     expect(listed.signing_secret_last4).toBe(secret.slice(-4));
     expect(JSON.stringify(listed)).not.toContain(secret);
@@ -106,22 +100,22 @@ describe("delivery", () => {
 
   test("a subscription receives only the event kinds it names, and none while disabled", async () => {
     const { id } = await subscribe(["monitor.paused"]);
-    const monitor = dataOf(await api.post("/monitors", { url: "https://quiet.example.com" }), 201);
-    dataOf(await api.post(`/monitors/${monitor.id}/pause`), 201);
+    const monitor = dataOf(await on.api.post("/monitors", { url: "https://quiet.example.com" }), 201);
+    dataOf(await on.api.post(`/monitors/${monitor.id}/pause`), 201);
     await receiver.waitFor(1);
-    dataOf(await api.put(`/webhook-subscriptions/${id}`, { url: receiver.url, events: ["monitor.paused"], enabled: false }), 200);
-    dataOf(await api.post(`/monitors/${monitor.id}/resume`), 201);
-    dataOf(await api.post(`/monitors/${monitor.id}/pause`), 201);
-    const test = dataOf(await api.post(`/webhook-subscriptions/${id}/test`), 202);
+    dataOf(await on.api.put(`/webhook-subscriptions/${id}`, { url: receiver.url, events: ["monitor.paused"], enabled: false }), 200);
+    dataOf(await on.api.post(`/monitors/${monitor.id}/resume`), 201);
+    dataOf(await on.api.post(`/monitors/${monitor.id}/pause`), 201);
+    const test = dataOf(await on.api.post(`/webhook-subscriptions/${id}/test`), 202);
     await eventually(() => deliveries(id), (items) => items.some((item) => item.id === test.id && item.status === "SUCCEEDED"));
     expect(receiver.received.map(eventType)).toEqual(["monitor.paused", "webhook.test"]);
   });
 
   test("a client's subscription receives that client's events only", async () => {
-    const client = dataOf(await api.post("/clients", { name: "Acme" }), 201);
+    const client = dataOf(await on.api.post("/clients", { name: "Acme" }), 201);
     const { secret } = await subscribe(["monitor.created"], { client_id: client.id });
-    dataOf(await api.post("/monitors", { url: "https://outside.example.com" }), 201);
-    const inside = dataOf(await api.post("/monitors", { url: "https://inside.example.com", client_id: client.id }), 201);
+    dataOf(await on.api.post("/monitors", { url: "https://outside.example.com" }), 201);
+    const inside = dataOf(await on.api.post("/monitors", { url: "https://inside.example.com", client_id: client.id }), 201);
     const [request] = await receiver.waitFor(1);
     expect(JSON.parse(request!.body)).toMatchObject({ client_id: client.id, data: { object: { id: inside.id } } });
     expect(verifySignature(request!, secret)).toBe(true);
@@ -131,7 +125,7 @@ describe("delivery", () => {
 
   test("/test sends a signed webhook.test event and answers with its delivery", async () => {
     const { id, secret } = await subscribe(["monitor.created"]);
-    const delivery = dataOf(await api.post(`/webhook-subscriptions/${id}/test`), 202);
+    const delivery = dataOf(await on.api.post(`/webhook-subscriptions/${id}/test`), 202);
     expect(delivery).toMatchObject({ subscription_id: id, event_type: "webhook.test", status: "PENDING" });
     const [request] = await receiver.waitFor(1);
     expect(eventType(request!)).toBe("webhook.test");
@@ -144,7 +138,7 @@ describe("retries and redelivery", () => {
   test("a failing receiver is retried with growing delays until it succeeds", async () => {
     const { id } = await subscribe(["webhook.test"]);
     receiver.answerWith(500, 503);
-    dataOf(await api.post(`/webhook-subscriptions/${id}/test`), 202);
+    dataOf(await on.api.post(`/webhook-subscriptions/${id}/test`), 202);
     const attempts = await receiver.waitFor(3);
     expect(attempts.map((request) => request.headers["x-monitoring-attempt"])).toEqual(["1", "2", "3"]);
     const firstGap = attempts[1]!.receivedAt - attempts[0]!.receivedAt;
@@ -161,11 +155,11 @@ describe("retries and redelivery", () => {
   test("a delivery that fails every attempt ends FAILED, and redelivery sends the same event again", async () => {
     const { id, secret } = await subscribe(["webhook.test"]);
     receiver.answerWith(500, 500, 500);
-    const original = dataOf(await api.post(`/webhook-subscriptions/${id}/test`), 202);
+    const original = dataOf(await on.api.post(`/webhook-subscriptions/${id}/test`), 202);
     const [failed] = await eventually(() => deliveries(id), (items) => items[0]?.status === "FAILED");
     expect(failed).toMatchObject({ id: original.id, attempt_count: FAST_WEBHOOKS.maxAttempts, next_attempt_at: null, last_response_status: 500 });
 
-    const redelivery = dataOf(await api.post(`/webhook-subscriptions/${id}/redeliver/${original.id}`), 202);
+    const redelivery = dataOf(await on.api.post(`/webhook-subscriptions/${id}/redeliver/${original.id}`), 202);
     expect(redelivery).toMatchObject({ redelivery_of: original.id, event_id: original.event_id, status: "PENDING" });
     const succeeded = await eventually(() => deliveries(id), (items) => items.find((item) => item.id === redelivery.id)?.status === "SUCCEEDED");
     expect(succeeded.find((item) => item.id === original.id).status).toBe("FAILED");
@@ -178,8 +172,8 @@ describe("retries and redelivery", () => {
   test("an unreachable receiver is recorded as a connection error", async () => {
     const url = receiver.url;
     await receiver.close();
-    const subscription = dataOf(await api.post("/webhook-subscriptions", { url, events: ["webhook.test"] }), 201);
-    dataOf(await api.post(`/webhook-subscriptions/${subscription.id}/test`), 202);
+    const subscription = dataOf(await on.api.post("/webhook-subscriptions", { url, events: ["webhook.test"] }), 201);
+    dataOf(await on.api.post(`/webhook-subscriptions/${subscription.id}/test`), 202);
     const [failed] = await eventually(() => deliveries(subscription.id), (items) => items[0]?.status === "FAILED");
     expect(failed.attempts[0]).toMatchObject({ response_status: null, error: expect.stringContaining("ECONNREFUSED") });
     receiver = await startReceiver();
@@ -188,8 +182,8 @@ describe("retries and redelivery", () => {
   test("redelivering a delivery of another subscription is 404", async () => {
     const first = await subscribe(["webhook.test"]);
     const second = await subscribe(["webhook.test"]);
-    const delivery = dataOf(await api.post(`/webhook-subscriptions/${first.id}/test`), 202);
-    const answer = await api.post(`/webhook-subscriptions/${second.id}/redeliver/${delivery.id}`);
+    const delivery = dataOf(await on.api.post(`/webhook-subscriptions/${first.id}/test`), 202);
+    const answer = await on.api.post(`/webhook-subscriptions/${second.id}/redeliver/${delivery.id}`);
     expect(answer.status).toBe(404);
   });
 });

@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccount } from "../../cli/import/read.js";
-import { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http.js";
 import { monitor } from "../../schema/index.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 const MONITORS = 12;
 const WITH_BODY = 10;
@@ -17,31 +18,23 @@ describe.each([
   { profile: "default", getsAtMost: 8 },
   { profile: "alt", getsAtMost: MONITORS },
 ] as const)("an import of monitors on the $profile profile", ({ profile, getsAtMost }) => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
-
+  const on = useEmulatorWith(providerClientOn, { profile });
   beforeAll(async () => {
-    emulator = await startTestEmulator({ profile });
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey });
     for (let index = 1; index <= MONITORS; index++) {
       const body = index === WITH_BODY ? { http_method: "POST", request_body: '{"probe":true}' } : {};
-      await emulator.byHand("POST", "/monitors", { name: `Monitor ${index}`, url: `https://example.com/${index}`, ...body });
+      await on.emulator.byHand("POST", "/monitors", { name: `Monitor ${index}`, url: `https://example.com/${index}`, ...body });
     }
-  });
-  afterAll(async () => {
-    await api?.close();
-    await emulator?.stop();
   });
 
   it(`keeps every field a GET shows, reading at most ${getsAtMost} monitors by id`, async () => {
-    await emulator.admin.clearRequestLog();
-    const { objects } = await readAccount({ api, scope: { kind: "account" }, kinds: [monitor] });
+    await on.emulator.admin.clearRequestLog();
+    const { objects } = await readAccount({ api: on.api, scope: { kind: "account" }, kinds: [monitor] });
     expect(objects).toHaveLength(MONITORS);
     const withBody = objects.find((object) => object.inputs["name"] === `Monitor ${WITH_BODY}`);
     expect(withBody?.inputs).toMatchObject({ httpMethod: "POST", requestBody: '{"probe":true}' });
     expect(objects.filter((object) => object.inputs["requestBody"] !== undefined)).toHaveLength(1);
 
-    const byId = (await emulator.admin.requestLog()).filter(({ method, path }) => method === "GET" && /^\/monitors\/[^/?]+$/.test(path));
+    const byId = (await on.emulator.admin.requestLog()).filter(({ method, path }) => method === "GET" && /^\/monitors\/[^/?]+$/.test(path));
     expect(byId.length).toBeLessThanOrEqual(getsAtMost);
   });
 });

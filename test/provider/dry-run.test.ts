@@ -10,7 +10,8 @@ import { DRY_RUN_PATH, DryRunBatcher, verdictsOfAnswer, verdictsOfRefusal } from
 import { ApiClient, ApiError } from "../../provider/http.js";
 import { providerFor } from "../../provider/index.js";
 import { profiles } from "../e2e/support.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 const refusal = (details: Record<string, unknown>) =>
   new ApiError({ status: 422, code: "validation_failed", reason: "Invalid request", details, requestId: "req_1", method: "POST", path: DRY_RUN_PATH, attempts: 1 });
@@ -72,27 +73,18 @@ describe("the verdicts of an answer", () => {
 
 describe.each(profiles)("the $profile profile", ({ profile, regions }) => {
   const [region] = regions.split(",") as [string];
-  let emulator: TestEmulator;
-  let api: ApiClient;
 
-  beforeAll(async () => {
-    emulator = await startTestEmulator({ profile });
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-  });
-  afterAll(async () => {
-    await api.close();
-    await emulator.stop();
-  });
+  const on = useEmulatorWith(providerClientOn, { profile });
   beforeEach(async () => {
-    await emulator.admin.reset();
+    await on.emulator.admin.reset();
   });
 
-  const requests = async () => (await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
+  const requests = async () => (await on.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
   const body = (name: string, monitorRegion = region) => ({ name, url: `https://example.com/${name}`, regions: [monitorRegion] });
 
   describe("the batcher", () => {
     it("sends what arrives together in requests of at most 100 and hands each caller its own verdicts", async () => {
-      const batcher = new DryRunBatcher(() => api);
+      const batcher = new DryRunBatcher(() => on.api);
       const set = Array.from({ length: 250 }, (_, index) => body(`set-${index}`, index === 57 ? "mars-1" : region));
       const [single, another, ofSet] = await Promise.all([batcher.verdicts([body("web")]), batcher.verdicts([body("bad", "mars-1")]), batcher.verdicts(set)]);
 
@@ -101,26 +93,26 @@ describe.each(profiles)("the $profile profile", ({ profile, regions }) => {
       expect(ofSet).toHaveLength(250);
       expect(ofSet.flatMap((verdict, index) => (Object.keys(verdict.fields).length > 0 ? [index] : []))).toEqual([57]);
       expect(await requests()).toEqual(Array(3).fill(`POST ${DRY_RUN_PATH}`));
-      expect(await emulator.byHand("GET", "/monitors")).toEqual([]);
+      expect(await on.emulator.byHand("GET", "/monitors")).toEqual([]);
     });
 
     it("fails its callers when it cannot ask: no client, a fault that outlasts the retries; a key without the scope is every monitor's refusal", async () => {
       await expect(new DryRunBatcher(() => { throw new Error("No API key for the monitoring service"); }).verdicts([body("a")])).rejects.toThrow("No API key");
 
-      await emulator.admin.injectFault({ method: "POST", path: DRY_RUN_PATH, status: 503, times: 1 });
-      const once = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, maxRetries: 0 });
+      await on.emulator.admin.injectFault({ method: "POST", path: DRY_RUN_PATH, status: 503, times: 1 });
+      const once = new ApiClient({ baseUrl: on.emulator.baseUrl, apiKey: on.emulator.apiKey, maxRetries: 0 });
       await expect(new DryRunBatcher(() => once).verdicts([body("a"), body("b")])).rejects.toThrow(/POST \/monitors\/batch\/dry-run failed with 503/);
       await once.close();
 
-      const key = await emulator.admin.createKey(["monitor.read"]);
-      const limited = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: key.key, maxRetries: 0 });
+      const key = await on.emulator.admin.createKey(["monitor.read"]);
+      const limited = new ApiClient({ baseUrl: on.emulator.baseUrl, apiKey: key.key, maxRetries: 0 });
       const verdicts = await new DryRunBatcher(() => limited).verdicts([body("a"), body("b")]);
       expect(verdicts).toEqual(Array(2).fill(expect.objectContaining({ fields: {}, message: expect.stringMatching(/403 .*required_scope: monitor\.write/) })));
       await limited.close();
     });
 
     it("sends one request for calls within its window, and another for a call after it", async () => {
-      const batcher = new DryRunBatcher(() => api, { windowMs: 20 });
+      const batcher = new DryRunBatcher(() => on.api, { windowMs: 20 });
       await Promise.all([batcher.verdicts([body("a")]), new Promise((resolve) => setTimeout(resolve, 5)).then(() => batcher.verdicts([body("b")]))]);
       expect(await requests()).toHaveLength(1);
       await batcher.verdicts([body("c")]);
@@ -132,7 +124,7 @@ describe.each(profiles)("the $profile profile", ({ profile, regions }) => {
     const urn = (kind: string, name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:${kind}::${name}`;
 
     async function configure(dryRun: boolean): Promise<void> {
-      const config: Record<string, string> = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey, ...(dryRun ? { "monitoring:dryRun": "true" } : {}) };
+      const config: Record<string, string> = { "monitoring:apiUrl": on.emulator.baseUrl, "monitoring:apiKey": on.emulator.apiKey, ...(dryRun ? { "monitoring:dryRun": "true" } : {}) };
       await providerFor("Monitor").configure?.({ config: { get: (key) => config[key], require: (key) => config[key] as string } });
     }
     // The provider's module state outlives this file in a shared worker: leave it unconfigured.
@@ -151,12 +143,12 @@ describe.each(profiles)("the $profile profile", ({ profile, regions }) => {
       const good = { ...news, regions: [region] };
       const { inputs, failures } = await monitor.check!({}, good);
       expect(failures ?? []).toEqual([]);
-      await emulator.admin.clearRequestLog();
+      await on.emulator.admin.clearRequestLog();
       expect((await monitor.check!(inputs, good)).failures ?? []).toEqual([]);
       expect(await requests(), "an unchanged monitor is not sent").toEqual([]);
       expect((await monitor.check!(inputs, { ...good, name: "renamed" })).failures ?? []).toEqual([]);
       expect(await requests(), "a changed one is").toEqual([`POST ${DRY_RUN_PATH}`]);
-      expect(await emulator.byHand("GET", "/monitors")).toEqual([]);
+      expect(await on.emulator.byHand("GET", "/monitors")).toEqual([]);
     });
 
     it("sends a MonitorSet's new and changed monitors 100 a request, and names the refused one", async () => {
@@ -167,7 +159,7 @@ describe.each(profiles)("the $profile profile", ({ profile, regions }) => {
       expect(failures ?? []).toEqual([]);
       expect(await requests()).toEqual(Array(3).fill(`POST ${DRY_RUN_PATH}`));
 
-      await emulator.admin.clearRequestLog();
+      await on.emulator.admin.clearRequestLog();
       const changed = { ...monitors, "m-57": { url: "https://example.com/57", regions: ["mars-1"] }, "m-new": { url: "https://example.com/new" } };
       const refused = await set.check!(inputs, { monitors: changed, __urn: urn("MonitorSet", "fleet") });
       expect(refused.failures).toEqual([{ property: 'monitors["m-57"].regions[0]', reason: expect.stringMatching(/^MonitorSet\.monitors\["m-57"\]\.regions\[0\]: must be an offered region/) }]);

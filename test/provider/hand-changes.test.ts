@@ -11,23 +11,17 @@ import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http.js";
 import { profiles } from "../e2e/support.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 describe.each(profiles)("a hand change on the $profile profile", ({ profile, regions }) => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
   let engine: ResourceEngine;
 
+  const on = useEmulatorWith(providerClientOn, { profile });
   beforeAll(async () => {
-    emulator = await startTestEmulator({ profile });
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-    engine = new ResourceEngine(monitor, () => api);
-  });
-  afterAll(async () => {
-    await api.close();
-    await emulator.stop();
+    engine = new ResourceEngine(monitor, () => on.api);
   });
 
   it("is found by the refresh, and the update resumes the monitor and restores its name, and keeps the interval the program leaves out", async () => {
@@ -35,10 +29,10 @@ describe.each(profiles)("a hand change on the $profile profile", ({ profile, reg
     const { inputs, failures } = check(monitor, { ...declared, __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:Monitor::web" });
     expect(failures).toEqual([]);
     const { id, outs } = await engine.create(inputs);
-    const held = () => emulator.byHand<Record<string, unknown>>("GET", `/monitors/${id}`);
+    const held = () => on.emulator.byHand<Record<string, unknown>>("GET", `/monitors/${id}`);
 
-    await emulator.byHand("POST", `/monitors/${id}/pause`);
-    await emulator.byHand("PATCH", `/monitors/${id}`, { name: "Renamed by hand", interval_seconds: 900 });
+    await on.emulator.byHand("POST", `/monitors/${id}/pause`);
+    await on.emulator.byHand("PATCH", `/monitors/${id}`, { name: "Renamed by hand", interval_seconds: 900 });
 
     // Without the refresh, the recorded outputs match the program: nothing to do.
     expect(diff(monitor, outs, inputs).changes).toBe(false);

@@ -14,25 +14,19 @@ import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient, type HttpMethod } from "../../provider/http.js";
+import { type ApiClient, type HttpMethod } from "../../provider/http.js";
 import { withLeftOutAsWritten } from "../../provider/left-out.js";
 import { checkSet, diffSet, monitorSetProvider } from "../../provider/monitor-set.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 type Values = Record<string, unknown>;
 
-let emulator: TestEmulator;
-let api: ApiClient;
 let engine: ResourceEngine;
 
+const on = useEmulatorWith(providerClientOn);
 beforeAll(async () => {
-  emulator = await startTestEmulator();
-  api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-  engine = new ResourceEngine(monitor, () => api);
-});
-afterAll(async () => {
-  await api.close();
-  await emulator.stop();
+  engine = new ResourceEngine(monitor, () => on.api);
 });
 
 const TYPE = (kind: string) => `pulumi-nodejs:dynamic/monitoring:${kind}`;
@@ -43,7 +37,7 @@ function refreshStep(kind: string, name: string, recorded: Values, actual: Value
   return { op: "same", urn: urnOf(kind, name), type: TYPE(kind), provider: "", old: { id: "x", outputs: recorded } as never, new: { id: "x", outputs: actual } as never };
 }
 
-const byHand = async (method: HttpMethod, path: string, body?: Values) => api.request(method, path, body === undefined ? {} : { body });
+const byHand = async (method: HttpMethod, path: string, body?: Values) => on.api.request(method, path, body === undefined ? {} : { body });
 
 describe("a single Monitor", () => {
   /** `paused: false` declared, `intervalSeconds` left out (the service makes it 60). */

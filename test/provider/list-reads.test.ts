@@ -10,28 +10,20 @@ import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient, type Query } from "../../provider/http.js";
+import { type ApiClient, type Query } from "../../provider/http.js";
 import type { CompleteListSink } from "../../provider/list-reads.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { profiles } from "../e2e/support.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 type Values = Record<string, unknown>;
 
 describe.each(profiles)("refresh reads on the $profile profile", ({ profile, regions }) => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
 
-  beforeAll(async () => {
-    emulator = await startTestEmulator({ profile });
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-  });
-  afterAll(async () => {
-    await api.close();
-    await emulator.stop();
-  });
+  const on = useEmulatorWith(providerClientOn, { profile });
   beforeEach(async () => {
-    await emulator.admin.reset();
+    await on.emulator.admin.reset();
   });
 
   /** A basic monitor's checked inputs, as `new Monitor(name, ...)` hands them to create. */
@@ -64,7 +56,7 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
         ...(fields["httpMethod"] === undefined ? {} : { http_method: fields["httpMethod"], request_body: fields["requestBody"] }),
         ...(fields["clientId"] === undefined ? {} : { client_id: fields["clientId"] }),
       }));
-      const { data } = await api.request<Values[]>("POST", "/monitors/batch", { body: { monitors: bodies }, expectedStatus: 201 });
+      const { data } = await on.api.request<Values[]>("POST", "/monitors/batch", { body: { monitors: bodies }, expectedStatus: 201 });
       for (const [index, created] of data.entries()) {
         const id = created["id"] as string;
         made.push({ id, state: await engine.completeCreate(id, created, inputs[index] as Values), inputs: inputs[index] as Values });
@@ -89,19 +81,19 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
   }
 
   async function requestsDuring(action: () => Promise<unknown>): Promise<{ method: string; path: string; query: string }[]> {
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     await action();
-    return emulator.admin.requestLog();
+    return on.emulator.admin.requestLog();
   }
 
   it.each([1, 8, 64])("refreshes 1,000 monitors in their 4 list pages (plus a GET when the first read comes alone), at most 20 requests listed in another order, with %i reads at once, and sees a hand change", async (parallel) => {
-    const engine = new ResourceEngine(monitor, () => api);
+    const engine = new ResourceEngine(monitor, () => on.api);
     const monitors = await deployed(engine, "basic", 1000);
     const paused = monitors[617] as { id: string; inputs: Values };
-    await api.request("POST", `/monitors/${paused.id}/pause`, { idempotencyKey: "auto" });
+    await on.api.request("POST", `/monitors/${paused.id}/pause`, { idempotencyKey: "auto" });
 
     let results: { id?: string; props?: Values }[] = [];
-    const requests = await requestsDuring(async () => (results = await refresh(new ResourceEngine(monitor, () => api), monitors, parallel)));
+    const requests = await requestsDuring(async () => (results = await refresh(new ResourceEngine(monitor, () => on.api), monitors, parallel)));
 
     expect(requests.filter((request) => request.query.includes("limit=250")).length).toBeGreaterThanOrEqual(4);
     // Listed oldest first (default profile), as the state holds them, the pages answer every read;
@@ -117,23 +109,23 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
   }, 120_000);
 
   it("reads one object with one GET, and a few in a large account with a page plus a GET each: at most 1.25 requests a read, plus one", async () => {
-    const setup = new ResourceEngine(monitor, () => api);
+    const setup = new ResourceEngine(monitor, () => on.api);
     await deployed(setup, "someone-else", 1000);
     const one = await deployed(setup, "alone", 1);
     const few = await deployed(setup, "ours", 3);
     const more = await deployed(setup, "more-of-ours", 12);
 
-    const oneRequests = await requestsDuring(() => refresh(new ResourceEngine(monitor, () => api), one, 8));
+    const oneRequests = await requestsDuring(() => refresh(new ResourceEngine(monitor, () => on.api), one, 8));
     expect(oneRequests.map((request) => `${request.method} ${request.path.toLowerCase()}${request.query}`)).toEqual([`GET /monitors/${one[0]!.id.toLowerCase()}`]);
 
     // Read together, the three look in the first page; listed oldest first (the default profile),
     // the 1,000 others fill it and each is read by id; newest first (alt), it shows them.
-    const fewRequests = await requestsDuring(() => refresh(new ResourceEngine(monitor, () => api), few, 8));
+    const fewRequests = await requestsDuring(() => refresh(new ResourceEngine(monitor, () => on.api), few, 8));
     expect(fewRequests.filter((request) => request.query.includes("limit=250"))).toHaveLength(1);
     const gets = fewRequests.filter((request) => !request.query.includes("limit")).map((request) => request.path.toLowerCase());
     expect(gets.sort()).toEqual(profile === "alt" ? [] : few.map(({ id }) => `/monitors/${id.toLowerCase()}`).sort());
 
-    const moreRequests = await requestsDuring(() => refresh(new ResourceEngine(monitor, () => api), more, 8));
+    const moreRequests = await requestsDuring(() => refresh(new ResourceEngine(monitor, () => on.api), more, 8));
     expect(moreRequests.length).toBeLessThanOrEqual(Math.floor(1.25 * more.length) + 1);
   }, 120_000);
 
@@ -141,12 +133,12 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
     [8, "read at once", 1],
     [1, "read one after another", 2],
   ])("reads 8 monitors of one client in a page, plus a GET when the first read comes alone (%i at once: %s)", async (parallel, _how, expected) => {
-    const setup = new ResourceEngine(monitor, () => api);
+    const setup = new ResourceEngine(monitor, () => on.api);
     await deployed(setup, "someone-else", 300);
-    const client = await api.request<Values>("POST", "/clients", { body: { name: "Acme" }, expectedStatus: 201 });
+    const client = await on.api.request<Values>("POST", "/clients", { body: { name: "Acme" }, expectedStatus: 201 });
     const ours = await deployed(setup, "acme", 8, { clientId: client.data["id"] });
 
-    const requests = await requestsDuring(() => refresh(new ResourceEngine(monitor, () => api), ours, parallel));
+    const requests = await requestsDuring(() => refresh(new ResourceEngine(monitor, () => on.api), ours, parallel));
     expect(requests).toHaveLength(expected);
     expect(requests.filter((request) => request.query.includes("limit=250") && request.query.includes("client_id="))).toHaveLength(1);
   }, 60_000);
@@ -155,12 +147,12 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
     /** An engine whose complete lists go to `handed`, as the provider's go to the fleet (provider/fleet-lists.ts). */
     function handingOn(handed: { path: string; query: Query; ids: string[] }[]): ResourceEngine {
       const sink: CompleteListSink = async (path, query, items) => void handed.push({ path, query, ids: items.map((item) => String(item["id"])) });
-      return new ResourceEngine(monitor, () => api, new ResourceReader(monitor, () => api, sink));
+      return new ResourceEngine(monitor, () => on.api, new ResourceReader(monitor, () => on.api, sink));
     }
 
     it("reads a client's list whole, once, and hands it on: 3 of its 600 monitors cost its 3 pages, a monitor read alone its page", async () => {
-      const setup = new ResourceEngine(monitor, () => api);
-      const clientId = (await api.request<Values>("POST", "/clients", { body: { name: "Acme" }, expectedStatus: 201 })).data["id"] as string;
+      const setup = new ResourceEngine(monitor, () => on.api);
+      const clientId = (await on.api.request<Values>("POST", "/clients", { body: { name: "Acme" }, expectedStatus: 201 })).data["id"] as string;
       const all = await deployed(setup, "acme", 600, { clientId });
       const ours = [all[5]!, all[300]!, all[599]!];
 
@@ -175,7 +167,7 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
       expect(handed[0]!.ids.sort()).toEqual(all.map(({ id }) => id).sort());
 
       // Read alone, without a check to come its GET would do; with one, the page answers both.
-      const other = (await api.request<Values>("POST", "/clients", { body: { name: "Beta" }, expectedStatus: 201 })).data["id"] as string;
+      const other = (await on.api.request<Values>("POST", "/clients", { body: { name: "Beta" }, expectedStatus: 201 })).data["id"] as string;
       const alone = await deployed(setup, "beta", 1, { clientId: other });
       const aloneRequests = await requestsDuring(() => refresh(handingOn(handed), alone, 8));
       expect(aloneRequests.map((request) => `${request.method} ${request.path} ${request.query.includes("limit=250")}`)).toEqual(["GET /monitors true"]);
@@ -183,11 +175,11 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
     }, 60_000);
 
     it("hands on no list it could not read whole: the reads then go by id, and the check reads the list itself", async () => {
-      const setup = new ResourceEngine(monitor, () => api);
-      const clientId = (await api.request<Values>("POST", "/clients", { body: { name: "Acme" }, expectedStatus: 201 })).data["id"] as string;
+      const setup = new ResourceEngine(monitor, () => on.api);
+      const clientId = (await on.api.request<Values>("POST", "/clients", { body: { name: "Acme" }, expectedStatus: 201 })).data["id"] as string;
       const ours = await deployed(setup, "acme", 3, { clientId });
       // A key that may read objects by id but not list them.
-      await emulator.admin.injectFault({ method: "GET", path: "/monitors", status: 403, times: 1 });
+      await on.emulator.admin.injectFault({ method: "GET", path: "/monitors", status: 403, times: 1 });
 
       const handed: { path: string; query: Query; ids: string[] }[] = [];
       let results: { id?: string; props?: Values }[] = [];
@@ -199,11 +191,11 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
   });
 
   it("reads by id a monitor whose list item lacks a field its state records", async () => {
-    const engine = new ResourceEngine(monitor, () => api);
+    const engine = new ResourceEngine(monitor, () => on.api);
     const withBody = await deployed(engine, "posting", 30, { httpMethod: "POST", requestBody: '{"probe":true}' });
 
     let results: { id?: string; props?: Values }[] = [];
-    const requests = await requestsDuring(async () => (results = await refresh(new ResourceEngine(monitor, () => api), withBody, 8)));
+    const requests = await requestsDuring(async () => (results = await refresh(new ResourceEngine(monitor, () => on.api), withBody, 8)));
 
     expect(results.every((result) => result.props?.["requestBody"] === '{"probe":true}')).toBe(true);
     const gets = requests.filter((request) => !request.query.includes("limit"));

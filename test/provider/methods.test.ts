@@ -19,24 +19,16 @@ import { ResourceEngine } from "../../provider/engine.js";
 import { ApiClient } from "../../provider/http.js";
 import { providerFor } from "../../provider/index.js";
 import { toSnakeCase } from "../../schema/naming.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { type TestEmulator, startTestEmulator, useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 type Values = Record<string, unknown>;
 
-let emulator: TestEmulator;
-let api: ApiClient;
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-});
-afterAll(async () => {
-  await api.close();
-  await emulator.stop();
-});
+const on = useEmulatorWith(providerClientOn);
 
 function engineOf(definition: AnyResourceDefinition): ResourceEngine {
-  return new ResourceEngine(definition, () => api);
+  return new ResourceEngine(definition, () => on.api);
 }
 
 /** The inputs Pulumi hands to create/update: checked (with schema defaults) plus the URN the SDK passes. */
@@ -48,13 +40,13 @@ function checked(definition: AnyResourceDefinition, name: string, inputs: Values
 
 /** Raw API calls for setting up and inspecting objects behind the provider's back. */
 const raw = {
-  create: async (path: string, body: Values): Promise<Values> => (await api.request<Values>("POST", path, { body })).data,
-  get: async (path: string): Promise<Values> => (await api.request<Values>("GET", path)).data,
-  list: (path: string): Promise<Values[]> => api.listAll<Values>(path, { all_clients: true }),
-  patch: async (path: string, body: Values): Promise<Values> => (await api.request<Values>("PATCH", path, { body })).data,
-  put: async (path: string, body: Values): Promise<Values> => (await api.request<Values>("PUT", path, { body })).data,
+  create: async (path: string, body: Values): Promise<Values> => (await on.api.request<Values>("POST", path, { body })).data,
+  get: async (path: string): Promise<Values> => (await on.api.request<Values>("GET", path)).data,
+  list: (path: string): Promise<Values[]> => on.api.listAll<Values>(path, { all_clients: true }),
+  patch: async (path: string, body: Values): Promise<Values> => (await on.api.request<Values>("PATCH", path, { body })).data,
+  put: async (path: string, body: Values): Promise<Values> => (await on.api.request<Values>("PUT", path, { body })).data,
   delete: async (path: string): Promise<void> => {
-    await api.request("DELETE", path);
+    await on.api.request("DELETE", path);
   },
 };
 
@@ -224,8 +216,8 @@ describe.each(Object.entries(kinds))("%s with a key holding only its declared sc
 
   it("creates, reads, updates and deletes", async () => {
     const f = await fixtures();
-    const { key } = await emulator.admin.createKey(definition.scopes, `${kind} scopes`);
-    const scopedApi = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: key, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+    const { key } = await on.emulator.admin.createKey(definition.scopes, `${kind} scopes`);
+    const scopedApi = new ApiClient({ baseUrl: on.emulator.baseUrl, apiKey: key, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
     try {
       const engine = new ResourceEngine(definition, () => scopedApi);
       const inputs = checked(definition, `${kind}-scoped`, row.create(f));
@@ -317,13 +309,13 @@ describe("associations", () => {
 
   it("retries association calls the service fails transiently", async () => {
     const f = await fixtures();
-    await emulator.admin.injectFault({ method: "POST", path: "/monitors/*/pause", status: 503, times: 1 });
-    await emulator.admin.injectFault({ method: "POST", path: "/monitors/*/notification_channels/*", status: 500, times: 1 });
+    await on.emulator.admin.injectFault({ method: "POST", path: "/monitors/*/pause", status: 503, times: 1 });
+    await on.emulator.admin.injectFault({ method: "POST", path: "/monitors/*/notification_channels/*", status: 500, times: 1 });
     const inputs = checked(monitorDefinition, "flaky", { url: "https://example.com", paused: true, notificationChannelIds: [f.channels[0]] });
     const { outs } = await engineOf(monitorDefinition).create(inputs);
     expect(outs).toMatchObject({ paused: true, notificationChannelIds: [f.channels[0]] });
-    expect((await emulator.admin.faults()).every((fault) => fault.fired === 1)).toBe(true);
-    await emulator.admin.clearFaults();
+    expect((await on.emulator.admin.faults()).every((fault) => fault.fired === 1)).toBe(true);
+    await on.emulator.admin.clearFaults();
   });
 
   it("assigns a heartbeat to a group on create and unassigns it when the group is removed", async () => {
@@ -375,12 +367,12 @@ describe("values the service returns once or never", () => {
     expect(refreshed.props?.["authPassword"]).toBe("first-password");
     expect(diff(monitorDefinition, refreshed.props ?? {}, inputs).changes).toBe(false);
 
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const news = checked(monitorDefinition, "secret", { ...inputs, authPassword: "second-password" });
     expect(diff(monitorDefinition, refreshed.props ?? {}, news).changes).toBe(true);
     const { outs: updated } = await engine.update(id, refreshed.props ?? {}, news);
     expect(updated["authPassword"]).toBe("second-password");
-    expect((await emulator.admin.requestLog()).filter((entry) => entry.method === "PATCH")).toHaveLength(1);
+    expect((await on.emulator.admin.requestLog()).filter((entry) => entry.method === "PATCH")).toHaveLength(1);
   });
 
   it("keeps a webhook subscription's signing secret, returned only at creation", async () => {
@@ -412,14 +404,14 @@ describe("create never makes a duplicate", () => {
   const count = async (name: string) => (await raw.list("/monitors")).filter((monitor) => monitor["name"] === name).length;
 
   it("sends an idempotency key derived from the resource, the same for the same inputs", async () => {
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const inputs = checked(monitorDefinition, "keyed", { name: "keyed", url: "https://example.com" });
     const first = await engine.create(inputs);
     // The provider process died before Pulumi recorded the result; the next `up` creates again.
     const second = await engine.create(inputs);
     expect(second.id).toBe(first.id);
     expect(await count("keyed")).toBe(1);
-    const posts = (await emulator.admin.requestLog()).filter((entry) => entry.method === "POST" && entry.path === "/monitors");
+    const posts = (await on.emulator.admin.requestLog()).filter((entry) => entry.method === "POST" && entry.path === "/monitors");
     expect(posts.map((entry) => [entry.idempotency_key, entry.replayed])).toEqual([
       [expect.stringMatching(/^monitor-[0-9a-f]{64}$/), false],
       [posts[0]?.idempotency_key, true],
@@ -429,10 +421,10 @@ describe("create never makes a duplicate", () => {
   it("takes over a replayed create that still exists with one read, and writes nothing when it matches the inputs", async () => {
     const inputs = checked(monitorDefinition, "replayed", { name: "replayed", url: "https://example.com", regions: ["eu-west-1"] });
     const first = await engine.create(inputs);
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     // The provider process died before Pulumi recorded the result; the next `up` creates again.
     const second = await engine.create(inputs);
-    const requests = (await emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status, entry.replayed]);
+    const requests = (await on.emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status, entry.replayed]);
     expect(requests).toEqual([
       ["POST", "/monitors", 201, true],
       ["GET", `/monitors/${first.id}`, 200, false],
@@ -445,9 +437,9 @@ describe("create never makes a duplicate", () => {
     const inputs = checked(monitorDefinition, "reborn", { name: "reborn", url: "https://example.com" });
     const first = await engine.create(inputs);
     await engine.delete(first.id, first.outs);
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const second = await engine.create(inputs);
-    const requests = (await emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status, entry.replayed]);
+    const requests = (await on.emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status, entry.replayed]);
     expect(requests).toEqual([
       ["POST", "/monitors", 201, true],
       ["GET", `/monitors/${first.id}`, 404, false],
@@ -457,7 +449,7 @@ describe("create never makes a duplicate", () => {
   });
 
   it("retries a create the service failed with the same key, making one object", async () => {
-    await emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 2 });
+    await on.emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, times: 2 });
     const inputs = checked(monitorDefinition, "retried", { name: "retried", url: "https://example.com" });
     await engine.create(inputs);
     expect(await count("retried")).toBe(1);
@@ -507,9 +499,9 @@ describe.each(Object.entries(kinds))("%s through five destroy/up cycles", (kind,
     const collection = definition.path.replace("{clientId}", String(inputs["clientId"]));
     const ids = new Set<string>();
     for (let cycle = 1; cycle <= 5; cycle++) {
-      await emulator.admin.clearRequestLog();
+      await on.emulator.admin.clearRequestLog();
       const { id, outs } = await engine.create(inputs);
-      const posts = (await emulator.admin.requestLog()).filter((entry) => entry.method === "POST" && entry.path === collection);
+      const posts = (await on.emulator.admin.requestLog()).filter((entry) => entry.method === "POST" && entry.path === collection);
       expect(posts.length, `create POSTs in cycle ${cycle}`).toBeLessThanOrEqual(2);
       expect(diff(definition, outs, inputs).changes, `preview after cycle ${cycle}`).toBe(false);
       ids.add(id);
@@ -569,13 +561,13 @@ describe("object identity", () => {
     const f = await fixtures();
     const inputs = checked(monitorDefinition, "lost-answers", { name: "lost", url: "https://example.com", notificationChannelIds: [f.channels[0]] });
     const { id, outs } = await monitors.create(inputs);
-    await emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}/notification_channels/*`, drop_response: true, times: 1 });
+    await on.emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}/notification_channels/*`, drop_response: true, times: 1 });
     const { outs: detached } = await monitors.update(id, outs, checked(monitorDefinition, "lost-answers", { ...inputs, notificationChannelIds: [] }));
     expect(detached["notificationChannelIds"]).toEqual([]);
-    await emulator.admin.clearRequestLog();
-    await emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}`, drop_response: true, times: 1 });
+    await on.emulator.admin.clearRequestLog();
+    await on.emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}`, drop_response: true, times: 1 });
     await monitors.delete(id, detached);
-    const deletes = (await emulator.admin.requestLog()).filter((entry) => entry.method === "DELETE");
+    const deletes = (await on.emulator.admin.requestLog()).filter((entry) => entry.method === "DELETE");
     expect(deletes.map((entry) => [entry.status, entry.fault])).toEqual([[204, "drop_response"], [404, null]]);
   });
 
@@ -640,9 +632,9 @@ describe("adoptId", () => {
   it("reads an object that already matches the inputs once, and writes nothing", async () => {
     const existing = await raw.create("/monitors", { name: "matching", url: "https://example.com", interval_seconds: 600 });
     const inputs = checked(monitorDefinition, "matching", { adoptId: existing["id"], name: "matching", url: "https://example.com", intervalSeconds: 600 });
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const { outs } = await engineOf(monitorDefinition).create(inputs);
-    const requests = (await emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status]);
+    const requests = (await on.emulator.admin.requestLog()).map((entry) => [entry.method, entry.path, entry.status]);
     expect(requests).toEqual([["GET", `/monitors/${String(existing["id"])}`, 200]]);
     expect(diff(monitorDefinition, outs, inputs).changes).toBe(false);
   });
@@ -669,8 +661,8 @@ describe("errors", () => {
   });
 
   it("name the API key's missing scope", async () => {
-    const key = await emulator.admin.createKey(["monitor.write"]);
-    const limited = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: key.key, maxRetries: 0 });
+    const key = await on.emulator.admin.createKey(["monitor.write"]);
+    const limited = new ApiClient({ baseUrl: on.emulator.baseUrl, apiKey: key.key, maxRetries: 0 });
     const inputs = checked(monitorDefinition, "scoped", { url: "https://x.io" });
     const engine = new ResourceEngine(monitorDefinition, () => limited);
     // A basic create is one POST (monitor.write); reading the monitor back needs monitor.delete (spec 4.2).
@@ -685,7 +677,7 @@ describe("errors", () => {
 describe("the provider as the dynamic-provider host runs it", () => {
   it("takes the API URL and key from the stack configuration given to configure", async () => {
     const provider = providerFor("HeartbeatGroup");
-    const config: Record<string, string> = { "monitoring:apiUrl": emulator.baseUrl, "monitoring:apiKey": emulator.apiKey };
+    const config: Record<string, string> = { "monitoring:apiUrl": on.emulator.baseUrl, "monitoring:apiKey": on.emulator.apiKey };
     await provider.configure?.({ config: { get: (key) => config[key], require: (key) => config[key] as string } });
     const { inputs } = (await provider.check?.({}, { name: "from-config", __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:Monitor::cfg" })) ?? {};
     const { id, outs } = await provider.create(inputs);

@@ -9,9 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http.js";
 import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 type Values = Record<string, unknown>;
 
@@ -20,18 +21,11 @@ const monitors = Object.fromEntries(
 );
 
 describe("a MonitorSet's batch replayed under its idempotency key", () => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
   let sets: ReturnType<typeof monitorSetProvider>;
 
+  const on = useEmulatorWith(providerClientOn);
   beforeAll(async () => {
-    emulator = await startTestEmulator();
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-    sets = monitorSetProvider(new ResourceEngine(monitor, () => api), () => ({}));
-  });
-  afterAll(async () => {
-    await api.close();
-    await emulator.stop();
+    sets = monitorSetProvider(new ResourceEngine(monitor, () => on.api), () => ({}));
   });
 
   /** The set's inputs as check hands them to create: the same set (URN) and bodies give the same batch key. */
@@ -40,14 +34,14 @@ describe("a MonitorSet's batch replayed under its idempotency key", () => {
     expect(failures).toEqual([]);
     return inputs;
   };
-  const requests = async () => (await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
+  const requests = async () => (await on.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
   const idsOf = (outs: Values) => outs["ids"] as Record<string, string>;
-  const onServer = async () => (await api.listAll<{ id: string; name: string }>("/monitors")).map((item) => item.id.toLowerCase());
+  const onServer = async () => (await on.api.listAll<{ id: string; name: string }>("/monitors")).map((item) => item.id.toLowerCase());
 
   it("takes over the monitors of a batch whose answer was lost with one list read, not one read per monitor", async () => {
     const inputs = declared("lost-answer");
-    await emulator.admin.clearRequestLog();
-    await emulator.admin.injectFault({ method: "POST", path: "/monitors/batch", drop_response: true, times: 1 });
+    await on.emulator.admin.clearRequestLog();
+    await on.emulator.admin.injectFault({ method: "POST", path: "/monitors/batch", drop_response: true, times: 1 });
     const { id, outs } = await sets.create(inputs);
     // The lost answer, its replay under the same idempotency key, and the list read that finds the monitors.
     expect(await requests()).toEqual(["POST /monitors/batch", "POST /monitors/batch", "GET /monitors"]);
@@ -68,7 +62,7 @@ describe("a MonitorSet's batch replayed under its idempotency key", () => {
     expect(await onServer()).toEqual([]);
 
     // The same monitors as the first up: the same batch, whose idempotency key the service replays.
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const again = await sets.create(inputs);
     expect(await requests()).toEqual(["POST /monitors/batch", "GET /monitors", "POST /monitors/batch"]);
     const ids = Object.values(idsOf(again.outs));

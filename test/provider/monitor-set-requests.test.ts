@@ -11,9 +11,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http.js";
 import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 type Values = Record<string, unknown>;
 
@@ -24,45 +25,38 @@ const monitors = {
 };
 
 describe("a MonitorSet's requests", () => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
   let sets: ReturnType<typeof monitorSetProvider>;
 
+  const on = useEmulatorWith(providerClientOn);
   beforeAll(async () => {
-    emulator = await startTestEmulator();
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-    sets = monitorSetProvider(new ResourceEngine(monitor, () => api), () => ({}));
-  });
-  afterAll(async () => {
-    await api.close();
-    await emulator.stop();
+    sets = monitorSetProvider(new ResourceEngine(monitor, () => on.api), () => ({}));
   });
 
-  const requests = async () => (await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
+  const requests = async () => (await on.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
 
   it("made in one batch call; a member changed by hand is found by a refresh of one list page, and the update patches it alone", async () => {
     const { inputs, failures } = checkSet({ monitors, __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:MonitorSet::fleet" });
     expect(failures).toEqual([]);
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const { id, outs } = await sets.create(inputs);
     const ids = outs["ids"] as Record<string, string>;
     expect(await requests()).toEqual(["POST /monitors/batch", `POST /monitors/${ids.search}/pause`]);
-    expect(await emulator.byHand("GET", `/monitors/${ids.search}`)).toMatchObject({ paused: true });
-    await emulator.byHand("PATCH", `/monitors/${ids.storefront}`, { name: "Renamed by hand" });
+    expect(await on.emulator.byHand("GET", `/monitors/${ids.search}`)).toMatchObject({ paused: true });
+    await on.emulator.byHand("PATCH", `/monitors/${ids.storefront}`, { name: "Renamed by hand" });
 
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const { props } = await sets.read!(id, outs);
     expect(await requests()).toEqual(["GET /monitors"]);
     expect((props?.["monitors"] as Record<string, Values>).storefront).toMatchObject({ name: "Renamed by hand" });
     expect((await sets.diff!(id, props ?? {}, inputs)).changes).toBe(true);
 
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const { outs: repaired } = await sets.update!(id, props ?? {}, inputs);
     expect(await requests()).toEqual([`PATCH /monitors/${ids.storefront}`]);
-    expect(await emulator.byHand("GET", `/monitors/${ids.storefront}`)).toMatchObject({ name: "Storefront" });
+    expect(await on.emulator.byHand("GET", `/monitors/${ids.storefront}`)).toMatchObject({ name: "Storefront" });
     expect(repaired["ids"]).toEqual(ids);
 
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     const reread = await sets.read!(id, repaired);
     expect(await requests()).toEqual(["GET /monitors"]);
     expect((await sets.diff!(id, reread.props ?? {}, inputs)).changes).toBe(false);

@@ -26,14 +26,15 @@ import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import { accountKey, FLEET_LISTS_ENV, fleetListSink } from "../../provider/fleet-lists.js";
-import { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http.js";
 import type { CompleteListSink } from "../../provider/list-reads.js";
 import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { HandedLists } from "../../cli/drift/handed-lists.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { profiles } from "../e2e/support.js";
-import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
+import { useEmulatorWith } from "../support/emulator.js";
+import { providerClientOn } from "../support/provider-client.js";
 
 type Values = Record<string, unknown>;
 
@@ -44,24 +45,14 @@ const print = (shape: string, steps: Record<string, [sent: number, minimum: numb
   console.log(`${shape}: ${Object.entries(steps).map(([step, [sent, minimum]]) => `${step} ${sent} (minimum ${minimum})`).join(", ")}`);
 
 describe.each(profiles)("requests per step against the minimum ($profile profile)", ({ profile, regions }) => {
-  let emulator: TestEmulator;
-  let api: ApiClient;
+  const on = useEmulatorWith(providerClientOn, { profile });
   const engines = new Map<AnyResourceDefinition, ResourceEngine>();
-  const engineOf = (definition: AnyResourceDefinition) => engines.get(definition) ?? engines.set(definition, new ResourceEngine(definition, () => api)).get(definition)!;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator({ profile });
-    api = new ApiClient({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
-  });
-  afterAll(async () => {
-    await api.close();
-    await emulator.stop();
-  });
+  const engineOf = (definition: AnyResourceDefinition) => engines.get(definition) ?? engines.set(definition, new ResourceEngine(definition, () => on.api)).get(definition)!;
 
   async function counted(action: () => Promise<unknown>): Promise<number> {
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.clearRequestLog();
     await action();
-    return (await emulator.admin.requestLog()).length;
+    return (await on.emulator.admin.requestLog()).length;
   }
   const urn = (kind: string, name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:${kind}::${name}-${profile}`;
   function checked(definition: AnyResourceDefinition, name: string, inputs: Values): Values {
@@ -129,7 +120,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
       }
     });
     within(edits, 2 * 2);
-    const held = await api.listAll<Values>(`/monitors/${created[0]!.id}/notification_channels`);
+    const held = await on.api.listAll<Values>(`/monitors/${created[0]!.id}/notification_channels`);
     expect(held.map((channel) => String(channel["id"]).toLowerCase())).toEqual([channels[0]!.toLowerCase()]);
 
     const deletes = await counted(async () => {
@@ -141,7 +132,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
   });
 
   it("a client's stack (a client, a channel, a policy, 8 monitors): no-change refresh and drift", async () => {
-    await emulator.admin.reset();
+    await on.emulator.admin.reset();
     const stack: { definition: AnyResourceDefinition; id: string; outs: Values; inputs: Values }[] = [];
     const make = async (definition: AnyResourceDefinition, name: string, fields: Values) => {
       const inputs = checked(definition, name, fields);
@@ -169,7 +160,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
       const worker = async () => {
         for (let index = next++; index < stack.length; index = next++) {
           const { definition, id, outs } = stack[index]!;
-          const engine = fresh.get(definition) ?? fresh.set(definition, new ResourceEngine(definition, () => api, new ResourceReader(definition, () => api, sink))).get(definition)!;
+          const engine = fresh.get(definition) ?? fresh.set(definition, new ResourceEngine(definition, () => on.api, new ResourceReader(definition, () => on.api, sink))).get(definition)!;
           results[index] = await engine.read(id, outs);
         }
       };
@@ -193,17 +184,17 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     const inScope = definitions.filter((definition) => "clientId" in definition.inputs.shape && definition !== client).length;
     expect(inScope).toBe(7);
     // A monitor made by hand in the client: the check finds it in the list the refresh handed on.
-    const stray = (await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: stack[0]!.id })).id;
+    const stray = (await on.emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: stack[0]!.id })).id;
     const handed = await HandedLists.start();
-    const account = accountKey(emulator.baseUrl, emulator.apiKey);
+    const account = accountKey(on.emulator.baseUrl, on.emulator.apiKey);
     let unmanaged = new Map<string, unknown[]>();
     const driftReads = await counted(async () => {
       refreshed = await refresh(fleetListSink(() => account, { [FLEET_LISTS_ENV]: handed.address }));
-      unmanaged = await findUnmanaged(api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: [], names: [] }, 1, (path, query) => handed.get(account, path, query));
+      unmanaged = await findUnmanaged(on.api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: [], names: [] }, 1, (path, query) => handed.get(account, path, query));
     });
     await handed.close();
     // The kinds' lists, not a monitor's list of its channels.
-    const lists = (await emulator.admin.requestLog())
+    const lists = (await on.emulator.admin.requestLog())
       .filter((entry) => /(^|&)limit=250(&|$)/.test(entry.query) && !entry.path.startsWith("/monitors/"))
       .map((entry) => `${entry.path} ${entry.query.replace(/(^|&)limit=250/, "")}`);
     expect(lists).toHaveLength(inScope);
@@ -213,17 +204,17 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     refreshed.forEach((result, index) => expect(diff(stack[index]!.definition, result.props!, stack[index]!.inputs).changes).toBe(false));
     expect([...unmanaged.values()].flat().map((object) => (object as { id: string }).id)).toEqual([stray]);
     print(`a client's stack of ${stack.length} objects (${profile})`, { create: [creates, 3 + 2 * monitors], refresh: [reads, refreshMinimum], drift: [driftReads, driftMinimum] });
-    await emulator.admin.reset();
+    await on.emulator.admin.reset();
   });
 
   it("destroy falls back to detaching first where a server refuses to delete a monitor that has attachments", async () => {
     const { objects, channels, policy } = await references();
     const engine = engineOf(monitor);
     const { id, outs } = await engine.create(checked(monitor, "refused", monitorInputs("refused", channels, policy)));
-    await emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}`, status: 409, times: 1 });
-    await emulator.admin.clearRequestLog();
+    await on.emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${id}`, status: 409, times: 1 });
+    await on.emulator.admin.clearRequestLog();
     await engine.delete(id, outs);
-    const sent = (await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path.toLowerCase()} ${entry.status}`);
+    const sent = (await on.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path.toLowerCase()} ${entry.status}`);
     const path = `/monitors/${id.toLowerCase()}`;
     // The detaches in the order the server lists the channels.
     expect([...sent.slice(0, 2), ...sent.slice(2, 4).sort(), sent[4]]).toEqual([
@@ -285,6 +276,6 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     expect((await sets.diff!(id, props, inputs)).changes).toBe(false);
     console.log(`MonitorSet of 1,000 on the ${profile} profile: create ${creates} requests, refresh ${reads} (at most ${Math.ceil(1000 / 250) + 2})`);
     // Its destroy (1,000 DELETEs) is the single monitors' path, counted above: the service is emptied instead.
-    await emulator.admin.reset();
+    await on.emulator.admin.reset();
   }, 120_000);
 });

@@ -10,7 +10,7 @@
  *   expect(await emulator.admin.requestLog()).toHaveLength(0);
  *   await emulator.stop();
  */
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { startEmulator, type EmulatorOptions, type Fault, type FaultSpec, type Notification, type RequestLogEntry } from "../../emulator/index.js";
 
 export interface CreatedKey {
@@ -135,4 +135,59 @@ export function emulatorAdmin(adminUrl: string): EmulatorAdmin {
     },
     reset: () => call("POST", "/reset"),
   };
+}
+
+/** An emulator and a client on it: the pair most test files start with. */
+export interface EmulatorWithClient<C> {
+  emulator: TestEmulator;
+  api: C;
+}
+
+/**
+ * Starts an emulator and makes a client on it with `clientOn`, the provider's
+ * (test/support/provider-client.ts) or the contract tests' own (test/emulator/support/api.ts):
+ *
+ *   beforeAll(async () => ({ emulator, api } = await startEmulatorWith(providerClientOn)));
+ *   afterAll(() => stopEmulatorWith({ emulator, api }));
+ */
+export async function startEmulatorWith<C>(clientOn: (emulator: TestEmulator) => C, options: Parameters<typeof startTestEmulator>[0] = {}): Promise<EmulatorWithClient<C>> {
+  const emulator = await startTestEmulator(options);
+  return { emulator, api: clientOn(emulator) };
+}
+
+/**
+ * An emulator and a client on it for the tests of the file or `describe` block that calls this:
+ * started before them, stopped after them, read as `on.emulator` and `on.api`.
+ *
+ *   const on = useEmulatorWith(providerClientOn, { profile: "alt" });
+ *   it("…", async () => { await on.api.request("GET", "/monitors"); expect(await on.emulator.admin.requestLog()).toHaveLength(1); });
+ */
+export function useEmulatorWith<C>(clientOn: (emulator: TestEmulator) => C, options: Parameters<typeof startTestEmulator>[0] = {}): EmulatorWithClient<C> {
+  let started: EmulatorWithClient<C> | undefined;
+  const current = (): EmulatorWithClient<C> => {
+    if (started === undefined) throw new Error("the emulator starts in beforeAll: read `on.emulator` and `on.api` inside a test or hook");
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startEmulatorWith(clientOn, options);
+  });
+  afterAll(async () => {
+    await stopEmulatorWith(started ?? {});
+    started = undefined;
+  });
+  return {
+    get emulator() {
+      return current().emulator;
+    },
+    get api() {
+      return current().api;
+    },
+  };
+}
+
+/** Closes the client's connections, when it keeps any, then stops the emulator. */
+export async function stopEmulatorWith<C>(pair: Partial<EmulatorWithClient<C>>): Promise<void> {
+  const closable = pair.api as { close?: () => Promise<void> } | undefined;
+  await closable?.close?.();
+  await pair.emulator?.stop();
 }

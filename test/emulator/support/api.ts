@@ -32,6 +32,11 @@ export interface Api {
   withKey(key: string): Api;
 }
 
+/** The contract tests' client on an emulator, with its full-access key. */
+export function contractClientOn(emulator: { baseUrl: string; apiKey: string }): Api {
+  return apiClient(emulator.baseUrl, emulator.apiKey);
+}
+
 export function apiClient(baseUrl: string, key: string): Api {
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
