@@ -15,7 +15,7 @@
  * test/e2e/hand-changes.test.ts (default profile).
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { byObject, driftOf, type DriftedObject } from "../../cli/drift/changes.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { dispatcher } from "../../provider/index.js";

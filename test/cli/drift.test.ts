@@ -5,7 +5,7 @@
  * three formats with their exit code.
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { driftOf } from "../../cli/drift/changes.js";
 import { ScopeReads, unmanagedObjects } from "../../cli/drift/check.js";

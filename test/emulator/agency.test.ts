@@ -3,9 +3,9 @@
  * client at a time unless `all_clients=true`, references cannot cross clients, and archive,
  * portal settings, share links, teams and templates work.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { useEmulatorWith } from "../support/emulator.js";
-import { contractClientOn, dataOf, type Api, type Json } from "./support/api.js";
+import { contractClientOn, dataOf, type Json } from "./support/api.js";
 
 let acme: Json;
 let globex: Json;

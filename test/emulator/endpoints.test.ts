@@ -2,27 +2,11 @@
  * Every operation of spec section 4 answers with its documented success status and the envelope
  * of spec 2.1-2.2: `data` (an object or a list), `pagination` on lists, no body on 204.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { apiClient } from "./support/api.js";
+import { describe, expect, test } from "vitest";
 import { ENDPOINTS, pathOf } from "./support/endpoints.js";
-import { startReceiver, type Receiver } from "./support/receiver.js";
-import { buildWorld, type World } from "./support/world.js";
+import { useWorld } from "./support/world.js";
 
-let emulator: TestEmulator;
-let receiver: Receiver;
-let world: World;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  receiver = await startReceiver();
-  world = await buildWorld(apiClient(emulator.baseUrl, emulator.apiKey), receiver.url);
-});
-
-afterAll(async () => {
-  await emulator.stop();
-  await receiver.close();
-});
+const on = useWorld();
 
 test("the table covers every operation of section 4", () => {
   expect(ENDPOINTS).toHaveLength(85);
@@ -31,8 +15,8 @@ test("the table covers every operation of section 4", () => {
 
 describe.each(ENDPOINTS)("$method $path", (endpoint) => {
   test(`answers ${endpoint.status} with the ${endpoint.shape} envelope`, async () => {
-    const call = await endpoint.prepare(world);
-    const answer = await world.api.request(endpoint.method, pathOf(endpoint, call), { body: call.body });
+    const call = await endpoint.prepare(on.world);
+    const answer = await on.world.api.request(endpoint.method, pathOf(endpoint, call), { body: call.body });
 
     expect(answer.status, answer.text).toBe(endpoint.status);
     expect(answer.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);

@@ -3,9 +3,9 @@
  * dropped connections, for the next N matching requests or a fraction of them; the request log
  * counts faulted requests too.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { useEmulatorWith } from "../support/emulator.js";
-import { contractClientOn, type Api } from "./support/api.js";
+import { contractClientOn } from "./support/api.js";
 
 
 const on = useEmulatorWith(contractClientOn);

@@ -3,9 +3,9 @@
  * first response; the same key with another body, method or path is 409; keys belong to the API
  * key that sent them and expire after 24 hours.
  */
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { useEmulatorWith } from "../support/emulator.js";
-import { contractClientOn, dataOf, type Api } from "./support/api.js";
+import { contractClientOn, dataOf } from "./support/api.js";
 
 
 const on = useEmulatorWith(contractClientOn);

@@ -3,9 +3,9 @@
  * checks, pings and the admin clock, and the outputs that follow them: incidents, notifications,
  * results, availability, the advisor and the incident AI.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startTestEmulator, type TestEmulator, useEmulatorWith } from "../support/emulator.js";
-import { contractClientOn, apiClient, dataOf, type Api, type Json } from "./support/api.js";
+import { beforeEach, describe, expect, test } from "vitest";
+import { startTestEmulator, useEmulatorWith } from "../support/emulator.js";
+import { contractClientOn, apiClient, dataOf, type Json } from "./support/api.js";
 
 
 const on = useEmulatorWith(contractClientOn);

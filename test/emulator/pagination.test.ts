@@ -2,9 +2,9 @@
  * List parameters and cursor pagination (spec 2.2, 4.1, 8): walking more than 250 objects page
  * by page, forwards and back, in every sort order, yields each object exactly once.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { useEmulatorWith } from "../support/emulator.js";
-import { contractClientOn, dataOf, type Api, type Json } from "./support/api.js";
+import { contractClientOn, dataOf, type Json } from "./support/api.js";
 
 const MONITOR_COUNT = 620;
 /** Ids in creation order. */

@@ -8,9 +8,9 @@ import { createHmac } from "node:crypto";
 import { once } from "node:events";
 import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createTcpServer, type AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { useEmulatorWith } from "../support/emulator.js";
-import { contractClientOn, dataOf, type Api, type Json } from "./support/api.js";
+import { contractClientOn, dataOf, type Json } from "./support/api.js";
 import { eventually, startReceiver } from "./support/receiver.js";
 
 

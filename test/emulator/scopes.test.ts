@@ -3,17 +3,13 @@
  * naming the scope) and one key holding only that scope (success). Operations without a listed
  * scope need a valid key and nothing more.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ALL_SCOPES } from "../../emulator/index.js";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { apiClient, type Api } from "./support/api.js";
+import { type Api } from "./support/api.js";
 import { ENDPOINTS, pathOf } from "./support/endpoints.js";
-import { startReceiver, type Receiver } from "./support/receiver.js";
-import { buildWorld, type World } from "./support/world.js";
+import { useWorld } from "./support/world.js";
 
-let emulator: TestEmulator;
-let receiver: Receiver;
-let world: World;
+const on = useWorld();
 const keysByScopes = new Map<string, Api>();
 
 /** One key per distinct scope set, made once. */
@@ -21,26 +17,15 @@ async function apiHolding(scopes: readonly string[]): Promise<Api> {
   const name = [...scopes].sort().join(",");
   let api = keysByScopes.get(name);
   if (api === undefined) {
-    api = world.api.withKey((await emulator.admin.createKey(scopes)).key);
+    api = on.world.api.withKey((await on.emulator.admin.createKey(scopes)).key);
     keysByScopes.set(name, api);
   }
   return api;
 }
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  receiver = await startReceiver();
-  world = await buildWorld(apiClient(emulator.baseUrl, emulator.apiKey), receiver.url);
-});
-
-afterAll(async () => {
-  await emulator.stop();
-  await receiver.close();
-});
-
 describe("authentication", () => {
   test("a request without a key is 401 unauthorized", async () => {
-    const answer = await world.api.get("/monitors", { key: null });
+    const answer = await on.world.api.get("/monitors", { key: null });
     expect(answer.status).toBe(401);
     expect(answer.body.error).toMatchObject({ code: "unauthorized", request_id: expect.stringMatching(/^req_/) });
     expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer/);
@@ -51,19 +36,19 @@ describe("authentication", () => {
     ["a malformed header", { authorization: "Basic dXNlcjpwYXNz" }],
     ["a JWT", { authorization: "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl" }],
   ])("%s is 401 unauthorized", async (_case, headers) => {
-    const answer = await world.api.get("/monitors", { key: null, headers });
+    const answer = await on.world.api.get("/monitors", { key: null, headers });
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe("unauthorized");
   });
 
   test("keys made through the admin API are sandbox keys", async () => {
-    const created = await emulator.admin.createKey(["monitor.read"]);
+    const created = await on.emulator.admin.createKey(["monitor.read"]);
     expect(created.key).toMatch(/^pls_test_/);
     expect(created.scopes).toEqual(["monitor.read"]);
   });
 
   test("the admin API refuses unknown scopes", async () => {
-    await expect(emulator.admin.createKey(["monitor.everything"])).rejects.toThrow(/422.*unknown scope/);
+    await expect(on.emulator.admin.createKey(["monitor.everything"])).rejects.toThrow(/422.*unknown scope/);
   });
 
   test("no scope implies another: monitor.delete does not grant monitor.write", async () => {
@@ -77,7 +62,7 @@ describe("authentication", () => {
 describe.each(ENDPOINTS)("$method $path", (endpoint) => {
   if (endpoint.scope === null) {
     test("needs a valid key but no scope", async () => {
-      const call = await endpoint.prepare(world);
+      const call = await endpoint.prepare(on.world);
       const api = await apiHolding([]);
       const answer = await api.request(endpoint.method, pathOf(endpoint, call), { body: call.body });
       expect(answer.status, answer.text).toBe(endpoint.status);
@@ -89,7 +74,7 @@ describe.each(ENDPOINTS)("$method $path", (endpoint) => {
   const scope = endpoint.scope;
 
   test(`is refused with 403 to a key holding every scope but ${scope}`, async () => {
-    const call = await endpoint.prepare(world);
+    const call = await endpoint.prepare(on.world);
     const api = await apiHolding(ALL_SCOPES.filter((other) => other !== scope));
     const answer = await api.request(endpoint.method, pathOf(endpoint, call), { body: call.body });
     expect(answer.status, answer.text).toBe(403);
@@ -97,7 +82,7 @@ describe.each(ENDPOINTS)("$method $path", (endpoint) => {
   });
 
   test(`is allowed to a key holding only ${scope}`, async () => {
-    const call = await endpoint.prepare(world);
+    const call = await endpoint.prepare(on.world);
     const api = await apiHolding([scope]);
     const answer = await api.request(endpoint.method, pathOf(endpoint, call), { body: call.body });
     expect(answer.status, answer.text).toBe(endpoint.status);

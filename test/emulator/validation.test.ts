@@ -3,9 +3,9 @@
  * rule of spec 2.4-2.6 and 4.1 answers with its status, and a validation error names every bad
  * field in `error.details`, by its snake_case path.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { useEmulatorWith } from "../support/emulator.js";
-import { contractClientOn, dataOf, type Api } from "./support/api.js";
+import { contractClientOn, dataOf } from "./support/api.js";
 
 
 const on = useEmulatorWith(contractClientOn);

@@ -5,9 +5,9 @@
  * redelivered on request, and /test sends a test event.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { FAST_WEBHOOKS, useEmulatorWith } from "../support/emulator.js";
-import { contractClientOn, dataOf, type Api, type Json } from "./support/api.js";
+import { contractClientOn, dataOf, type Json } from "./support/api.js";
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from "./support/receiver.js";
 
 let receiver: Receiver;

@@ -4,7 +4,7 @@
  * alt profile's monitor list keeps `request_body` out (emulator/README.md), which an import must
  * not lose.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readAccount } from "../../cli/import/read.js";
 import type { ApiClient } from "../../provider/http.js";
 import { monitor } from "../../schema/index.js";

@@ -5,7 +5,7 @@
  * profiles (the default refuses a batch with a 422 naming `monitors[i].field`; alt answers 201 with
  * a verdict per monitor), counting requests in the emulator's log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { DRY_RUN_PATH, DryRunBatcher, verdictsOfAnswer, verdictsOfRefusal } from "../../provider/dry-run.js";
 import { ApiClient, ApiError } from "../../provider/http.js";
 import { providerFor } from "../../provider/index.js";

@@ -6,7 +6,7 @@
  * interval). test/e2e/hand-changes.test.ts proves on the real engine, on one profile, that every
  * deploy refreshes first and that `--refresh=false` skips it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";

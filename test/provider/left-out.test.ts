@@ -8,13 +8,13 @@
  * is back as written or declared.
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { driftOf } from "../../cli/drift/changes.js";
 import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { type ApiClient, type HttpMethod } from "../../provider/http.js";
+import { type HttpMethod } from "../../provider/http.js";
 import { withLeftOutAsWritten } from "../../provider/left-out.js";
 import { checkSet, diffSet, monitorSetProvider } from "../../provider/monitor-set.js";
 import { useEmulatorWith } from "../support/emulator.js";

@@ -5,12 +5,12 @@
  * core by default), against the emulator, counting the requests in its log. The benchmark
  * (`npm run bench:provider`) measures the same on the real Pulumi CLI.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { type ApiClient, type Query } from "../../provider/http.js";
+import { type Query } from "../../provider/http.js";
 import type { CompleteListSink } from "../../provider/list-reads.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { profiles } from "../e2e/support.js";

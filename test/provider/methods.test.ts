@@ -3,23 +3,15 @@
  * check → create, then diff (preview), read → diff (refresh), update, delete. One row per kind
  * in `kinds`; association, drift, idempotency, adoption and error cases follow.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  type AnyResourceDefinition,
-  client as clientDefinition,
-  definitionOf,
-  definitions,
-  heartbeat as heartbeatDefinition,
-  monitor as monitorDefinition,
-  webhookSubscription as subscriptionDefinition,
-} from "../../schema/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type AnyResourceDefinition, client as clientDefinition, definitionOf, definitions, heartbeat as heartbeatDefinition, monitor as monitorDefinition, webhookSubscription as subscriptionDefinition } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import { ApiClient } from "../../provider/http.js";
 import { providerFor } from "../../provider/index.js";
 import { toSnakeCase } from "../../schema/naming.js";
-import { type TestEmulator, startTestEmulator, useEmulatorWith } from "../support/emulator.js";
+import { startTestEmulator, useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
 
 type Values = Record<string, unknown>;

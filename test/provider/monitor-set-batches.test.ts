@@ -6,7 +6,7 @@
  * The engine's side of a set (partial failures recorded in state, the next up carrying on) is
  * test/e2e/monitor-set.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import type { ApiClient } from "../../provider/http.js";

@@ -8,7 +8,7 @@
  * putting it back) is test/e2e/hand-changes.test.ts; a set's lifecycle on the engine,
  * test/e2e/monitor-set.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import type { ApiClient } from "../../provider/http.js";

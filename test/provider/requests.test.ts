@@ -20,7 +20,7 @@
  * A client's stack (issue 34's fleet shape, with a policy) is refreshed as the host refreshes it:
  * its reads in flight together, in fresh engines as in a new provider process.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AnyResourceDefinition, client, definitions, escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";

@@ -4,7 +4,10 @@
  * checked, a heartbeat that was pinged, an incident, a webhook subscription with a delivery, and a
  * share link.
  */
-import { dataOf, type Api } from "./api.js";
+import { beforeAll, afterAll } from "vitest";
+import { type TestEmulator, startTestEmulator } from "../../support/emulator.js";
+import { contractClientOn, dataOf, type Api } from "./api.js";
+import { startReceiver, type Receiver } from "./receiver.js";
 
 export interface World {
   api: Api;
@@ -53,5 +56,37 @@ export async function buildWorld(api: Api, webhookUrl: string): Promise<World> {
     subscriptionId: subscription.id,
     deliveryId: delivery.id,
     shareLinkId: shareLink.id,
+  };
+}
+
+/**
+ * An emulator, a webhook receiver and a world built on them for the tests of the file that calls
+ * this, read as `on.emulator`, `on.receiver` and `on.world`.
+ */
+export function useWorld(): { readonly emulator: TestEmulator; readonly receiver: Receiver; readonly world: World } {
+  let started: { emulator: TestEmulator; receiver: Receiver; world: World } | undefined;
+  beforeAll(async () => {
+    const emulator = await startTestEmulator();
+    const receiver = await startReceiver();
+    started = { emulator, receiver, world: await buildWorld(contractClientOn(emulator), receiver.url) };
+  });
+  afterAll(async () => {
+    await started?.emulator.stop();
+    await started?.receiver.close();
+  });
+  const current = () => {
+    if (started === undefined) throw new Error("the world is built in beforeAll: read it inside a test or hook");
+    return started;
+  };
+  return {
+    get emulator() {
+      return current().emulator;
+    },
+    get receiver() {
+      return current().receiver;
+    },
+    get world() {
+      return current().world;
+    },
   };
 }
