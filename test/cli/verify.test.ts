@@ -6,34 +6,20 @@
  * deploy changed, the routes of test alerts, what a delivery says, and the report formats, which
  * must agree on every verdict. test/e2e/verify.test.ts runs the command on deployed stacks.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { renderJson, renderJunit, renderMarkdown, renderTable, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
 import { deliveryOutcome, planAlerts, type VerifyEntry, verifyTargets } from "../../cli/verify/run.js";
 import { lastDeploy, type StateResource, type Target, targetsOf } from "../../cli/verify/targets.js";
 import type { ApiClient } from "../../provider/http.js";
 import { type TestEmulator, useEmulatorWith } from "../support/emulator.js";
+import { useReceiver } from "../support/receiver.js";
 import { providerClientOn } from "../support/provider-client.js";
 
 const FAST = { timeoutMs: 10_000, firstPollMs: 50, maxPollMs: 200 };
 
 /** A webhook endpoint that takes every delivery, and one where nothing listens. */
-let receiver: Server;
-let receiverUrl: string;
+const receiver = useReceiver();
 const UNREACHABLE_URL = "http://127.0.0.1:1/hooks";
-
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    request.resume();
-    request.on("end", () => response.writeHead(204).end());
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
-});
 
 interface Scenario {
   targets: Target[];
@@ -50,7 +36,7 @@ async function scenario(emulator: TestEmulator): Promise<Scenario> {
     broken: await id("/monitors", { name: "Broken", url: "https://shop.example.invalid/health" }),
     paused: await id("/monitors", { name: "Paused", url: "https://paused.example.com" }),
     database: await id("/monitors", { name: "Database", monitor_type: "tcp", tcp_host: "db.example.com", tcp_port: 5432 }),
-    hooks: await id("/webhook-subscriptions", { url: receiverUrl, events: ["monitor.down"] }),
+    hooks: await id("/webhook-subscriptions", { url: receiver.url, events: ["monitor.down"] }),
     deadHooks: await id("/webhook-subscriptions", { url: UNREACHABLE_URL, events: ["monitor.down"] }),
   };
   await emulator.byHand("POST", `/monitors/${ids.good}/notification_channels/${ids.ops}`);

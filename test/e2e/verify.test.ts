@@ -19,12 +19,11 @@ import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VerifyEntry } from "../../cli/verify/run.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { useReceiver } from "../support/receiver.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
 import { deploy, type Deployment } from "./support.js";
 
@@ -48,19 +47,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 
 const verdicts = (entries: readonly VerifyEntry[]): Record<string, string> => Object.fromEntries(entries.map((entry) => [entry.name, entry.verdict]));
 
-let receiver: Server;
-let receiverUrl: string;
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    request.resume();
-    request.on("end", () => response.writeHead(204).end());
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-});
-afterAll(async () => {
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
-});
+const receiver = useReceiver();
 
 const declarations = (brokenUrl: string) => [
   { kind: "NotificationChannel", name: "ops", args: { name: "Ops", kind: "email", config: { address: "ops@example.com" } } },
@@ -69,7 +56,7 @@ const declarations = (brokenUrl: string) => [
   { kind: "Monitor", name: "checkout", args: { name: "Checkout", url: brokenUrl } },
   { kind: "Monitor", name: "legacy", args: { name: "Legacy", url: "https://legacy.example.com", paused: true } },
   { kind: "Monitor", name: "database", args: { name: "Database", monitorType: "tcp", tcpHost: "db.example.com", tcpPort: 5432 } },
-  { kind: "WebhookSubscription", name: "hooks", args: { url: receiverUrl, events: ["monitor.down"] } },
+  { kind: "WebhookSubscription", name: "hooks", args: { url: receiver.url, events: ["monitor.down"] } },
   { kind: "WebhookSubscription", name: "dead-hooks", args: { url: "http://127.0.0.1:1/hooks", events: ["monitor.down"] } },
 ];
 

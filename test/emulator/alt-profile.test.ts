@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestEmulator, type TestEmulator, useEmulatorWith } from "../support/emulator.js";
 import { createHmac } from "node:crypto";
 import { contractClientOn, apiClient, dataOf, type Answer, type Api, type Json } from "./support/api.js";
-import { startReceiver } from "./support/receiver.js";
+import { startReceiver } from "../support/receiver.js";
 
 
 const on = useEmulatorWith(contractClientOn, { profile: "alt" });

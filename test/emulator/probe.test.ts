@@ -11,7 +11,7 @@ import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
 import { useEmulatorWith } from "../support/emulator.js";
 import { contractClientOn, dataOf, type Json } from "./support/api.js";
-import { eventually, startReceiver } from "./support/receiver.js";
+import { eventually, startReceiver } from "../support/receiver.js";
 
 
 const on = useEmulatorWith(contractClientOn, { probe: true });

@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { beforeEach, describe, expect, test } from "vitest";
 import { FAST_WEBHOOKS, useEmulatorWith } from "../support/emulator.js";
 import { contractClientOn, dataOf, type Json } from "./support/api.js";
-import { eventually, startReceiver, type ReceivedRequest, type Receiver } from "./support/receiver.js";
+import { eventually, startReceiver, type ReceivedRequest, type Receiver } from "../support/receiver.js";
 
 let receiver: Receiver;
 

@@ -3,10 +3,8 @@
  * against the emulator: preview, up, everything the issue asks of the demo in the service, an
  * empty preview, destroy, and nothing left but the archived client.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { createTestStack, type TestStack } from "../support/pulumi.js";
-import { type ApiObject, ServiceView, connectionConfig } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { type ApiObject, useExampleStack } from "./support.js";
 
 /** The stack, the client, 2 channels, the policy, 4 monitors, the heartbeat group, the heartbeat, the webhook. */
 const RESOURCES = 1 + 1 + 2 + 1 + 4 + 1 + 1 + 1;
@@ -27,41 +25,29 @@ interface DemoOutputs {
 }
 
 describe("the demo program (Pulumi.yaml and index.ts at the root)", () => {
-  let emulator: TestEmulator;
-  let service: ServiceView;
-  let harness: TestStack;
+  const example = useExampleStack({ program: ".", files: ["Pulumi.yaml", "index.ts"], runner: "cli" });
   let outputs: DemoOutputs;
   let clientId: string;
-  const monitor = async (name: keyof DemoOutputs["monitorIds"]): Promise<ApiObject | undefined> => service.find(`/monitors/${outputs.monitorIds[name]}`);
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    service = new ServiceView(emulator);
-    harness = await createTestStack({ program: ".", files: ["Pulumi.yaml", "index.ts"], config: connectionConfig(emulator), runner: "cli" });
-  });
-  afterAll(async () => {
-    await harness?.dispose();
-    await emulator?.stop();
-  });
+  const monitor = async (name: keyof DemoOutputs["monitorIds"]): Promise<ApiObject | undefined> => example.service.find(`/monitors/${outputs.monitorIds[name]}`);
 
   it("previews every object of the demo to create", async () => {
-    const preview = await harness.stack.preview();
+    const preview = await example.harness.stack.preview();
     expect(preview.changeSummary.create).toBe(RESOURCES);
   });
 
   it("creates them on up and exports the ids and the heartbeat's ping URL, a secret", async () => {
-    const up = await harness.stack.up();
+    const up = await example.harness.stack.up();
     expect(up.summary.resourceChanges?.create).toBe(RESOURCES);
     outputs = Object.fromEntries(Object.entries(up.outputs).map(([name, output]) => [name, output.value])) as DemoOutputs;
     clientId = outputs.clientId;
     expect(up.outputs["nightlyBackupPingUrl"]?.secret).toBe(true);
-    const heartbeat = await service.find(`/heartbeats/${outputs.heartbeatId}`);
+    const heartbeat = await example.service.find(`/heartbeats/${outputs.heartbeatId}`);
     expect(heartbeat).toMatchObject({ heartbeat_group_id: outputs.heartbeatGroupId, ping_url: outputs.nightlyBackupPingUrl });
   });
 
   it("puts everything inside the client", async () => {
-    expect(await service.find(`/clients/${clientId}`)).toMatchObject({ name: "Acme Shop", archived: false });
-    const counts = await Promise.all(CLIENT_COLLECTIONS.map(async (collection) => (await service.list(collection, { client_id: clientId })).length));
+    expect(await example.service.find(`/clients/${clientId}`)).toMatchObject({ name: "Acme Shop", archived: false });
+    const counts = await Promise.all(CLIENT_COLLECTIONS.map(async (collection) => (await example.service.list(collection, { client_id: clientId })).length));
     expect(counts).toEqual([4, 2, 1, 1, 1, 1]);
   });
 
@@ -81,25 +67,25 @@ describe("the demo program (Pulumi.yaml and index.ts at the root)", () => {
 
   it("alerts the email and chat channels and escalates through the policy", async () => {
     const { opsEmail, shopSlack } = outputs.notificationChannelIds;
-    const attached = await service.list(`/monitors/${outputs.monitorIds.storefront}/notification_channels`);
+    const attached = await example.service.list(`/monitors/${outputs.monitorIds.storefront}/notification_channels`);
     expect(attached.map((channel) => channel.id).sort()).toEqual([opsEmail, shopSlack].sort());
     expect(await monitor("storefront")).toMatchObject({ escalation_policy_id: outputs.escalationPolicyId });
-    expect(await service.find(`/notification_channels/${shopSlack}`)).toMatchObject({ kind: "slack", credentials_set: true });
-    const [subscription] = await service.list("/webhook-subscriptions", { client_id: clientId });
+    expect(await example.service.find(`/notification_channels/${shopSlack}`)).toMatchObject({ kind: "slack", credentials_set: true });
+    const [subscription] = await example.service.list("/webhook-subscriptions", { client_id: clientId });
     expect(subscription).toMatchObject({ id: outputs.webhookSubscriptionId, events: ["incident.created", "incident.acknowledged", "incident.resolved"] });
   });
 
   it("previews no changes right after up", async () => {
-    const preview = await harness.stack.preview({ expectNoChanges: true });
+    const preview = await example.harness.stack.preview({ expectNoChanges: true });
     expect(preview.changeSummary.same).toBe(RESOURCES);
   });
 
   it("destroys everything, leaving only the archived client", async () => {
-    const destroy = await harness.stack.destroy();
+    const destroy = await example.harness.stack.destroy();
     expect(destroy.summary.resourceChanges?.delete).toBe(RESOURCES);
     for (const collection of CLIENT_COLLECTIONS) {
-      expect(await service.list(collection, { client_id: clientId })).toEqual([]);
+      expect(await example.service.list(collection, { client_id: clientId })).toEqual([]);
     }
-    expect(await service.find(`/clients/${clientId}`)).toMatchObject({ archived: true });
+    expect(await example.service.find(`/clients/${clientId}`)).toMatchObject({ archived: true });
   });
 });

@@ -7,8 +7,9 @@ import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { vi } from "vitest";
-import type { TestEmulator } from "../support/emulator.js";
-import { repoRoot } from "../support/pulumi.js";
+import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { useStarted } from "../support/use-started.js";
+import { createTestStack, repoRoot, type TestStack, type TestStackOptions } from "../support/pulumi.js";
 
 /** `monitoring:apiUrl` and the secret `monitoring:apiKey` of the emulator. */
 export function connectionConfig(emulator: TestEmulator): ConfigMap {
@@ -50,6 +51,36 @@ export class ServiceView {
   private get(path: string): Promise<Response> {
     return fetch(`${this.emulator.baseUrl}${path}`, { headers: { authorization: `Bearer ${this.emulator.apiKey}` } });
   }
+}
+
+/** An example deployed on an emulator of its own, as the tests of one file see it. */
+export interface ExampleStack {
+  readonly emulator: TestEmulator;
+  readonly service: ServiceView;
+  readonly harness: TestStack;
+}
+
+/**
+ * The example's stack on an emulator of its own, configured to reach it, for the tests of the file
+ * or `describe` block that calls this: made before them, removed with the emulator after them.
+ */
+export function useExampleStack(options: TestStackOptions): ExampleStack {
+  return useStarted(
+    async () => {
+      const emulator = await startTestEmulator();
+      try {
+        const harness = await createTestStack({ ...options, config: { ...connectionConfig(emulator), ...options.config } });
+        return { emulator, service: new ServiceView(emulator), harness };
+      } catch (error) {
+        await emulator.stop();
+        throw error;
+      }
+    },
+    async ({ emulator, harness }) => {
+      await harness.dispose();
+      await emulator.stop();
+    },
+  );
 }
 
 export interface CommandResult {

@@ -3,10 +3,8 @@
  * become resources wired by name, its `${env:...}` secrets stay encrypted in state, and the stack
  * goes through preview, up, an empty preview, destroy, and nothing left.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { createTestStack, type TestStack } from "../support/pulumi.js";
-import { ServiceView, connectionConfig } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { useExampleStack } from "./support.js";
 
 /** What monitoring.yaml reads from the environment. */
 const SECRETS = {
@@ -20,58 +18,46 @@ const ENTRIES = 3 + 1 + 4 + 1 + 2 + 1;
 type IdsBySection = Record<string, Record<string, string>>;
 
 describe("examples/yaml", () => {
-  let emulator: TestEmulator;
-  let service: ServiceView;
-  let harness: TestStack;
+  const example = useExampleStack({ program: "examples/yaml", env: SECRETS, runner: "cli" });
   let ids: IdsBySection;
 
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    service = new ServiceView(emulator);
-    harness = await createTestStack({ program: "examples/yaml", config: connectionConfig(emulator), env: SECRETS, runner: "cli" });
-  });
-  afterAll(async () => {
-    await harness?.dispose();
-    await emulator?.stop();
-  });
-
   it("previews a resource for every entry of the file", async () => {
-    const preview = await harness.stack.preview();
+    const preview = await example.harness.stack.preview();
     expect(preview.changeSummary.create).toBe(1 + ENTRIES);
   });
 
   it("creates them on up, wired to each other by the names the file uses", async () => {
-    const up = await harness.stack.up();
+    const up = await example.harness.stack.up();
     expect(up.summary.resourceChanges?.create).toBe(1 + ENTRIES);
     ids = Object.fromEntries(Object.entries(up.outputs).map(([name, output]) => [name, output.value]));
     const channels = ids["notificationChannelIds"] as Record<string, string>;
     const policyId = ids["escalationPolicyIds"]?.["checkout-on-call"];
-    expect(await service.find(`/monitors/${ids["monitorIds"]?.["checkout-api"]}`)).toMatchObject({
+    expect(await example.service.find(`/monitors/${ids["monitorIds"]?.["checkout-api"]}`)).toMatchObject({
       name: "checkout-api",
       escalation_policy_id: policyId,
       maintenance_weekdays: ["sun"],
       auth_password_set: true,
     });
-    const attached = await service.list(`/monitors/${ids["monitorIds"]?.["storefront"]}/notification_channels`);
+    const attached = await example.service.list(`/monitors/${ids["monitorIds"]?.["storefront"]}/notification_channels`);
     expect(attached.map((channel) => channel.id)).toEqual([channels["checkout-slack"]]);
-    const policy = await service.find(`/escalation-policies/${policyId}`);
+    const policy = await example.service.find(`/escalation-policies/${policyId}`);
     expect((policy?.["steps"] as { notification_channel_ids: string[] }[])[1]?.notification_channel_ids).toEqual([channels["on-call-pager"]]);
-    expect(await service.find(`/heartbeats/${ids["heartbeatIds"]?.["order-export"]}`)).toMatchObject({ expected_interval_seconds: 86400 });
+    expect(await example.service.find(`/heartbeats/${ids["heartbeatIds"]?.["order-export"]}`)).toMatchObject({ expected_interval_seconds: 86400 });
   });
 
   it("keeps the secrets it read from the environment encrypted in state", async () => {
-    const state = await harness.readStateFile();
+    const state = await example.harness.readStateFile();
     for (const secret of Object.values(SECRETS)) expect(state).not.toContain(secret);
     for (const pingUrl of Object.values(ids["heartbeatPingUrls"] ?? {})) expect(state).not.toContain(pingUrl);
   });
 
   it("previews no changes right after up", async () => {
-    const preview = await harness.stack.preview({ expectNoChanges: true });
+    const preview = await example.harness.stack.preview({ expectNoChanges: true });
     expect(preview.changeSummary.same).toBe(1 + ENTRIES);
   });
 
   it("destroys every entry, leaving nothing in the service", async () => {
-    const destroy = await harness.stack.destroy();
+    const destroy = await example.harness.stack.destroy();
     expect(destroy.summary.resourceChanges?.delete).toBe(1 + ENTRIES);
     const collections: Record<string, string> = {
       monitorIds: "/monitors",
@@ -80,9 +66,9 @@ describe("examples/yaml", () => {
       heartbeatIds: "/heartbeats",
     };
     for (const [output, collection] of Object.entries(collections)) {
-      for (const id of Object.values(ids[output] ?? {})) expect(await service.find(`${collection}/${id}`)).toBeUndefined();
+      for (const id of Object.values(ids[output] ?? {})) expect(await example.service.find(`${collection}/${id}`)).toBeUndefined();
     }
-    expect(await service.list("/heartbeat-groups")).toEqual([]);
-    expect(await service.list("/webhook-subscriptions")).toEqual([]);
+    expect(await example.service.list("/heartbeat-groups")).toEqual([]);
+    expect(await example.service.list("/webhook-subscriptions")).toEqual([]);
   });
 });

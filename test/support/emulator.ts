@@ -10,7 +10,8 @@
  *   expect(await emulator.admin.requestLog()).toHaveLength(0);
  *   await emulator.stop();
  */
-import { afterAll, beforeAll, inject } from "vitest";
+import { inject } from "vitest";
+import { useStarted } from "./use-started.js";
 import { startEmulator, type EmulatorOptions, type Fault, type FaultSpec, type Notification, type RequestLogEntry } from "../../emulator/index.js";
 
 export interface CreatedKey {
@@ -163,26 +164,7 @@ export async function startEmulatorWith<C>(clientOn: (emulator: TestEmulator) =>
  *   it("…", async () => { await on.api.request("GET", "/monitors"); expect(await on.emulator.admin.requestLog()).toHaveLength(1); });
  */
 export function useEmulatorWith<C>(clientOn: (emulator: TestEmulator) => C, options: Parameters<typeof startTestEmulator>[0] = {}): EmulatorWithClient<C> {
-  let started: EmulatorWithClient<C> | undefined;
-  const current = (): EmulatorWithClient<C> => {
-    if (started === undefined) throw new Error("the emulator starts in beforeAll: read `on.emulator` and `on.api` inside a test or hook");
-    return started;
-  };
-  beforeAll(async () => {
-    started = await startEmulatorWith(clientOn, options);
-  });
-  afterAll(async () => {
-    await stopEmulatorWith(started ?? {});
-    started = undefined;
-  });
-  return {
-    get emulator() {
-      return current().emulator;
-    },
-    get api() {
-      return current().api;
-    },
-  };
+  return useStarted(() => startEmulatorWith(clientOn, options), stopEmulatorWith);
 }
 
 /** Closes the client's connections, when it keeps any, then stops the emulator. */

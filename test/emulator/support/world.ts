@@ -4,10 +4,10 @@
  * checked, a heartbeat that was pinged, an incident, a webhook subscription with a delivery, and a
  * share link.
  */
-import { beforeAll, afterAll } from "vitest";
 import { type TestEmulator, startTestEmulator } from "../../support/emulator.js";
 import { contractClientOn, dataOf, type Api } from "./api.js";
-import { startReceiver, type Receiver } from "./receiver.js";
+import { startReceiver, type Receiver } from "../../support/receiver.js";
+import { useStarted } from "../../support/use-started.js";
 
 export interface World {
   api: Api;
@@ -64,29 +64,15 @@ export async function buildWorld(api: Api, webhookUrl: string): Promise<World> {
  * this, read as `on.emulator`, `on.receiver` and `on.world`.
  */
 export function useWorld(): { readonly emulator: TestEmulator; readonly receiver: Receiver; readonly world: World } {
-  let started: { emulator: TestEmulator; receiver: Receiver; world: World } | undefined;
-  beforeAll(async () => {
-    const emulator = await startTestEmulator();
-    const receiver = await startReceiver();
-    started = { emulator, receiver, world: await buildWorld(contractClientOn(emulator), receiver.url) };
-  });
-  afterAll(async () => {
-    await started?.emulator.stop();
-    await started?.receiver.close();
-  });
-  const current = () => {
-    if (started === undefined) throw new Error("the world is built in beforeAll: read it inside a test or hook");
-    return started;
-  };
-  return {
-    get emulator() {
-      return current().emulator;
+  return useStarted(
+    async () => {
+      const emulator = await startTestEmulator();
+      const receiver = await startReceiver();
+      return { emulator, receiver, world: await buildWorld(contractClientOn(emulator), receiver.url) };
     },
-    get receiver() {
-      return current().receiver;
+    async ({ emulator, receiver }) => {
+      await emulator.stop();
+      await receiver.close();
     },
-    get world() {
-      return current().world;
-    },
-  };
+  );
 }

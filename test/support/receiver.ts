@@ -5,6 +5,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { once } from "node:events";
+import { useStarted } from "./use-started.js";
 
 export interface ReceivedRequest {
   path: string;
@@ -65,4 +66,9 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A receiver for the tests of the file or `describe` block that calls this, read as `receiver.url` and so on inside them. */
+export function useReceiver(): Receiver {
+  return useStarted(startReceiver, (receiver) => receiver.close());
 }
