@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { byObject, driftOf, type DriftedObject } from "../../cli/drift/changes.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { dispatcher } from "../../provider/index.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 
 type Values = Record<string, unknown>;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderJson, renderJunit, renderMarkdown, renderTable, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
 import { deliveryOutcome, planAlerts, type VerifyEntry, verifyTargets } from "../../cli/verify/run.js";
 import { lastDeploy, type StateResource, type Target, targetsOf } from "../../cli/verify/targets.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 
 const FAST = { timeoutMs: 10_000, firstPollMs: 50, maxPollMs: 200 };

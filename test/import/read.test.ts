@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccount } from "../../cli/import/read.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { monitor } from "../../schema/index.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 

@@ -11,7 +11,7 @@ import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { profiles } from "../e2e/support.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 

@@ -16,7 +16,7 @@ import {
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { providerFor } from "../../provider/index.js";
 import { toSnakeCase } from "../../schema/naming.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";

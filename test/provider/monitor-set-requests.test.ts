@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 
