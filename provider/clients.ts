@@ -10,7 +10,9 @@
  */
 import { type ConfigKeyName, type ConfigSource, resolveSettings, stackConfigKeyName } from "./config.js";
 import { FLEET_BUDGET_ENV, FleetBudgetClient, limiterFor } from "./fleet-budget.js";
-import { ApiClient, type RequestLimiter, type RetryEvent } from "./http.js";
+import { ApiClient } from "./http/client.js";
+import type { RequestLimiter } from "./http/rate-limit.js";
+import type { RetryEvent } from "./http/request.js";
 
 let shared: { settings: string; client: ApiClient; limiter: RequestLimiter } | undefined;
 

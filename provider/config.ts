@@ -27,6 +27,17 @@ export interface SettingSources {
   apiKey: string;
 }
 
+/** The environment variables the URL and the key fall back to. */
+const SETTING_ENVIRONMENT: SettingSources = { apiUrl: "MONITORING_API_URL", apiKey: "MONITORING_API_KEY" };
+
+/**
+ * Every name {@link resolveSettings} can give the source of `setting` in stack `stack`, most
+ * specific first: the stack's configuration key, the key when the stack is not known, the variable.
+ */
+export function settingSourceNames(setting: keyof SettingSources, stack: string): string[] {
+  return [stackConfigKeyName(stack)(setting), stackConfigKeyName()(setting), SETTING_ENVIRONMENT[setting]];
+}
+
 /** How a `monitoring:` key of the configuration is named in messages (`monitoring:apiUrl of stack acme`). */
 export type ConfigKeyName = (key: string) => string;
 
@@ -87,8 +98,8 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
   const setting = (key: string): string | undefined => nonEmpty(config(key));
   const configuredKey = setting("apiKey");
   const configuredUrl = setting("apiUrl");
-  const apiKey = configuredKey ?? nonEmpty(env["MONITORING_API_KEY"]);
-  const apiUrl = configuredUrl ?? nonEmpty(env["MONITORING_API_URL"]);
+  const apiKey = configuredKey ?? nonEmpty(env[SETTING_ENVIRONMENT.apiKey]);
+  const apiUrl = configuredUrl ?? nonEmpty(env[SETTING_ENVIRONMENT.apiUrl]);
   if (apiKey === undefined) {
     throw new Error(
       `No API key for the monitoring service: set it with \`pulumi config set --secret ${CONFIG_NAMESPACE}:apiKey <key>\` ` +
@@ -105,8 +116,8 @@ export function resolveSettings(config: ConfigSource, env: NodeJS.ProcessEnv = p
     throw new Error(`${configuredUrl === undefined ? "MONITORING_API_URL" : keyName("apiUrl")} must be an http(s) URL, got ${JSON.stringify(apiUrl)}`);
   }
   const sources: SettingSources = {
-    apiUrl: configuredUrl === undefined ? "MONITORING_API_URL" : keyName("apiUrl"),
-    apiKey: configuredKey === undefined ? "MONITORING_API_KEY" : keyName("apiKey"),
+    apiUrl: configuredUrl === undefined ? SETTING_ENVIRONMENT.apiUrl : keyName("apiUrl"),
+    apiKey: configuredKey === undefined ? SETTING_ENVIRONMENT.apiKey : keyName("apiKey"),
   };
   const settings: ProviderSettings = { apiUrl, apiKey, sources };
   const budgetSeconds = numberSetting(setting, "retryBudgetSeconds", (value) => value > 0, "a positive number of seconds");

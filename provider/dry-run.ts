@@ -34,7 +34,8 @@ import { type CheckFailure, containsUnknown } from "./check.js";
 import { canonical } from "./diff.js";
 import { redactSecrets } from "./failures.js";
 import { inputFields, isInternal, objectBodyFields } from "./fields.js";
-import { ApiError, type ApiClient } from "./http.js";
+import { ApiError } from "./errors.js";
+import type { ApiClient } from "./http/client.js";
 import { isRecord } from "../schema/naming.js";
 import { apiBody, inputPathOf } from "./translate.js";
 

@@ -11,7 +11,9 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { type AnyResourceDefinition, type Association, type Call, factsOf } from "../schema/define.js";
-import { ApiError, type ApiClient, newIdempotencyKey } from "./http.js";
+import { ApiError } from "./errors.js";
+import type { ApiClient } from "./http/client.js";
+import { newIdempotencyKey } from "./http/request.js";
 import { canonical, changedFields, declaredInputs } from "./diff.js";
 import { fillPath, internal, isInternal, objectBodyFields, replaceFields, updateBodyFields } from "./fields.js";
 import { OperationError, ResourceInitError, describeResource } from "./failures.js";

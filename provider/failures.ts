@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { AnyResourceDefinition } from "../schema/define.js";
-import type { ApiError } from "./http.js";
+import type { ApiError } from "./errors.js";
 import { internal } from "./fields.js";
 import { isRecord } from "../schema/naming.js";
 import { inputPathOf } from "./translate.js";

@@ -26,7 +26,7 @@
  * only: a stack that asks for less than the fleet's budget never sends more than it asked for.
  */
 import { createConnection, type Socket } from "node:net";
-import { RateLimiter, type RequestLimiter } from "./http.js";
+import { RateLimiter, type RequestLimiter } from "./http/rate-limit.js";
 
 /** The environment variable that names the token server's socket (a path, or a Windows pipe). */
 export const FLEET_BUDGET_ENV = "PULUMI_MONITORING_FLEET_BUDGET";

@@ -18,7 +18,7 @@
  */
 import { createHash } from "node:crypto";
 import { createConnection, type Socket } from "node:net";
-import type { Query } from "./http.js";
+import type { Query } from "./http/request.js";
 import type { CompleteListSink } from "./list-reads.js";
 
 /** The environment variable that names the fleet's socket for lists, set by `fleet drift` only. */

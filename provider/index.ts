@@ -21,7 +21,8 @@ import { ResourceEngine } from "./engine.js";
 import { ResourceInitError, describeResource } from "./failures.js";
 import { accountKey, fleetListSink } from "./fleet-lists.js";
 import { internal } from "./fields.js";
-import { type ApiClient, describeRetry, type RetryEvent } from "./http.js";
+import type { ApiClient } from "./http/client.js";
+import { describeRetry, type RetryEvent } from "./http/request.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
 import { ResourceReader } from "./reader.js";
 

@@ -33,7 +33,9 @@
  * costs, the check would read every page anyway, and the complete list is handed to the sink so
  * that the check need not read it again. A list whose pages cannot all be read is handed on to nobody.
  */
-import { ApiError, type ApiClient, type Query } from "./http.js";
+import { ApiError } from "./errors.js";
+import type { ApiClient } from "./http/client.js";
+import type { Query } from "./http/request.js";
 import { isRecord } from "../schema/naming.js";
 
 type ApiObject = Record<string, unknown>;

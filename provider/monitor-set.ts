@@ -32,7 +32,8 @@ import { changedFields, declaredInputs } from "./diff.js";
 import { type ResourceEngine, idempotencyKeyOf } from "./engine.js";
 import { OperationError, ResourceInitError } from "./failures.js";
 import { internal, isInternal, objectBodyFields, replaceFields } from "./fields.js";
-import { ApiError, type Query, newIdempotencyKey } from "./http.js";
+import { ApiError } from "./errors.js";
+import { type Query, newIdempotencyKey } from "./http/request.js";
 import { isRecord } from "../schema/naming.js";
 import { apiBody } from "./translate.js";
 

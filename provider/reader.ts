@@ -8,7 +8,9 @@
 import type { z } from "zod";
 import { type AnyResourceDefinition, type Association, apiNamesOf } from "../schema/define.js";
 import { unwrap } from "../schema/rules.js";
-import { ApiError, type ApiClient, type Query } from "./http.js";
+import { ApiError } from "./errors.js";
+import type { ApiClient } from "./http/client.js";
+import type { Query } from "./http/request.js";
 import { declaredInputs } from "./diff.js";
 import { associationOf, fillPath, inputFields, internal, isInternal, pathFields } from "./fields.js";
 import { OperationError, describeResource } from "./failures.js";

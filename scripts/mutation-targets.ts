@@ -15,7 +15,7 @@ export interface MutationTarget {
   file: string;
   /**
    * Only these top-level functions and classes (`Class` or `Class.method`) are mutated, for a file
-   * whose other code is not a deploy decision (the HTTP module's transport); absent, the whole file.
+   * whose other code is not a deploy decision (the HTTP client's transport); absent, the whole file.
    */
   declarations?: readonly string[];
 }
@@ -38,10 +38,10 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   // How drift is classified for the report.
   { file: "cli/drift/changes.ts" },
   // When a request is repeated, how long it waits, how fast requests start, what an answer says about the rate.
-  {
-    file: "provider/http.ts",
-    declarations: ["retryDecision", "rateSignal", "jitteredBackoff", "parseRetryAfter", "attemptFailure", "isSuccess", "RateLimiter", "ApiClient.request", "ApiClient.#send"],
-  },
+  { file: "provider/http/retry.ts", declarations: ["retryDecision", "jitteredBackoff", "parseRetryAfter", "attemptFailure"] },
+  { file: "provider/http/rate-limit.ts", declarations: ["rateSignal", "RateLimiter"] },
+  { file: "provider/http/responses.ts", declarations: ["isSuccess"] },
+  { file: "provider/http/client.ts", declarations: ["ApiClient.request", "ApiClient.#send"] },
 ];
 
 /**

@@ -8,7 +8,7 @@
 import { rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { type HandedList, listKey } from "../../provider/fleet-lists.js";
-import type { Query } from "../../provider/http.js";
+import type { Query } from "../../provider/http/request.js";
 import { isRecord } from "../../schema/naming.js";
 import { listenPrivately, serveLines } from "../fleet/budget.js";
 

@@ -9,7 +9,7 @@
  * The server grants starts evenly spaced at slightly less than the budget (see
  * {@link GRANT_GUARD_MS}), and learns of every 429 from the providers: the key's limit, which
  * every stack shares, so the shared rate is halved and every start pauses until `Retry-After` has
- * passed; each success then raises it again (the provider's own AIMD limiter, provider/http.ts,
+ * passed; each success then raises it again (the provider's own AIMD limiter, provider/http/rate-limit.ts,
  * run once for the fleet). 503s and dropped connections are faults, not limits: they cut nothing.
  */
 import { randomBytes } from "node:crypto";
@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { HEARTBEAT_MS, parseBudgetLine } from "../../provider/fleet-budget.js";
-import { type Clock, RateLimiter } from "../../provider/http.js";
+import { type Clock, RateLimiter } from "../../provider/http/rate-limit.js";
 
 /**
  * A request granted at one moment reaches the service a little later, and not every one equally

@@ -19,7 +19,7 @@ import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
 import { abortOnceListening, commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
 import { DRY_RUN_KEY, type FleetProject, readProject, readStackSettings } from "./project.js";
-import { settingFailureIn } from "../../provider/http.js";
+import { describeSetting, settingBlamedIn } from "../../provider/http/setting-error.js";
 import { CONFIG_NAMESPACE } from "../../provider/config.js";
 import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
@@ -491,14 +491,13 @@ class FleetRun {
    * configuration), every other stack would fail the same way, so none starts any more.
    */
   async #noteSettingFailure(target: Target, message: string): Promise<void> {
-    const failure = settingFailureIn(message);
+    const failure = settingBlamedIn(message, target.name);
     if (failure === undefined || this.#settingFailure !== undefined) return;
     if (failure.source.startsWith(`${CONFIG_NAMESPACE}:`)) {
       const own = await readStackSettings(target.project, target.name).catch(() => "");
       if (configValue(own, `${CONFIG_NAMESPACE}:${failure.setting}`) !== undefined) return;
     }
-    const setting = failure.setting === "apiUrl" ? `the URL from ${failure.source}` : `the API key from ${failure.source}`;
-    this.#settingFailure = `${target.label} failed on ${setting}, which the other stacks share: fix it and run again`;
+    this.#settingFailure = `${target.label} failed on ${describeSetting(failure.setting, failure.source)}, which the other stacks share: fix it and run again`;
     this.#settingFailed.abort();
   }
 

@@ -8,7 +8,7 @@ import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { appendFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CONFIG_NAMESPACE, resolveSettings } from "../../provider/config.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { runnerBudget, stacksAtOnce, startSharedBudget } from "../fleet/budget.js";
 import { FLEET_BUDGET_ENV, FleetBudgetClient, limiterFor } from "../../provider/fleet-budget.js";
 import type { FleetIO } from "../fleet/fleet.js";

@@ -18,7 +18,9 @@
  * them, and read only where they say something plainly (a delivery's status or its failed attempt).
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiError, type ApiClient, type Query } from "../../provider/http.js";
+import { ApiError } from "../../provider/errors.js";
+import type { ApiClient } from "../../provider/http/client.js";
+import type { Query } from "../../provider/http/request.js";
 import { isRecord } from "../../schema/naming.js";
 import type { Target } from "./targets.js";
 

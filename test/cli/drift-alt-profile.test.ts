@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { byObject, driftOf, type DriftedObject } from "../../cli/drift/changes.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { dispatcher } from "../../provider/index.js";
-import type { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http/client.js";
 import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
 

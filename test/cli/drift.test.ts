@@ -14,7 +14,7 @@ import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.j
 import { noChanges } from "../../cli/fleet/events.js";
 import { parseProject } from "../../cli/fleet/project.js";
 import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
-import type { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http/client.js";
 import { resolveSettings } from "../../provider/config.js";
 import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";

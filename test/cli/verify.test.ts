@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderJson, renderJunit, renderMarkdown, renderTable, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
 import { deliveryOutcome, planAlerts, type VerifyEntry, verifyTargets } from "../../cli/verify/run.js";
 import { lastDeploy, type StateResource, type Target, targetsOf } from "../../cli/verify/targets.js";
-import type { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http/client.js";
 import { type TestEmulator, useEmulatorWith } from "../support/emulator.js";
 import { useReceiver } from "../support/receiver.js";
 import { providerClientOn } from "../support/provider-client.js";

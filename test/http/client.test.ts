@@ -1,6 +1,8 @@
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiClient, describeRetry, type RequestEvent, type RequestLimiter, type RetryEvent } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
+import type { RequestLimiter } from "../../provider/http/rate-limit.js";
+import { describeRetry, type RequestEvent, type RetryEvent } from "../../provider/http/request.js";
 import { apiError, FaultServer, ok, type Reply } from "./fault-server.js";
 import { API_KEY, clientFor, rejection } from "./support.js";
 

@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { BudgetServer } from "../../cli/fleet/budget.js";
 import { FleetBudgetClient } from "../../provider/fleet-budget.js";
-import { RateLimiter, rateSignal, type RequestLimiter, type ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http/client.js";
+import { RateLimiter, rateSignal, type RequestLimiter } from "../../provider/http/rate-limit.js";
 import { apiError, FaultServer } from "./fault-server.js";
 import { clientFor, ManualClock } from "./support.js";
 

@@ -1,12 +1,13 @@
 /**
- * How each answer of the service moves the rate limit a deploy shares (provider/http.ts): a 429
+ * How each answer of the service moves the rate limit a deploy shares (provider/http/rate-limit.ts): a 429
  * halves it and pauses every start for its Retry-After (capped like the retry's own wait), any
  * other answer below 500 (errors included) shows the service keeps up and raises it, and a 5xx
  * leaves it as it is. Observed through a limiter shared with the client, as every resource of a
  * deploy shares one.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ApiClient, RateLimiter } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http/client.js";
+import { RateLimiter } from "../../provider/http/rate-limit.js";
 import { apiError, FaultServer, ok } from "./fault-server.js";
 import { clientFor, ManualClock } from "./support.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http/client.js";
 import { apiError, FaultServer, ok, type Reply } from "./fault-server.js";
 import { clientFor, rejection } from "./support.js";
 

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiClient, RateLimiter, type RequestEvent } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
+import { RateLimiter } from "../../provider/http/rate-limit.js";
+import type { RequestEvent } from "../../provider/http/request.js";
 import { apiError, FaultServer } from "./fault-server.js";
 import { API_KEY, clientFor, ManualClock } from "./support.js";
 

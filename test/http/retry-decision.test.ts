@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  parseRetryAfter,
-  retryDecision,
-  type AttemptFailure,
-  type HttpMethod,
-  type RetryPolicy,
-} from "../../provider/http.js";
+import type { HttpMethod } from "../../provider/http/request.js";
+import { parseRetryAfter, retryDecision, type AttemptFailure, type RetryPolicy } from "../../provider/http/retry.js";
 
 const policy: RetryPolicy = {
   budgetMs: 120_000,

@@ -2,11 +2,14 @@
  * Settings that cannot work fail fast and name the setting to fix: a URL where nothing answers (one
  * short back-off, not the retry budget, until the service has answered once), a host name that
  * does not resolve, a key the service refuses (where it came from, never the key), and a URL whose
- * answers are not JSON. `settingFailureIn` finds the blamed setting in any such message, as the
- * fleet does to stop starting stacks that would fail the same way.
+ * answers are not JSON. Each is a `SettingError` that carries the setting, its source and the URL,
+ * and `settingBlamedIn` finds the blamed setting in its message, as the fleet does (it sees a
+ * stack's failure as text) to stop starting stacks that would fail the same way.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiClient, type RetryEvent, settingFailureIn } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
+import type { RetryEvent } from "../../provider/http/request.js";
+import { SettingError, settingBlamedIn } from "../../provider/http/setting-error.js";
 import { apiError, FaultServer, ok } from "./fault-server.js";
 import { API_KEY, clientFor, rejection } from "./support.js";
 
@@ -56,14 +59,16 @@ describe("a service that has never answered", () => {
     expect(error.message).toContain(`nothing answers at ${baseUrl} (the URL from monitoring:apiUrl of stack acme): the connection was refused`);
     expect(error.message).toMatch(/pulumi-monitoring-emulator.*the port/);
     expect(error.message).not.toContain(API_KEY);
-    expect(settingFailureIn(error.message)).toEqual({ setting: "apiUrl", source: "monitoring:apiUrl of stack acme", stack: "acme" });
+    expect(error).toMatchObject({ setting: "apiUrl", source: "monitoring:apiUrl of stack acme", url: baseUrl, problem: { kind: "refused" } });
+    expect(settingBlamedIn(error.message, "acme")).toEqual({ setting: "apiUrl", source: "monitoring:apiUrl of stack acme" });
   });
 
   it("fails a host name that does not resolve the same way, naming the environment variable the URL came from", async () => {
     const error = await rejection(client({ baseUrl: "http://no-such-host.invalid/v1", apiKey: API_KEY, sources: FROM_ENV }).request("GET", "/monitors"));
     expect(error.attempts).toBe(2);
     expect(error.message).toContain("the host name of http://no-such-host.invalid/v1 (the URL from MONITORING_API_URL) does not resolve");
-    expect(settingFailureIn(error.message)).toEqual({ setting: "apiUrl", source: "MONITORING_API_URL" });
+    expect(error).toMatchObject({ setting: "apiUrl", source: "MONITORING_API_URL", url: "http://no-such-host.invalid/v1", problem: { kind: "unresolved" } });
+    expect(settingBlamedIn(error.message, "acme")).toEqual({ setting: "apiUrl", source: "MONITORING_API_URL" });
   });
 
   it("gets past a server that starts during the back-off", async () => {
@@ -92,7 +97,8 @@ describe("answers that say the settings are wrong", () => {
     const error = await rejection(clientFor(api, { sources: FROM_ENV }).request("GET", "/monitors"));
     expect(error.message).toContain(`Missing or invalid API key (the API key from MONITORING_API_KEY ${what}: check that it is a key of the account at ${api.baseUrl})`);
     expect(error.message).not.toContain(API_KEY);
-    expect(settingFailureIn(error.message)).toEqual({ setting: "apiKey", source: "MONITORING_API_KEY" });
+    expect(error).toMatchObject({ setting: "apiKey", source: "MONITORING_API_KEY", url: api.baseUrl, problem: { kind: status === 401 ? "key refused" : "no access" } });
+    expect(settingBlamedIn(error.message, "acme")).toEqual({ setting: "apiKey", source: "MONITORING_API_KEY" });
   });
 
   it.each([
@@ -104,6 +110,7 @@ describe("answers that say the settings are wrong", () => {
     const error = await rejection(clientFor(api, { sources: FROM_STACK }).request("GET", "/monitors"));
     expect(error.code).toBe(code);
     expect(error.message).toContain(`the answer is not JSON (${reply.headers["content-type"]}): ${api.baseUrl} (the URL from monitoring:apiUrl of stack acme) does not look like the monitoring service's API`);
+    expect(error).toMatchObject({ setting: "apiUrl", source: "monitoring:apiUrl of stack acme", problem: { kind: "not the API", contentType: reply.headers["content-type"] } });
     expect(api.requests).toHaveLength(1);
   });
 
@@ -111,6 +118,7 @@ describe("answers that say the settings are wrong", () => {
     const api = await server();
     api.script(apiError(422, "validation_failed", "Invalid monitor"));
     const error = await rejection(clientFor(api, { sources: FROM_ENV }).request("GET", "/monitors"));
-    expect(settingFailureIn(error.message)).toBeUndefined();
+    expect(error).not.toBeInstanceOf(SettingError);
+    expect(settingBlamedIn(error.message, "acme")).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
 import { expect } from "vitest";
-import { ApiClient, ApiError, type ApiClientOptions, type Clock } from "../../provider/http.js";
+import { ApiError } from "../../provider/errors.js";
+import { ApiClient, type ApiClientOptions } from "../../provider/http/client.js";
+import type { Clock } from "../../provider/http/rate-limit.js";
 import type { FaultServer } from "./fault-server.js";
 
 /** Long and distinctive, so any leak into a string is found by a plain substring search. */

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { DRY_RUN_PATH, DryRunBatcher, verdictsOfAnswer, verdictsOfRefusal } from "../../provider/dry-run.js";
-import { ApiClient, ApiError } from "../../provider/http.js";
+import { ApiError } from "../../provider/errors.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { providerFor } from "../../provider/index.js";
 import { profiles } from "../e2e/support.js";
 import { useEmulatorWith } from "../support/emulator.js";

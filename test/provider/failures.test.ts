@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { monitor, notificationChannel, webhookSubscription } from "../../schema/index.js";
 import { OperationError, describeResource } from "../../provider/failures.js";
-import { ApiError } from "../../provider/http.js";
+import { ApiError } from "../../provider/errors.js";
 
 const rejected = (details: Record<string, unknown>, code = "validation_failed") =>
   new ApiError({ status: 422, code, reason: "Invalid", details, requestId: "req_1", method: "PUT", path: "/x/1", attempts: 1 });

@@ -14,7 +14,7 @@ import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { type HttpMethod } from "../../provider/http.js";
+import type { HttpMethod } from "../../provider/http/request.js";
 import { withLeftOutAsWritten } from "../../provider/left-out.js";
 import { checkSet, diffSet, monitorSetProvider } from "../../provider/monitor-set.js";
 import { useEmulatorWith } from "../support/emulator.js";

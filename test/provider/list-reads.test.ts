@@ -10,7 +10,7 @@ import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { type Query } from "../../provider/http.js";
+import type { Query } from "../../provider/http/request.js";
 import type { CompleteListSink } from "../../provider/list-reads.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { profiles } from "../e2e/support.js";

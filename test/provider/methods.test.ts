@@ -8,7 +8,7 @@ import { type AnyResourceDefinition, client as clientDefinition, definitionOf, d
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { providerFor } from "../../provider/index.js";
 import { toSnakeCase } from "../../schema/naming.js";
 import { startTestEmulator, useEmulatorWith } from "../support/emulator.js";

@@ -26,7 +26,7 @@ import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import { accountKey, FLEET_LISTS_ENV, fleetListSink } from "../../provider/fleet-lists.js";
-import type { ApiClient } from "../../provider/http.js";
+import type { ApiClient } from "../../provider/http/client.js";
 import type { CompleteListSink } from "../../provider/list-reads.js";
 import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
 import { ResourceReader } from "../../provider/reader.js";

@@ -3,7 +3,7 @@
  * Pulumi program without stack configuration would.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ApiClient } from "../../provider/http.js";
+import { ApiClient } from "../../provider/http/client.js";
 import * as mon from "../../sdk/index.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 

@@ -1,5 +1,5 @@
 /** The provider's API client on a test emulator, its backoff shrunk to milliseconds so retries cost no time. */
-import { ApiClient, type ApiClientOptions } from "../../provider/http.js";
+import { ApiClient, type ApiClientOptions } from "../../provider/http/client.js";
 import type { TestEmulator } from "./emulator.js";
 
 export function providerClientOn(emulator: Pick<TestEmulator, "baseUrl" | "apiKey">, overrides: Partial<ApiClientOptions> = {}): ApiClient {

@@ -1,0 +1,84 @@
+/**
+ * A setting that cannot work (nothing answers at the URL, its host unknown, not the API there, the
+ * key refused) as an error that carries its facts: which setting, where its value came from, the
+ * URL. The message is rendered from them and never names the key itself.
+ */
+import { type SettingSources, settingSourceNames } from "../config.js";
+import { ApiError, type ApiErrorInit } from "../errors.js";
+
+export type Setting = keyof SettingSources;
+
+/** What is wrong with the setting; the URL's problems come first, then the key's. */
+export type SettingProblem =
+  /** Nothing answers at the URL: the connection was refused. */
+  | { kind: "refused" }
+  /** The URL's host name does not resolve. */
+  | { kind: "unresolved" }
+  /** Whatever answers at the URL answers something other than JSON. */
+  | { kind: "not the API"; contentType: string }
+  /** A 401 or a 403: the service's own words about the key. */
+  | { kind: "key refused" | "no access"; serviceReason: string };
+
+export interface SettingErrorInit extends Omit<ApiErrorInit, "reason"> {
+  problem: SettingProblem;
+  /** Where the blamed setting's value came from (`MONITORING_API_URL`, `monitoring:apiKey of stack acme`). */
+  source: string;
+  /** The service root the client was given. */
+  url: string;
+}
+
+/** An {@link ApiError} that a setting causes: every request with the same setting fails the same way. */
+export class SettingError extends ApiError {
+  readonly setting: Setting;
+  readonly source: string;
+  readonly url: string;
+  readonly problem: SettingProblem;
+
+  constructor(init: SettingErrorInit) {
+    super({ ...init, reason: settingReason(init) });
+    this.setting = settingOf(init.problem);
+    this.source = init.source;
+    this.url = init.url;
+    this.problem = init.problem;
+  }
+}
+
+/** `the URL from monitoring:apiUrl of stack acme`, `the API key from MONITORING_API_KEY`. */
+export function describeSetting(setting: Setting, source: string): string {
+  return `${setting === "apiUrl" ? "the URL" : "the API key"} from ${source}`;
+}
+
+/**
+ * The setting a {@link SettingError} of stack `stack` blamed, when its message reached this process
+ * as text only (the fleet reads a stack's failure from the Pulumi engine's events): found by
+ * rendering what such an error says for each place the setting can come from, most specific first.
+ */
+export function settingBlamedIn(text: string, stack: string): { setting: Setting; source: string } | undefined {
+  for (const setting of ["apiUrl", "apiKey"] as const) {
+    for (const source of settingSourceNames(setting, stack)) {
+      const words = describeSetting(setting, source);
+      // Followed by what the messages put after it, so that `monitoring:apiUrl` is not read in `monitoring:apiUrlX`.
+      if ([")", " ", ":"].some((next) => text.includes(words + next))) return { setting, source };
+    }
+  }
+  return undefined;
+}
+
+function settingOf(problem: SettingProblem): Setting {
+  return problem.kind === "key refused" || problem.kind === "no access" ? "apiKey" : "apiUrl";
+}
+
+function settingReason({ problem, source, url }: SettingErrorInit): string {
+  const setting = describeSetting(settingOf(problem), source);
+  switch (problem.kind) {
+    case "refused":
+      return `nothing answers at ${url} (${setting}): the connection was refused. Start the service there (for the emulator: npx pulumi-monitoring-emulator), or correct the host or the port`;
+    case "unresolved":
+      return `the host name of ${url} (${setting}) does not resolve: correct the URL (a typo in the host name?), or check this machine's name resolution`;
+    case "not the API":
+      return `the answer is not JSON (${problem.contentType}): ${url} (${setting}) does not look like the monitoring service's API. Check the URL: the API's root, which ends in /v1, not a web page`;
+    case "key refused":
+    case "no access":
+      return `${problem.serviceReason} (${setting} ${problem.kind === "key refused" ? "was refused" : "does not give access to this"}: check that it is a key of the account at ${url})`;
+  }
+}
