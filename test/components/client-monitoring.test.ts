@@ -45,6 +45,19 @@ const isSecret = <T>(value: pulumi.Output<T>): Promise<boolean> => (value as unk
 const declared = async (component: mon.ClientMonitoring): Promise<void> => {
   await output(pulumi.all([component.monitorIds, component.heartbeatPingUrls, component.notificationChannelIds, component.escalationPolicyId]));
 };
+/** A client with one endpoint on `<name>.example` and one email contact, on the template given. */
+const smallClient = (name: string, path: string, email: string, template: mon.ClientMonitoringSpec["template"]): mon.ClientMonitoringSpec => ({
+  name,
+  domain: `${name.toLowerCase()}.example`,
+  endpoints: [{ path }],
+  contacts: { emails: [email] },
+  template,
+});
+/** The resources registered under a name prefix, and their "Kind name" lines, sorted. */
+const registeredUnder = (prefix: string) => {
+  const resources = registered.filter((resource) => resource.name.startsWith(prefix));
+  return { resources, lines: resources.map((resource) => `${resource.type.split(":").pop()} ${resource.name}`).sort() };
+};
 /** The inputs a resource of `kind` named `name` was registered with. */
 const inputsOf = (kind: string, name: string): Record<string, unknown> | undefined =>
   registered.find((resource) => resource.type === `pulumi-nodejs:dynamic/monitoring:${kind}` && resource.name === name)?.inputs;
@@ -91,8 +104,8 @@ describe("ClientMonitoring", () => {
   it("creates the client and its whole package inside it, under the component", async () => {
     const acme = new mon.ClientMonitoring("acme", acmeSpec);
     await declared(acme);
-    const ours = registered.filter((resource) => resource.name.startsWith("acme"));
-    expect(ours.map((resource) => `${resource.type.split(":").pop()} ${resource.name}`).sort()).toEqual([
+    const { resources: ours, lines } = registeredUnder("acme");
+    expect(lines).toEqual([
       "Client acme",
       "ClientMonitoring acme",
       "ClientShareLink acme-share-link",
@@ -142,13 +155,7 @@ describe("ClientMonitoring", () => {
   });
 
   it("leaves defaults to a shared template given by id, and emails at once without a chat channel", async () => {
-    const globex = new mon.ClientMonitoring("globex", {
-      name: "Globex",
-      domain: "globex.example",
-      endpoints: [{ path: "/" }],
-      contacts: { emails: ["it@globex.example"] },
-      template: { id: "11111111-2222-4333-8444-555555555555" },
-    });
+    const globex = new mon.ClientMonitoring("globex", smallClient("Globex", "/", "it@globex.example", { id: "11111111-2222-4333-8444-555555555555" }));
     await declared(globex);
     expect(inputsOf("Client", "globex")?.["templateId"]).toBe("11111111-2222-4333-8444-555555555555");
     for (const field of Object.keys(mon.STANDARD_MONITOR_SETTINGS)) expect(inputsOf("Monitor", "globex-root")).not.toHaveProperty(field);
@@ -160,9 +167,8 @@ describe("ClientMonitoring", () => {
     const settings = parse(await readFile(join(repoRoot, "examples/agency/Pulumi.globex.yaml"), "utf8")) as { config: { "agency:client": mon.ClientMonitoringSpec } };
     const globex = new mon.ClientMonitoring("example-globex", { ...settings.config["agency:client"], template: { id: "11111111-2222-4333-8444-555555555555" } });
     await declared(globex);
-    const ours = registered.filter((resource) => resource.name.startsWith("example-globex"));
     // 1 email, 2 endpoints, 1 job.
-    expect(ours.map((resource) => `${resource.type.split(":").pop()} ${resource.name}`).sort()).toEqual([
+    expect(registeredUnder("example-globex").lines).toEqual([
       "Client example-globex",
       "ClientMonitoring example-globex",
       "EscalationPolicy example-globex-on-call",
@@ -176,13 +182,10 @@ describe("ClientMonitoring", () => {
   });
 
   it("creates a template of the client's own from a spec", async () => {
-    const initech = new mon.ClientMonitoring("initech", {
-      name: "Initech",
-      domain: "initech.example",
-      endpoints: [{ path: "/status" }],
-      contacts: { emails: ["oncall@initech.example"] },
-      template: { create: { name: "Initech contract", monitorDefaults: { intervalSeconds: 30 } } },
-    });
+    const initech = new mon.ClientMonitoring(
+      "initech",
+      smallClient("Initech", "/status", "oncall@initech.example", { create: { name: "Initech contract", monitorDefaults: { intervalSeconds: 30 } } }),
+    );
     await declared(initech);
     expect(inputsOf("ClientTemplate", "initech-template")).toMatchObject({ name: "Initech contract", monitorDefaults: { intervalSeconds: 30 } });
     expect(inputsOf("Client", "initech")?.["templateId"]).toBe("initech-template-id");

@@ -64,9 +64,10 @@ describe("verify a deployed stack", () => {
   let deployment: Deployment;
   let ids: Record<string, string>;
   let env: Record<string, string>;
-  let summaryFile: string;
-  let junitFile: string;
 
+  /** Where the job summary and the JUnit report go: files of the stack's project. */
+  const summaryFile = () => join(deployment.harness.workDir, "summary.md");
+  const junitFile = () => join(deployment.harness.workDir, "verify.xml");
   const verify = (...args: string[]) => cli(["verify", "--stack", deployment.harness.stack.name, "--cwd", deployment.harness.workDir, ...args], env);
   const checkedIds = async (): Promise<string[]> =>
     (await deployment.emulator.admin.requestLog())
@@ -80,13 +81,11 @@ describe("verify a deployed stack", () => {
     const projectFile = join(deployment.harness.workDir, "Pulumi.yaml");
     if (!/refresh:\s*always/.test(await readFile(projectFile, "utf8"))) await appendFile(projectFile, "options:\n  refresh: always\n");
     ids = (await deployment.harness.stack.up()).outputs.ids!.value as Record<string, string>;
-    summaryFile = join(deployment.harness.workDir, "summary.md");
-    junitFile = join(deployment.harness.workDir, "verify.xml");
     env = {
       PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`,
       PULUMI_CONFIG_PASSPHRASE: testPassphrase,
       PULUMI_SKIP_UPDATE_CHECK: "true",
-      GITHUB_STEP_SUMMARY: summaryFile,
+      GITHUB_STEP_SUMMARY: summaryFile(),
     };
     await deployment.emulator.admin.clearRequestLog();
   }, STEP_MS);
@@ -96,7 +95,7 @@ describe("verify a deployed stack", () => {
   }, STEP_MS);
 
   it("fails the .invalid monitor and the unreachable subscription, skips the paused monitor, and JSON, JUnit and job summary agree", async () => {
-    const json = await verify("--json", "--junit", junitFile);
+    const json = await verify("--json", "--junit", junitFile());
     expect(json.code, json.stderr).toBe(3);
     const report = JSON.parse(json.stdout) as JsonReport;
     const entries = report.stacks[0]!.entries;
@@ -104,12 +103,12 @@ describe("verify a deployed stack", () => {
     expect(report.stacks[0]!.notes).toEqual(["2 notification channel(s) not tested: --alerts sends each one test notification."]);
     expect(entries.find((entry) => entry.name === "checkout")).toMatchObject({ id: ids.checkout, reason: "DOWN after its check: getaddrinfo ENOTFOUND shop.example.invalid" });
 
-    const junit = await readFile(junitFile, "utf8");
+    const junit = await readFile(junitFile(), "utf8");
     const cases = Object.fromEntries([...junit.matchAll(/<testcase classname="[^"]+" name="([^"]+)"[^>]*>\n\s*<(failure|skipped|system-out)/g)].map((match) => [match[1], match[2]]));
     const asJunit = { passed: "system-out", failed: "failure", skipped: "skipped" } as const;
     expect(cases).toEqual(Object.fromEntries(entries.map((entry) => [entry.name, asJunit[entry.verdict]])));
 
-    const summary = await readFile(summaryFile, "utf8");
+    const summary = await readFile(summaryFile(), "utf8");
     expect(summary).toMatch(/^## Verify `[^`]+`: 2 failed$/m);
     expect(summary).toContain(`- **checkout** (Monitor \`${ids.checkout}\`): DOWN after its check: getaddrinfo ENOTFOUND shop.example.invalid`);
     expect(summary).toMatch(/- \*\*dead-hooks\*\* \(WebhookSubscription `[^`]+`\): the test delivery failed/);
@@ -132,10 +131,10 @@ describe("verify a deployed stack", () => {
     expect(await checkedIds()).toEqual(idsOf("checkout"));
 
     await deployment.emulator.admin.clearRequestLog();
-    await writeFile(summaryFile, "");
-    const { code, stdout, stderr } = await verify("--all", "--alerts", "--junit", junitFile);
+    await writeFile(summaryFile(), "");
+    const { code, stdout, stderr } = await verify("--all", "--alerts", "--junit", junitFile());
     // What a CI job shows for the acceptance stack: the table, the JUnit file and the job summary.
-    console.log(`${stdout}\n${await readFile(junitFile, "utf8")}\n${await readFile(summaryFile, "utf8")}`);
+    console.log(`${stdout}\n${await readFile(junitFile(), "utf8")}\n${await readFile(summaryFile(), "utf8")}`);
     expect(code, stderr).toBe(3);
     const rows = Object.fromEntries([...stdout.matchAll(/^([\w-]+) +(\w+) +\S+ +(passed|failed|skipped)\b/gm)].map((match) => [match[1], `${match[2]} ${match[3]}`]));
     expect(rows).toEqual({
