@@ -1,29 +1,7 @@
 /**
- * A fleet's shared rate budget, as a provider process takes part in it. `pulumi-monitoring fleet`
- * runs one token server (cli/fleet/budget.ts) for all the stacks it deploys and names its local
- * socket in the environment ({@link FLEET_BUDGET_ENV}); the Pulumi CLI passes that environment on
- * to the dynamic provider's host, so each stack's provider asks the server before every attempt,
- * and tells it of every 429 (the key's limit, which every stack shares) and every success.
- *
- * The protocol is one short line per message, over one connection per provider process:
- *   provider → server   `take`                     one attempt wants to start
- *                       `late`                     a grant came after its deadline: unused, take again
- *                       `throttled <ticket> <ms>`  that attempt was answered 429 (Retry-After, ms)
- *                       `ok`                       an attempt was served
- *   server → provider   `grant <ticket> [<deadline>]`  the oldest waiting `take` may start, until
- *                                              the wall-clock deadline (ms since 1970) if one is given
- *                       `alive`                    once a second, so silence means the server is gone
- *
- * The deadline keeps the budget true at the service: a grant read late by a busy provider
- * process would go out right behind the next one, and two grants 1/R apart would reach the
- * service in one of its seconds with more than R others. So a late grant goes back unused, once
- * per attempt; the second is used whenever it comes, so that a slow process still gets its turn.
- *
- * A server that cannot be reached, closes the connection, or stays silent for
- * {@link SILENCE_MS} is gone for good: every waiting and later attempt goes through the
- * provider's own limiter (`monitoring:maxRequestsPerSecond`, or none until a 429), so no request
- * waits forever on a fleet that stopped. While the server answers, the own limiter is a ceiling
- * only: a stack that asks for less than the fleet's budget never sends more than it asked for.
+ * A fleet's shared rate budget as one provider process takes part in it: every attempt asks the
+ * fleet's token server first, so all stacks together keep to the key's limit. The line protocol and
+ * why a late grant goes back are in docs/architecture.md (The fleet's rate budget).
  */
 import { createConnection, type Socket } from "node:net";
 import { RateLimiter, type RequestLimiter } from "./http/rate-limit.js";

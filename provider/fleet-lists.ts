@@ -1,20 +1,7 @@
 /**
- * The lists a stack's refresh read, handed to the `fleet drift` run that started it. The run's
- * check for unmanaged objects reads the whole list of each kind in the stack's scope after the
- * refresh (cli/drift/unmanaged.ts); the refresh, run by the Pulumi engine in the stack's provider
- * process, reads some of those same lists (its monitors, its channels). So the fleet names a local
- * socket in the environment ({@link FLEET_LISTS_ENV}, only for `drift`), the provider reads such a
- * list whole (provider/list-reads.ts) and sends it there, and the check takes it instead of
- * reading it again: `fleet drift` of a client's stack then sends the spec's minimum.
- *
- * One message per complete list, one way, one line of JSON: `{ account, path, query, items }`.
- * `account` is a digest of the service's URL and key, so that the key itself never travels and
- * lists of different accounts (stacks may name their own) are never mixed up. Items are as the
- * service listed them, secrets included where the service shows them (a channel's credentials on
- * some servers), just as the check would read them: the socket is private to the user (as the
- * fleet's budget socket, cli/fleet/budget.ts), the fleet keeps them in memory for the run, and
- * neither side logs or writes them. Without the variable (a plain `pulumi refresh`, another verb)
- * nothing is sent and reads are as they always were.
+ * The lists a stack's refresh read, handed to the `fleet drift` run that started it, so that its
+ * check for unmanaged objects need not read them again. The message and why it carries no key are
+ * in docs/architecture.md (Lists handed to fleet drift).
  */
 import { createHash } from "node:crypto";
 import { createConnection, type Socket } from "node:net";

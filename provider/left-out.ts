@@ -1,18 +1,7 @@
 /**
- * The fields a program leaves out, as the provider last wrote them. A deploy keeps a value set by
- * hand in such a field, and the refresh before it records that value, so the recorded outputs
- * alone stop showing that anyone changed it: drift would call the stack in sync while the service
- * runs with a value nobody declared. So each object's outputs keep, under `__leftOutAsWritten`,
- * the value a left-out field had when the provider last wrote the object's declaration of it (at
- * create: the service's answer), for each such field whose value has moved from it since. A read
- * carries it on, a write of other fields too; a field back at its written value drops out, and a
- * field the program declares (or stops declaring, which writes it) is written afresh.
- *
- * Only the fields that moved are kept, rather than every left-out field: drift learns the same,
- * and the state stays as it was for every object nobody touched (a set of 1,000 monitors pays
- * nothing). Secrets and write-only values are never kept. It is an internal property: diff never
- * compares it, so it causes no change and no replacement. A set keeps it per member, by key
- * (schema/members.ts), through the same functions.
+ * The fields a program leaves out, as the provider last wrote them (`__leftOutAsWritten`), so that
+ * drift still tells a value changed by hand after a deploy kept it. Why only the fields that moved
+ * are kept is in docs/architecture.md (Left-out fields as written).
  */
 import type { AnyResourceDefinition } from "../schema/define.js";
 import { isRecord } from "../schema/naming.js";

@@ -1,37 +1,7 @@
 /**
- * Reads of many objects of one kind, answered from list pages (`limit=250`) instead of one GET each.
- *
- * The dynamic provider host hands the provider one `read` call per resource, several at once (the
- * engine's `--parallel` workers, 4 per core by default) and back to back during a refresh, with no
- * word of how many will come. So the reads of one list (a path and its scope, e.g. the monitors of
- * one client) share a session: its pages are fetched one at a time, as reads need them, and every
- * read looks among the items fetched so far first. Whether a read waits for the next page or is
- * answered `unlisted` (the caller then GETs the object) follows two rules:
- *
- * - a session's first read waits {@link GATHER_MS} for company: read alone, it is a GET (as cheap
- *   as a page, and sure to find its object); once a second read of the list has come (at once or
- *   later), the first page answers them and those that follow, often the whole list when it is
- *   scoped by client;
- * - a page is fetched only while the pages so far do not exceed the reads they answered, plus one,
- *   plus one for every {@link READS_PER_SPECULATIVE_PAGE} reads not answered from a page (read by
- *   id, or waiting). A list in the reads' order pays for itself page by page; one in another order
- *   (newest first, while the state holds the oldest first) is read on as long as many reads are
- *   still looking for their object; a few objects in a huge account cost a page and a GET each.
- *
- * Hence a session of one read costs one request; of n reads at most 1.25 n + 1 requests (the pages
- * allowed above, plus a GET for every read they did not answer), never more pages than that however
- * long the list; and n reads of objects that fill p pages, listed in the reads' order, p requests,
- * or p + 1 when the first read came alone (1,000 monitors: 4 or 5).
- *
- * A session holds what the service showed at one moment: it ends after {@link IDLE_MS} without a
- * read, and {@link forget} ends every session when the process writes (a create, update or delete),
- * so a read never answers from a page older than the process's last change.
- *
- * In a `fleet drift` run (a {@link CompleteListSink} given), the check for unmanaged objects reads
- * the whole list of each kind in the stack's scope after the refresh. A read of such a list (the
- * reader says which) then reads it whole at once, with no wait and no GET: a page costs what a GET
- * costs, the check would read every page anyway, and the complete list is handed to the sink so
- * that the check need not read it again. A list whose pages cannot all be read is handed on to nobody.
+ * Reads of many objects of one kind answered from shared list pages instead of one GET each, so a
+ * refresh of n objects costs about n/250 requests; how a read decides between waiting for a page
+ * and a GET, and what that costs, is in docs/architecture.md (List reads).
  */
 import { ApiError } from "./errors.js";
 import type { ApiClient } from "./http/client.js";

@@ -1,22 +1,7 @@
 /**
- * The one place a resource kind is declared.
- *
- * A definition holds everything that differs between kinds: the zod input schema, whose every field
- * carries all its facts on its own line through {@link field} (description, API name, default,
- * assumption, replace-on-change, secret, write-only), the API path, and the extra calls (pause,
- * attach, ...) that carry declarative associations. Generic code derives the rest: check, diff,
- * CRUD, the SDK classes, the JSON Schema of YAML files and the reference docs.
- *
- * What the spec (shared/api/service-api.md) states is enforced; what it leaves "not shown" is an
- * assumption, marked as one in the definition (`assumption` of a field, or of the whole kind), and
- * never a reason for check to refuse a value a real server might accept.
- *
- * Conventions the generic code relies on instead of per-kind lists:
- * - An API field's name is the snake_case of its camelCase input name, at every depth, unless its
- *   facts name it (`apiName`).
- * - Lists whose order carries no meaning are declared with `setOf()` (schema/rules.ts).
- * - Defaults the service applies are facts of the field (`default`); zod `.default()` is used only
- *   where the provider itself fills the value in (e.g. a nested document's fields).
+ * The one place a resource kind is declared: a definition holds everything that differs between
+ * kinds, each field with all its facts on its own line ({@link field}); generic code derives the
+ * rest. The conventions it relies on are in docs/architecture.md (Definitions).
  */
 import { z } from "zod";
 import { toSnakeCase } from "./naming.js";
