@@ -30,7 +30,6 @@ const BATCH_REFUSED = [400, 404, 405, 422];
 
 type Values = Record<string, unknown>;
 type Members = Map<string, RecordedMember>;
-/** A member operation that failed, by key. */
 type Failure = { key: string; message: string };
 /** Runs an operation under the name of what it is for, so that a retry notice names it (provider/index.ts). */
 export type Scope = <T>(name: string, operation: () => Promise<T>) => Promise<T>;
@@ -127,9 +126,7 @@ class MonitorSetEngine {
   async delete(_id: string, props: Values): Promise<void> {
     const failures: Failure[] = [];
     await this.#each(props, [...recordedMembers(monitorSet, props).values()], failures, (member) => this.#engine.delete(member.id, stateOf(member)));
-    if (failures.length > 0) {
-      throw new OperationError(`${MONITOR_SET_KIND}: delete failed for ${failures.map((failure) => `${keyPath(failure.key)} (${failure.message})`).join("; ")}`);
-    }
+    if (failures.length > 0) throw new OperationError(`${MONITOR_SET_KIND}: delete failed for ${failures.map((failure) => `${keyPath(failure.key)} (${failure.message})`).join("; ")}`);
   }
 
   /** Runs `work` on each member (a key, or a recorded member) under its name, at most {@link CONCURRENCY} at once; a failure is added to `failures`. */
@@ -198,9 +195,7 @@ class MonitorSetEngine {
   }
 }
 
-function recorded(key: string, id: string, outputs: Values): RecordedMember {
-  return { key, id, definition: monitor, values: outputs };
-}
+const recorded = (key: string, id: string, values: Values): RecordedMember => ({ key, id, definition: monitor, values });
 
 /** Some members written and some not: the set's outputs record what exists (with the provider that complete outputs get from the host), and the message names each failed member. */
 function partialFailure(inputs: Values, id: string, members: Members, failures: readonly Failure[], done: string): PartialFailure {
@@ -220,6 +215,4 @@ async function forEachLimited<T>(items: readonly T[], work: (item: T) => Promise
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
