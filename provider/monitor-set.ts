@@ -79,7 +79,9 @@ class MonitorSetEngine {
     const id = randomUUID();
     const members: Members = new Map();
     const failures = await this.#create(inputs, Object.keys(inputs[monitorSet.membersField] as Values), members);
-    if (failures.length > 0) throw partialFailure(inputs, id, members, failures, `created ${members.size}`);
+    const failure = failures.length === 0 ? undefined : partialFailure(inputs, id, members, failures, `created ${members.size}`);
+    // Nothing created: nothing to record, as for a single Monitor whose create failed.
+    if (failure !== undefined) throw members.size === 0 ? new OperationError(failure.message) : failure;
     return { id, outs: groupOutputs(monitorSet, members.values(), inputs) };
   }
 
