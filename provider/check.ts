@@ -8,7 +8,8 @@ import { type AnyResourceDefinition, providerInputs } from "../schema/define.js"
 import { isInternal } from "./fields.js";
 import { IS_REQUIRED, parseFieldValue, unknownFieldRule } from "../schema/rule-messages.js";
 import { type OpenDomain, metadataOf, undeclaredKeys, unwrap } from "../schema/rules.js";
-import { describeResource } from "./failures.js";
+import { type GroupDefinition, memberOf, memberPath } from "../schema/members.js";
+import { describeMember, describeResource } from "./failures.js";
 import { isRecord } from "../schema/naming.js";
 
 export interface CheckFailure {
@@ -47,11 +48,11 @@ export function containsUnknown(value: unknown): boolean {
 export type ClosedDomains = Partial<Record<OpenDomain, readonly string[]>>;
 
 /**
- * Validates `news` against the kind's schema. On success `inputs` holds the parsed values (with
+ * Validates `news` against the kind's schema; warnings name `resource`. On success `inputs` holds the parsed values (with
  * the defaults the schema fills in) plus the provider's internal properties; on failure it holds
  * `news` unchanged.
  */
-export function check(definition: AnyResourceDefinition, news: Record<string, unknown>, closed: ClosedDomains = {}): CheckResult {
+export function check(definition: AnyResourceDefinition, news: Record<string, unknown>, closed: ClosedDomains = {}, resource = describeResource(definition, news)): CheckResult {
   const shape: Record<string, z.ZodType> = { ...definition.inputs.shape, ...providerInputs.shape };
   const secrets = new Set<string>(definition.secrets);
   const failures = new Map<string, string>();
@@ -100,7 +101,6 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   }
   // Warnings only once every rule passed: the failure comes first.
   const warnings: string[] = [];
-  const resource = describeResource(definition, news);
   for (const [field, schema] of Object.entries(definition.inputs.shape as Record<string, z.ZodType>)) {
     for (const path of undeclaredKeys(schema, parsed[field], field)) {
       warnings.push(`${resource}: ${path} is not a key this package knows; it is sent as written and the server decides (check the spelling)`);
@@ -113,6 +113,43 @@ export function check(definition: AnyResourceDefinition, news: Record<string, un
   }
   const internals = Object.fromEntries(Object.entries(news).filter(([key]) => isInternal(key)));
   return { inputs: { ...internals, ...parsed }, failures: [], warnings };
+}
+
+/**
+ * A group's inputs (schema/members.ts), each member checked as a single resource of its kind:
+ * failures named `MonitorSet.monitors["checkout"].intervalSeconds`, warnings naming the member as
+ * a single resource's name it (`MonitorSet "fleet".monitors["checkout"]: …`). On success each
+ * member's inputs are the parsed ones, without the group's shared inputs it does not set itself.
+ */
+export function checkGroup(group: GroupDefinition, news: Record<string, unknown>, closed: ClosedDomains = {}): CheckResult {
+  const failures: CheckFailure[] = [];
+  const warnings: string[] = [];
+  const known = [group.membersField, ...group.shared];
+  for (const key of Object.keys(news)) {
+    if (!isInternal(key) && !known.includes(key)) failures.push({ property: key, reason: `${group.kind}.${key}: unknown field (known: ${known.join(", ")})` });
+  }
+  const members = news[group.membersField];
+  const noun = group.member.kind.toLowerCase();
+  if (containsUnknown(members) && !isRecord(members)) return { inputs: news, failures, warnings };
+  if (!isRecord(members) || Object.keys(members).length === 0) {
+    failures.push({ property: group.membersField, reason: `${group.kind}.${group.membersField}: must be a map of at least one ${noun} by key` });
+    return { inputs: news, failures, warnings };
+  }
+  const parsed: Record<string, unknown> = {};
+  for (const [key, written] of Object.entries(members)) {
+    const path = memberPath(group, key);
+    if (!isRecord(written)) {
+      failures.push({ property: path, reason: `${group.kind}.${path}: must be a ${noun}'s inputs (an object)` });
+      continue;
+    }
+    const result = check({ ...group.member, kind: `${group.kind}.${path}` }, memberOf(group, news, key)?.values ?? written, closed, describeMember(group, news, key));
+    failures.push(...result.failures.map((failure) => ({ property: failure.property === "" ? "" : `${path}.${failure.property}`, reason: failure.reason })));
+    warnings.push(...result.warnings);
+    const own = Object.entries(result.inputs).filter(([field]) => !isInternal(field) && !(group.shared.includes(field) && written[field] === undefined));
+    parsed[key] = Object.fromEntries(own);
+  }
+  if (failures.length > 0) return { inputs: news, failures, warnings: [] };
+  return { inputs: { ...news, [group.membersField]: parsed }, failures, warnings };
 }
 
 /** Values of closed domains at any depth of `value` that the stack does not allow. */

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { AnyResourceDefinition } from "../schema/define.js";
+import { type GroupDefinition, memberOf, recordedMembers } from "../schema/members.js";
 import { isSetSchema, openKeysOf, unwrap } from "../schema/rules.js";
 import { containsUnknown } from "./check.js";
 import { inputFields, internal, replaceFields } from "./fields.js";
@@ -33,6 +34,46 @@ export function diff(
     // A new object never collides with the old one, so the replacement is created first.
     deleteBeforeReplace: false,
   };
+}
+
+/** What an update of a group does to its members, by key. */
+export interface MemberChanges {
+  added: string[];
+  /** Members whose diff replaces them: the successor is created, then the old object deleted. */
+  replaced: string[];
+  updated: string[];
+  removed: string[];
+}
+
+/**
+ * Each member of a group (schema/members.ts) diffed as a single resource of its kind, recorded
+ * outputs against checked inputs: the keys added, replaced (by the member's `replaces`), updated
+ * in place and removed.
+ */
+export function memberChanges(group: GroupDefinition, olds: Record<string, unknown>, news: Record<string, unknown>): MemberChanges {
+  const recorded = recordedMembers(group, olds);
+  const desired = isRecord(news[group.membersField]) ? (news[group.membersField] as Record<string, unknown>) : {};
+  const changes: MemberChanges = { added: [], replaced: [], updated: [], removed: [...recorded.keys()].filter((key) => !(key in desired)) };
+  for (const key of Object.keys(desired)) {
+    const before = recorded.get(key);
+    const member = before === undefined ? undefined : diff(group.member, before.values, memberOf(group, news, key)?.values ?? {});
+    if (member === undefined) changes.added.push(key);
+    else if (member.replaces.length > 0) changes.replaced.push(key);
+    else if (member.changes) changes.updated.push(key);
+  }
+  return changes;
+}
+
+/**
+ * A group changes when a member does, and is never replaced: a member whose diff replaces it is
+ * replaced inside the update. The dynamic provider host of this Pulumi version forwards no
+ * `detailedDiff`, so the preview shows the engine's own diff of the inputs, which is already per
+ * member and per field (`~ monitors: { ~ checkout: { ~ intervalSeconds: … } }`).
+ */
+export function diffGroup(group: GroupDefinition, olds: Record<string, unknown>, news: Record<string, unknown>): DiffResult {
+  // Members not known yet at preview (or not given, which check refuses) may change any member.
+  const changes = !isRecord(news[group.membersField]) || Object.values(memberChanges(group, olds, news)).some((keys: string[]) => keys.length > 0);
+  return { changes, replaces: [], deleteBeforeReplace: false };
 }
 
 /** The input fields whose new value differs from the recorded one, or that were set and are now removed. */

@@ -29,6 +29,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { groupOf, memberPath, membersOf } from "../schema/members.js";
 import { monitor } from "../schema/resources/monitor.js";
 import { type CheckFailure, containsUnknown } from "./check.js";
 import { canonical } from "./diff.js";
@@ -222,19 +223,19 @@ export interface DryRunHook {
 
 /**
  * `provider` with a check that, once its own rules pass, asks the service about the monitors it
- * creates or changes: for `Monitor` and `MonitorSet` (`setKind`), the only kinds the endpoint
- * takes; other kinds are returned as they are.
+ * creates or changes: a `Monitor`, or the monitors of a group (`MonitorSet`), the only objects the
+ * endpoint takes; other kinds are returned as they are.
  */
-export function withDryRun(kind: string, setKind: string, provider: pulumi.dynamic.ResourceProvider, hook: DryRunHook): pulumi.dynamic.ResourceProvider {
+export function withDryRun(kind: string, provider: pulumi.dynamic.ResourceProvider, hook: DryRunHook): pulumi.dynamic.ResourceProvider {
   const own = provider.check;
-  if ((kind !== monitor.kind && kind !== setKind) || own === undefined) return provider;
+  if (groupOf(kind)?.member !== monitor && kind !== monitor.kind) return provider;
+  if (own === undefined) return provider;
   return {
     ...provider,
     check: async (olds, news) => {
       const result = await own(olds, news);
       if ((result.failures?.length ?? 0) > 0 || !hook.enabled()) return result;
-      const inputs = result.inputs ?? news;
-      const subjects = (kind === setKind ? setSubjects(setKind, olds, inputs) : [monitorSubject(olds, inputs)]).filter((subject) => subject.changed);
+      const subjects = subjectsOf(kind, olds, result.inputs ?? news).filter((subject) => subject.changed);
       if (subjects.length === 0) return result;
       const verdicts = await hook.batcher.verdicts(subjects.map((subject) => bodyOf(subject.inputs)));
       const failures = subjects.flatMap((subject, index) => failuresOf(subject, verdicts[index] as DryRunVerdict));
@@ -256,22 +257,21 @@ function changedSince(olds: Values | undefined, inputs: Values): boolean {
   return inputFields(monitor).some((field) => canonical(shape[field] as z.ZodType, olds[field]) !== canonical(shape[field] as z.ZodType, inputs[field]));
 }
 
-function monitorSubject(olds: Values, inputs: Values): Subject {
-  return { kind: monitor.kind, property: "", inputs, changed: changedSince(olds, inputs) };
-}
-
-/** The set's monitors with the set's `clientId` where they name none, as the set creates them. */
-function setSubjects(setKind: string, olds: Values, inputs: Values): Subject[] {
-  const monitors = inputs["monitors"];
-  if (!isRecord(monitors)) return [];
-  const before = isRecord(olds["monitors"]) ? olds["monitors"] : {};
-  const clientChanged = canonical(monitor.inputs.shape.clientId as z.ZodType, olds["clientId"]) !== canonical(monitor.inputs.shape.clientId as z.ZodType, inputs["clientId"]);
-  return Object.entries(monitors).flatMap(([key, member]) => {
-    if (!isRecord(member)) return [];
-    const withClient = inputs["clientId"] !== undefined && member["clientId"] === undefined ? { ...member, clientId: inputs["clientId"] } : member;
-    const old = before[key];
-    const path = `monitors[${JSON.stringify(key)}]`;
-    return [{ kind: `${setKind}.${path}`, property: `${path}.`, inputs: withClient, changed: clientChanged || changedSince(isRecord(old) ? old : undefined, member) }];
+/**
+ * The monitors of a resource (schema/members.ts) as it creates them, a group's shared `clientId`
+ * included: each changed when its inputs differ from the recorded ones.
+ */
+function subjectsOf(kind: string, olds: Values, inputs: Values): Subject[] {
+  const group = groupOf(kind);
+  const before = new Map(membersOf(kind, olds).map((member) => [member.key, member.values]));
+  return membersOf(kind, inputs).map(({ key, values }) => {
+    const path = group === undefined || key === undefined ? undefined : memberPath(group, key);
+    return {
+      kind: path === undefined ? monitor.kind : `${kind}.${path}`,
+      property: path === undefined ? "" : `${path}.`,
+      inputs: values,
+      changed: changedSince(before.get(key), values),
+    };
   });
 }
 

@@ -16,7 +16,7 @@ import type { ApiClient } from "./http/client.js";
 import { newIdempotencyKey } from "./http/request.js";
 import { canonical, changedFields, declaredInputs } from "./diff.js";
 import { fillPath, internal, isInternal, objectBodyFields, replaceFields, updateBodyFields } from "./fields.js";
-import { OperationError, ResourceInitError, describeResource } from "./failures.js";
+import { OperationError, PartialFailure, describeResource } from "./failures.js";
 import { withLeftOutAsWritten } from "./left-out.js";
 import { isRecord } from "../schema/naming.js";
 import { type ApiObject, type Listed, ResourceReader, apiObjectOf, declaredNames, resetValue } from "./reader.js";
@@ -65,28 +65,35 @@ export class ResourceEngine {
       return { id: adoptId, outs: await this.#converge(adoptId, existing, inputs) };
     }
 
-    const { id, created, replayed } = await this.reader.step(inputs, "create", () => this.#create(inputs));
-    // A replay means an earlier attempt of this very create succeeded but its outcome was lost
-    // (e.g. the deployment was interrupted): that object is taken over, not made a second time.
-    if (replayed) return { id, outs: await this.#converge(id, created, inputs) };
-    return { id, outs: await this.completeCreate(id, created, inputs) };
+    const { path, body } = this.#createRequest(inputs);
+    const { data, replayed } = await this.reader.step(inputs, "create", () => this.post(path, body, idempotencyKeyOf(this.definition.kind, inputs[internal.urn], path, body)));
+    return this.completeCreate(apiObjectOf(data, `POST ${path}`), replayed, inputs);
   }
 
   /**
-   * Takes over an object already read (e.g. from a list): makes it match the inputs and returns
-   * its outputs, read back only when a call changed it and did not answer with the object.
+   * Completes a create the service answered, alone or in a batch: the one rule for both. A new
+   * object gets the associations the inputs declare. A replay means an earlier attempt of this very
+   * create succeeded and its outcome was lost (a dropped answer, an interrupted deployment): its
+   * object is fetched by id and taken over while it exists and is usable; one deleted or archived
+   * since (an earlier destroy/up cycle) is followed by one fresh create under a new key: at most
+   * two POSTs, however many cycles came before.
    */
-  async adopt(id: string, apiObject: ApiObject, inputs: Values): Promise<Values> {
-    this.reader.forget();
-    return this.#converge(id, apiObject, inputs);
+  async completeCreate(created: ApiObject, replayed: boolean, inputs: Values): Promise<{ id: string; outs: Values }> {
+    const id = created["id"] as string;
+    if (!replayed) return { id, outs: await this.#completeNew(id, created, inputs) };
+    const current = await this.reader.step(inputs, "create", () => this.reader.fetchObject(id, inputs));
+    if (current !== undefined && !this.#isDeleted(current)) return { id, outs: await this.#converge(id, current, inputs) };
+    const { path, body } = this.#createRequest(inputs);
+    const fresh = apiObjectOf((await this.reader.step(inputs, "create", () => this.post(path, body, newIdempotencyKey()))).data, `POST ${path}`);
+    return { id: fresh["id"] as string, outs: await this.#completeNew(fresh["id"] as string, fresh, inputs) };
   }
 
   /**
-   * Applies the associations the inputs declare to an object just created (here or by a batch
-   * create) and returns its outputs, from the create's answer and the calls' answers: a new object
-   * has no attachments, so none is read, and none is read back.
+   * Applies the associations the inputs declare to an object just created and returns its outputs,
+   * from the create's answer and the calls' answers: a new object has no attachments, so none is
+   * read, and none is read back.
    */
-  async completeCreate(id: string, created: ApiObject, inputs: Values): Promise<Values> {
+  async #completeNew(id: string, created: ApiObject, inputs: Values): Promise<Values> {
     const kept = this.reader.keptOutputs(created, inputs);
     try {
       const applied = await this.reader.step(inputs, "create", () => this.#applyAssociations(id, this.reader.project(created), inputs, [], true));
@@ -99,7 +106,7 @@ export class ResourceEngine {
         [internal.declaredInputs]: [],
         [internal.provider]: inputs[internal.provider],
       };
-      throw new ResourceInitError(id, properties, error);
+      throw PartialFailure.created(id, properties, error);
     }
   }
 
@@ -170,24 +177,10 @@ export class ResourceEngine {
   // -------------------------------------------------------------------------------------------
   // Create
 
-  /**
-   * POSTs the create body under the key derived from the resource's URN and the body, so two
-   * resources never share a key. A replay is taken over only when its object still exists and is
-   * usable; a replay of an object deleted or archived since (an earlier destroy/up cycle) is
-   * followed by one fresh create under a new key: at most two POSTs, however many cycles came before.
-   */
-  async #create(inputs: Values): Promise<{ id: string; created: ApiObject; replayed: boolean }> {
+  /** The create request of the inputs: the kind's collection path and the object's body. */
+  #createRequest(inputs: Values): { path: string; body: Values } {
     const shape = this.definition.inputs.shape as Record<string, z.ZodType>;
-    const body = apiBody(shape, inputs, objectBodyFields(this.definition));
-    const path = fillPath(this.definition.path, inputs);
-    const first = await this.post(path, body, idempotencyKeyOf(this.definition.kind, inputs[internal.urn], path, body));
-    const created = apiObjectOf(first.data, `POST ${path}`);
-    const id = created["id"] as string;
-    if (!first.replayed) return { id, created, replayed: false };
-    const current = await this.reader.fetchObject(id, inputs);
-    if (current !== undefined && !this.#isDeleted(current)) return { id, created: current, replayed: true };
-    const fresh = apiObjectOf((await this.post(path, body, newIdempotencyKey())).data, `POST ${path}`);
-    return { id: fresh["id"] as string, created: fresh, replayed: false };
+    return { path: fillPath(this.definition.path, inputs), body: apiBody(shape, inputs, objectBodyFields(this.definition)) };
   }
 
   /** Whether an object is in the state destroy leaves it in (e.g. an archived client). */

@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { AnyResourceDefinition } from "../schema/define.js";
+import { type GroupDefinition, memberPath } from "../schema/members.js";
 import type { ApiError } from "./errors.js";
 import { internal } from "./fields.js";
 import { isRecord } from "../schema/naming.js";
@@ -36,30 +37,47 @@ export class OperationError extends Error {
 }
 
 /**
- * An object that was created but could not be fully set up (e.g. attaching a channel failed).
- * The dynamic provider host reads `id` and `properties` and records the object in state, so the
- * next deployment updates it instead of creating another one.
+ * A write partly done: an object created but not fully set up (e.g. attaching a channel failed),
+ * or some members of a group written and others not. The dynamic provider host reads `id` and
+ * `properties` and records them, so the state holds exactly what exists and the next deployment
+ * carries on from there instead of creating anything twice.
  */
-export class ResourceInitError extends Error {
-  override readonly name = "ResourceInitError";
+export class PartialFailure extends Error {
+  override readonly name = "PartialFailure";
   readonly id: string;
   readonly properties: Record<string, unknown>;
+  /** What the engine shows instead of the message. */
   readonly reasons: string[];
 
-  constructor(id: string, properties: Record<string, unknown>, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`${reason} (the object ${id} was created and is kept; the next update finishes setting it up)`, { cause });
+  constructor(id: string, properties: Record<string, unknown>, message: string, options: { reason?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
     this.id = id;
     this.properties = properties;
-    this.reasons = [reason];
+    this.reasons = [options.reason ?? message];
+  }
+
+  /** An object created whose setting up failed with `cause`: kept, the next update finishes it. */
+  static created(id: string, properties: Record<string, unknown>, cause: unknown): PartialFailure {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return new PartialFailure(id, properties, `${reason} (the object ${id} was created and is kept; the next update finishes setting it up)`, { reason, cause });
+  }
+
+  /** The same failure recording `properties` instead. */
+  recording(properties: Record<string, unknown>): PartialFailure {
+    return new PartialFailure(this.id, properties, this.message, { reason: this.reasons[0] as string, cause: this.cause });
   }
 }
 
 /** `Monitor "web"`, the resource's name taken from its URN, or the kind alone without one. */
-export function describeResource(definition: AnyResourceDefinition, values: Record<string, unknown>): string {
+export function describeResource(definition: { kind: string }, values: Record<string, unknown>): string {
   const urn = values[internal.urn];
   const name = typeof urn === "string" ? urn.split("::").slice(3).join("::") : "";
   return name === "" ? definition.kind : `${definition.kind} "${name}"`;
+}
+
+/** `MonitorSet "fleet".monitors["checkout"]`: how warnings and notices name a member of a group, as {@link describeResource} names a resource. */
+export function describeMember(group: GroupDefinition, values: Record<string, unknown>, key: string): string {
+  return `${describeResource(group, values)}.${memberPath(group, key)}`;
 }
 
 /** Replaces every string held in a secret field of `values` by `[secret]`. */

@@ -18,7 +18,7 @@ import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
-import { ResourceInitError, describeResource } from "./failures.js";
+import { PartialFailure, describeResource } from "./failures.js";
 import { accountKey, fleetListSink } from "./fleet-lists.js";
 import { internal } from "./fields.js";
 import type { ApiClient } from "./http/client.js";
@@ -100,8 +100,8 @@ function closedDomains() {
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   const cached = providers.get(kind);
   if (cached !== undefined) return cached;
-  const own = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), closedDomains) : kindProvider(kind);
-  const provider = withDryRun(kind, MONITOR_SET_KIND, own, dryRun);
+  const own = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), closedDomains, (name, operation) => currentResource.run(name, operation)) : kindProvider(kind);
+  const provider = withDryRun(kind, own, dryRun);
   providers.set(kind, provider);
   return provider;
 }
@@ -170,11 +170,11 @@ function written<T extends Record<string, unknown> | undefined>(outputs: T, kind
   return (outputs === undefined ? undefined : { ...withKind(outputs, kind), [internal.changedAt]: new Date().toISOString() }) as T;
 }
 
-/** An init failure's partial outputs carry their kind like complete ones. */
+/** A partial failure's outputs carry their kind like complete ones. */
 function kindOnFailure(kind: string): (error: unknown) => never {
   return (error) => {
-    if (!(error instanceof ResourceInitError)) throw error;
-    throw new ResourceInitError(error.id, written(error.properties, kind), error.cause);
+    if (!(error instanceof PartialFailure)) throw error;
+    throw error.recording(written(error.properties, kind));
   };
 }
 

@@ -90,9 +90,16 @@ export class ResourceReader {
     return this.step(context, `read ${id}`, () => this.fetchObject(id, context));
   }
 
-  /** Every object the list shows with `query`, read now in list pages, by lower-case id. */
-  async listNow(query: Query, context: Values = {}): Promise<Map<string, ApiObject>> {
-    return this.#lists.scan(fillPath(this.definition.path, context), query);
+  /**
+   * Every object in the scope of the objects recorded as `states` (members of a set), read now in
+   * list pages, by lower-case id: the list of their one client, of the objects outside any client,
+   * or of all clients when they live in several.
+   */
+  async listScopeOf(states: readonly Values[]): Promise<Map<string, ApiObject>> {
+    const clients = new Set(states.map((state) => state["clientId"]));
+    const [clientId] = clients;
+    const query: Query = clients.size > 1 ? { all_clients: true } : typeof clientId === "string" ? { client_id: clientId } : {};
+    return this.#lists.scan(fillPath(this.definition.path, states[0] ?? {}), query);
   }
 
   /** Ends the sessions of list pages: the service changed since they were read. */

@@ -28,6 +28,8 @@ export interface GroupDefinition {
   shared: readonly string[];
   /** The group's outputs that hold one field of each member by key: output name -> member field. */
   perMember: Readonly<Record<string, string>>;
+  /** Per-member outputs recorded only when a member has a value: the state of a group nobody touched by hand stays as it was. */
+  sparse: readonly string[];
 }
 
 export const monitorSet: GroupDefinition = {
@@ -36,6 +38,7 @@ export const monitorSet: GroupDefinition = {
   membersField: "monitors",
   shared: ["clientId"],
   perMember: { ids: "id", statuses: "status", [DECLARED_INPUTS]: DECLARED_INPUTS, [LEFT_OUT_AS_WRITTEN]: LEFT_OUT_AS_WRITTEN },
+  sparse: [LEFT_OUT_AS_WRITTEN],
 };
 
 export const groups: readonly GroupDefinition[] = [monitorSet];
@@ -56,6 +59,9 @@ export interface Member {
   /** Its id, when the values are outputs. */
   id?: string;
 }
+
+/** A member a group's outputs record: it exists, under its id. */
+export type RecordedMember = Member & { key: string; id: string };
 
 /** How a caller reads a field: the policy pack's read tells a value unknown at preview (not an object, so skipped). */
 export type FieldReader = (object: object, field: string) => unknown;
@@ -113,6 +119,55 @@ export function memberOf(group: GroupDefinition, values: object, key: string, re
   }
   const memberValues = Object.keys(perMember).length === 0 ? (member as Record<string, unknown>) : { ...member, ...perMember };
   return { key, definition: group.member, values: memberValues, ...(id === undefined ? {} : { id }) };
+}
+
+/**
+ * The members a group's outputs record, by key: each with its id and its outputs as a single
+ * resource of its kind records them. The group's shared outputs are not mixed in: a member
+ * records its own (a member written before the group's `clientId` changed still holds the old one).
+ */
+export function recordedMembers(group: GroupDefinition, outputs: object): Map<string, RecordedMember> {
+  const members = new Map<string, RecordedMember>();
+  for (const key of keysOf(group, outputs)) {
+    const member = memberOf(group, outputs, key, undefined, (values) => values);
+    if (member?.id !== undefined) members.set(key, { ...member, key, id: member.id });
+  }
+  return members;
+}
+
+/**
+ * The group's outputs that record `members`, with the group's shared inputs: what
+ * {@link recordedMembers} reads back. A member's own values go under the members field, without
+ * the per-member fields and without the provider's internal ones (`__`), which have outputs of
+ * their own.
+ */
+export function groupOutputs(group: GroupDefinition, members: Iterable<RecordedMember>, inputs: object): Record<string, unknown> {
+  const outputs: Record<string, unknown> = {};
+  for (const field of group.shared) {
+    const value = (inputs as Record<string, unknown>)[field];
+    if (value !== undefined && value !== null) outputs[field] = value;
+  }
+  const perMember = Object.entries(group.perMember);
+  const maps: Record<string, Record<string, unknown>> = Object.fromEntries([group.membersField, ...perMember.map(([output]) => output)].map((output) => [output, {}]));
+  const ownFields = new Set(perMember.map(([, field]) => field));
+  for (const { key, id, values } of members) {
+    for (const [output, field] of perMember) {
+      const value = field === "id" ? id : values[field];
+      if (value !== undefined) (maps[output] as Record<string, unknown>)[key] = value;
+    }
+    (maps[group.membersField] as Record<string, unknown>)[key] = Object.fromEntries(Object.entries(values).filter(([field]) => !ownFields.has(field) && !field.startsWith("__")));
+  }
+  for (const [output, map] of Object.entries(maps)) {
+    if (!(group.sparse.includes(output) && Object.keys(map).length === 0)) outputs[output] = map;
+  }
+  return outputs;
+}
+
+/** The keys a group's outputs record an id for. */
+function keysOf(group: GroupDefinition, outputs: object): string[] {
+  const idOutput = Object.entries(group.perMember).find(([, field]) => field === "id")?.[0] ?? "";
+  const ids = (outputs as Record<string, unknown>)[idOutput];
+  return isRecord(ids) ? Object.keys(ids) : [];
 }
 
 function withShared(values: object, field: string, value: unknown): object {

@@ -26,10 +26,10 @@ export const TOTAL_THRESHOLD = 90;
 
 export const MUTATION_TARGETS: readonly MutationTarget[] = [
   // What changes and what replaces: diff and the equality it compares with, for a single resource
-  // and for each member of a MonitorSet (the one engine), and which fields are compared and replace.
+  // and for each member of a MonitorSet (the one engine: diffGroup, memberChanges), and which
+  // fields are compared and replace.
   { file: "provider/diff.ts" },
   { file: "provider/fields.ts", declarations: ["isInternal", "inputFields", "replaceFields"] },
-  { file: "provider/monitor-set.ts", declarations: ["diffSet", "changedKeys"] },
   // Bad input at preview: the rules, the field definitions and the exact messages.
   { file: "provider/check.ts" },
   { file: "schema/rules.ts" },

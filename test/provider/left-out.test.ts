@@ -11,12 +11,13 @@ import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import { driftOf } from "../../cli/drift/changes.js";
 import { monitor } from "../../schema/index.js";
-import { check } from "../../provider/check.js";
-import { diff } from "../../provider/diff.js";
+import { check, checkGroup } from "../../provider/check.js";
+import { diff, diffGroup } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import type { HttpMethod } from "../../provider/http/request.js";
 import { withLeftOutAsWritten } from "../../provider/left-out.js";
-import { checkSet, diffSet, monitorSetProvider } from "../../provider/monitor-set.js";
+import { monitorSetProvider } from "../../provider/monitor-set.js";
+import { monitorSet } from "../../schema/members.js";
 import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
 
@@ -135,7 +136,7 @@ describe("what is kept, for any object", () => {
 describe("a member of a MonitorSet, through the same path", () => {
   it("drift after the deploy reports only the member's kept field; a set nobody touched keeps nothing", async () => {
     const provider = monitorSetProvider(engine, () => ({}));
-    const setInputs = () => checkSet({ monitors: { web: { name: "Web", url: "https://example.com", paused: false }, api: { name: "Api", url: "https://example.com/api" } }, __urn: urnOf("MonitorSet", "fleet") }).inputs;
+    const setInputs = () => checkGroup(monitorSet, { monitors: { web: { name: "Web", url: "https://example.com", paused: false }, api: { name: "Api", url: "https://example.com/api" } }, __urn: urnOf("MonitorSet", "fleet") }).inputs;
     const { id, outs: created } = await provider.create(setInputs());
     expect(created).not.toHaveProperty("__leftOutAsWritten");
     const ids = created["ids"] as Record<string, string>;
@@ -144,13 +145,13 @@ describe("a member of a MonitorSet, through the same path", () => {
     await byHand("PATCH", `/monitors/${ids.web}`, { interval_seconds: 900 });
     await byHand("POST", `/monitors/${ids.web}/pause`);
     const before = (await provider.read!(id, created)).props!;
-    expect(diffSet(before, setInputs()).changes).toBe(true);
+    expect(diffGroup(monitorSet, before, setInputs()).changes).toBe(true);
     const { outs: deployed } = await provider.update!(id, before, setInputs());
     expect(deployed["__leftOutAsWritten"]).toEqual({ web: { intervalSeconds: 60 } });
 
     const after = (await provider.read!(id, deployed)).props!;
     expect(after).toEqual(deployed);
-    expect(diffSet(after, setInputs()).changes).toBe(false);
+    expect(diffGroup(monitorSet, after, setInputs()).changes).toBe(false);
     expect(driftOf(refreshStep("MonitorSet", "fleet", deployed, after))).toEqual([
       {
         type: "MonitorSet",

@@ -59,7 +59,7 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
       const { data } = await on.api.request<Values[]>("POST", "/monitors/batch", { body: { monitors: bodies }, expectedStatus: 201 });
       for (const [index, created] of data.entries()) {
         const id = created["id"] as string;
-        made.push({ id, state: await engine.completeCreate(id, created, inputs[index] as Values), inputs: inputs[index] as Values });
+        made.push({ id, state: (await engine.completeCreate(created, false, inputs[index] as Values)).outs, inputs: inputs[index] as Values });
       }
     }
     return made;

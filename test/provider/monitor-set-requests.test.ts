@@ -11,8 +11,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { monitor } from "../../schema/index.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import type { ApiClient } from "../../provider/http/client.js";
-import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
+import { checkGroup } from "../../provider/check.js";
+import { monitorSetProvider } from "../../provider/monitor-set.js";
+import { monitorSet } from "../../schema/members.js";
 import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
 
@@ -35,7 +36,7 @@ describe("a MonitorSet's requests", () => {
   const requests = async () => (await on.emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path}`);
 
   it("made in one batch call; a member changed by hand is found by a refresh of one list page, and the update patches it alone", async () => {
-    const { inputs, failures } = checkSet({ monitors, __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:MonitorSet::fleet" });
+    const { inputs, failures } = checkGroup(monitorSet, { monitors, __urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:MonitorSet::fleet" });
     expect(failures).toEqual([]);
     await on.emulator.admin.clearRequestLog();
     const { id, outs } = await sets.create(inputs);

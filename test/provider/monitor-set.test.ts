@@ -3,8 +3,9 @@
  * change of one monitor never replacing the set.
  */
 import { describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../provider/check.js";
-import { checkSet, diffSet } from "../../provider/monitor-set.js";
+import { UNKNOWN, checkGroup } from "../../provider/check.js";
+import { diffGroup } from "../../provider/diff.js";
+import { monitorSet } from "../../schema/members.js";
 
 const recorded = {
   ids: { storefront: "11111111-1111-4111-8111-111111111111", checkout: "22222222-2222-4222-8222-222222222222" },
@@ -22,25 +23,25 @@ const declared = {
 
 describe("checking a MonitorSet", () => {
   it("checks every monitor as a Monitor and names the failing one by key", () => {
-    const { failures } = checkSet({ monitors: { ...declared, checkout: { ...declared.checkout, intervalSeconds: 5 } } });
+    const { failures } = checkGroup(monitorSet, { monitors: { ...declared, checkout: { ...declared.checkout, intervalSeconds: 5 } } });
     expect(failures).toEqual([
       { property: 'monitors["checkout"].intervalSeconds', reason: 'MonitorSet.monitors["checkout"].intervalSeconds: must be at least 10 (got 5)' },
     ]);
   });
 
   it("applies a Monitor's cross-field rules", () => {
-    const { failures } = checkSet({ monitors: { db: { name: "DB", monitorType: "tcp", tcpHost: "db.example.com" } } });
+    const { failures } = checkGroup(monitorSet, { monitors: { db: { name: "DB", monitorType: "tcp", tcpHost: "db.example.com" } } });
     expect(failures.map((failure) => failure.reason)).toEqual(['MonitorSet.monitors["db"].tcpPort: is required for tcp monitors']);
   });
 
   it("refuses an empty set and unknown fields", () => {
-    expect(checkSet({ monitors: {} }).failures.map((failure) => failure.reason)).toEqual(["MonitorSet.monitors: must be a map of at least one monitor by key"]);
-    expect(checkSet({ monitors: declared, interval: 5 }).failures.map((failure) => failure.property)).toEqual(["interval"]);
+    expect(checkGroup(monitorSet, { monitors: {} }).failures.map((failure) => failure.reason)).toEqual(["MonitorSet.monitors: must be a map of at least one monitor by key"]);
+    expect(checkGroup(monitorSet, { monitors: declared, interval: 5 }).failures.map((failure) => failure.property)).toEqual(["interval"]);
   });
 
   it("keeps the inputs as written, the set's client not copied into each monitor", () => {
     const clientId = "33333333-3333-4333-8333-333333333333";
-    const { inputs, failures } = checkSet({ monitors: declared, clientId });
+    const { inputs, failures } = checkGroup(monitorSet, { monitors: declared, clientId });
     expect(failures).toEqual([]);
     expect(inputs).toEqual({ monitors: declared, clientId });
   });
@@ -48,33 +49,33 @@ describe("checking a MonitorSet", () => {
 
 describe("diffing a MonitorSet", () => {
   it("finds no change when every monitor matches what was recorded", () => {
-    expect(diffSet(recorded, { monitors: declared })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diffGroup(monitorSet, recorded, { monitors: declared })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
   it("finds an edited, an added and a removed monitor, and never replaces the set", () => {
-    expect(diffSet(recorded, { monitors: { ...declared, checkout: { ...declared.checkout, intervalSeconds: 120 } } }).changes).toBe(true);
-    expect(diffSet(recorded, { monitors: { ...declared, search: { url: "https://shop.example.com/search" } } }).changes).toBe(true);
+    expect(diffGroup(monitorSet, recorded, { monitors: { ...declared, checkout: { ...declared.checkout, intervalSeconds: 120 } } }).changes).toBe(true);
+    expect(diffGroup(monitorSet, recorded, { monitors: { ...declared, search: { url: "https://shop.example.com/search" } } }).changes).toBe(true);
     const { storefront } = declared;
-    expect(diffSet(recorded, { monitors: { storefront } })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diffGroup(monitorSet, recorded, { monitors: { storefront } })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
   it("finds a change when the monitors are not known yet at preview, or not given", () => {
-    expect(diffSet(recorded, { monitors: UNKNOWN }).changes).toBe(true);
-    expect(diffSet(recorded, {}).changes).toBe(true);
+    expect(diffGroup(monitorSet, recorded, { monitors: UNKNOWN }).changes).toBe(true);
+    expect(diffGroup(monitorSet, recorded, {}).changes).toBe(true);
   });
 
   it("finds a change when one monitor's value is not known yet at preview, whatever the state holds", () => {
     const unknownUrl = { ...recorded, monitors: { ...recorded.monitors, storefront: { ...recorded.monitors.storefront, url: UNKNOWN } } };
-    expect(diffSet(unknownUrl, { monitors: { ...declared, storefront: { ...declared.storefront, url: UNKNOWN } } }).changes).toBe(true);
+    expect(diffGroup(monitorSet, unknownUrl, { monitors: { ...declared, storefront: { ...declared.storefront, url: UNKNOWN } } }).changes).toBe(true);
   });
 
   it("creates a monitor the state holds no id for, even when its inputs match what was recorded", () => {
     const { storefront: _lost, ...ids } = recorded.ids;
-    expect(diffSet({ ...recorded, ids }, { monitors: declared }).changes).toBe(true);
+    expect(diffGroup(monitorSet, { ...recorded, ids }, { monitors: declared }).changes).toBe(true);
   });
 
   it("treats a moved client as a change inside the set, not a replacement of it", () => {
     const clientId = "33333333-3333-4333-8333-333333333333";
-    expect(diffSet(recorded, { monitors: declared, clientId })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diffGroup(monitorSet, recorded, { monitors: declared, clientId })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 });

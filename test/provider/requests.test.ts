@@ -22,13 +22,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { type AnyResourceDefinition, client, definitions, escalationPolicy, monitor, notificationChannel } from "../../schema/index.js";
-import { check } from "../../provider/check.js";
+import { monitorSet } from "../../schema/members.js";
+import { check, checkGroup } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import { accountKey, FLEET_LISTS_ENV, fleetListSink } from "../../provider/fleet-lists.js";
-import type { ApiClient } from "../../provider/http/client.js";
 import type { CompleteListSink } from "../../provider/list-reads.js";
-import { checkSet, monitorSetProvider } from "../../provider/monitor-set.js";
+import { monitorSetProvider } from "../../provider/monitor-set.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { HandedLists } from "../../cli/drift/handed-lists.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
@@ -231,7 +231,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     const sets = monitorSetProvider(engineOf(monitor), () => ({}));
     const keys = ["web", "api", "docs"];
     const setInputs = (rename: string, attached: string[]) =>
-      checkSet({ monitors: Object.fromEntries(keys.map((key) => [key, monitorInputs(`${key}${rename}`, attached, policy)])), __urn: urn("MonitorSet", "fleet") }).inputs;
+      checkGroup(monitorSet, { monitors: Object.fromEntries(keys.map((key) => [key, monitorInputs(`${key}${rename}`, attached, policy)])), __urn: urn("MonitorSet", "fleet") }).inputs;
     const inputs = setInputs("", channels);
     let id = "";
     let outs: Values = {};
@@ -265,7 +265,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
   it("a MonitorSet of 1,000 refreshes in at most ceil(N/250) + 2 requests: its list pages, no GET by id", async () => {
     const sets = monitorSetProvider(engineOf(monitor), () => ({}));
     const monitors = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`m${index}`, { name: `m${index}`, url: `https://example.com/${index}`, regions: regions.split(",") }]));
-    const inputs = checkSet({ monitors, __urn: urn("MonitorSet", "thousand") }).inputs;
+    const inputs = checkGroup(monitorSet, { monitors, __urn: urn("MonitorSet", "thousand") }).inputs;
     let id = "";
     let outs: Values = {};
     const creates = await counted(async () => ({ id, outs } = await sets.create!(inputs)));
