@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, deployInstant, dryRunEnabled, handPauses, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
@@ -23,6 +23,8 @@ import { accountKey, fleetListSink } from "./fleet-lists.js";
 import { internal } from "./fields.js";
 import { type ApiClient, describeRetry, type RetryEvent } from "./http.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
+import { requestedOverride } from "./overrides.js";
+import { type PauseSettings, withMemberPauses, withPauses } from "./pauses.js";
 import { ResourceReader } from "./reader.js";
 
 export { ResourceEngine } from "./engine.js";
@@ -86,6 +88,11 @@ async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void
   stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
 }
 
+/** The deploy's instant (`monitoring:now`), the rule for hand pauses, and the override the command line asks for. */
+function pauseSettings(): PauseSettings {
+  return { now: deployInstant(stackConfig), handPauses: handPauses(stackConfig), override: requestedOverride() };
+}
+
 /** Open domains the stack closed (`monitoring:offeredRegions`), for check. */
 function closedDomains() {
   const regions = offeredRegions(stackConfig);
@@ -99,7 +106,7 @@ function closedDomains() {
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   const cached = providers.get(kind);
   if (cached !== undefined) return cached;
-  const own = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), closedDomains) : kindProvider(kind);
+  const own = kind === MONITOR_SET_KIND ? withMemberPauses(monitorSetProvider(engineOf("Monitor"), closedDomains), pauseSettings) : withPauses(kind, kindProvider(kind), pauseSettings);
   const provider = withDryRun(kind, MONITOR_SET_KIND, own, dryRun);
   providers.set(kind, provider);
   return provider;
