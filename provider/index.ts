@@ -30,6 +30,7 @@ import { ResourceReader } from "./reader.js";
 export { ResourceEngine } from "./engine.js";
 export { ResourceReader } from "./reader.js";
 export { resolveSettings, type ConfigSource, type ProviderSettings } from "./config.js";
+export { overridesInState, type OverrideRow } from "./overrides.js";
 
 /** Stack configuration as handed to `configure`; environment variables only until then. */
 let stackConfig: ConfigSource = () => undefined;
