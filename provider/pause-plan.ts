@@ -104,11 +104,15 @@ function boundaries(facts: PauseFacts, after: number): number[] {
 
 /** The first instant after `after` at which the desired state is other than `paused`. */
 function transitionAfter(facts: PauseFacts, after: number, paused: boolean | "unmanaged"): Transition | undefined {
+  let left = desiredAt(facts, after).why;
   for (const instant of boundaries(facts, after)) {
     const desired = desiredAt(facts, instant);
     // Into "unmanaged" is no transition: nothing is sent.
-    if (desired.paused === paused || desired.paused === "unmanaged") continue;
-    return { at: new Date(instant).toISOString(), paused: desired.paused, reason: reasonOf(desired.why, desiredAt(facts, after).why) };
+    if (desired.paused === paused || desired.paused === "unmanaged") {
+      left = desired.why;
+      continue;
+    }
+    return { at: new Date(instant).toISOString(), paused: desired.paused, reason: reasonOf(desired.why, left) };
   }
   return undefined;
 }
