@@ -13,7 +13,11 @@
  * | `monitoring:maxRequestsPerSecond`  |                      | shared by every resource of a deploy            |
  * | `monitoring:offeredRegions`        |                      | regions check accepts (default: any)            |
  * | `monitoring:dryRun`                |                      | check asks the service (dry-run.ts; default off) |
+ * | `monitoring:now`                   | `PULUMI_MONITORING_NOW` | the instant a deploy takes for now (default the clock) |
+ * | `monitoring:handPauses`            |                      | `putBack`, `keep` or a duration (default 4h)    |
  */
+import { instant } from "../schema/rules.js";
+import type { HandPauses } from "./pause-plan.js";
 
 /** Reads one key of the `monitoring` namespace (`apiKey` for `monitoring:apiKey`). */
 export type ConfigSource = (key: string) => string | undefined;
@@ -148,4 +152,48 @@ function numberSetting(
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+/**
+ * The instant a deploy (check, diff, create, update, read) takes for now, in milliseconds:
+ * `monitoring:now`, else `PULUMI_MONITORING_NOW`, else the clock. Set, it answers "what would a deploy
+ * at this instant do", and lets tests advance time instead of waiting. An ISO 8601 instant with its offset.
+ */
+export function deployInstant(config: ConfigSource, env: NodeJS.ProcessEnv = process.env, clock: () => number = Date.now): number {
+  const configured = nonEmpty(config("now"));
+  const text = configured ?? nonEmpty(env["PULUMI_MONITORING_NOW"]);
+  if (text === undefined) return clock();
+  if (!instant.safeParse(text.trim()).success) {
+    const name = configured === undefined ? "PULUMI_MONITORING_NOW" : `${CONFIG_NAMESPACE}:now`;
+    throw new Error(`${name} must be an ISO 8601 instant with an offset (Z or ±hh:mm), such as 2030-01-31T12:00:00Z, got ${JSON.stringify(text)}`);
+  }
+  return Date.parse(text.trim());
+}
+
+/** What deploys do with a pause made in the service's console when `monitoring:handPauses` is not set. */
+export const DEFAULT_HAND_PAUSES = "4h";
+
+const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90m`, `4h`, `1d`, `1h30m`, in milliseconds; `undefined` for anything else (zero included). */
+export function durationMs(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^(\d+[mhd])+$/.test(trimmed)) return undefined;
+  const ms = [...trimmed.matchAll(/(\d+)([mhd])/g)].reduce((sum, [, count, unit]) => sum + Number(count) * (DURATION_UNITS_MS[unit as string] as number), 0);
+  return ms > 0 ? ms : undefined;
+}
+
+/**
+ * `monitoring:handPauses`: what deploys do with a pause made in the service's console while the
+ * program manages the pause state and nothing recorded asks for it: `putBack` (the next deploy
+ * resumes it), `keep` (deploys leave it until someone resumes it), or a duration such as `4h`
+ * (deploys keep it that long after a refresh first saw it, then resume it). Default 4h: see
+ * docs/overrides-and-maintenance.md for why.
+ */
+export function handPauses(config: ConfigSource): HandPauses {
+  const text = nonEmpty(config("handPauses"))?.trim() ?? DEFAULT_HAND_PAUSES;
+  if (text === "putBack" || text === "keep") return { rule: text };
+  const ms = durationMs(text);
+  if (ms === undefined) throw new Error(`${CONFIG_NAMESPACE}:handPauses must be putBack, keep or a duration such as 4h, 90m or 1d, got ${JSON.stringify(text)}`);
+  return { rule: "for", ms, text };
 }

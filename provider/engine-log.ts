@@ -1,5 +1,5 @@
 /**
- * Warnings from the dynamic provider to the Pulumi engine, attached to a resource's row.
+ * Warnings and notices from the dynamic provider to the Pulumi engine, attached to a resource's row.
  *
  * What a dynamic provider's process prints reaches the user only as an info message (the CLI, 3.259,
  * shows each line of its standard output and standard error at info level), and `pulumi.log` in that
@@ -23,6 +23,7 @@ interface EngineModules {
   client: EngineClient;
   newRequest: () => LogRequest;
   warning: number;
+  info: number;
 }
 
 let engine: EngineModules | null | undefined;
@@ -36,11 +37,12 @@ function engineLog(): EngineModules | null {
   const fromPulumi = createRequire(require.resolve("@pulumi/pulumi"));
   const grpc = fromPulumi("@grpc/grpc-js") as { credentials: { createInsecure(): unknown } };
   const services = fromPulumi("./proto/engine_grpc_pb") as { EngineClient: new (address: string, credentials: unknown) => EngineClient };
-  const messages = fromPulumi("./proto/engine_pb") as { LogRequest: new () => LogRequest; LogSeverity: { WARNING: number } };
+  const messages = fromPulumi("./proto/engine_pb") as { LogRequest: new () => LogRequest; LogSeverity: { WARNING: number; INFO: number } };
   engine = {
     client: new services.EngineClient(address, grpc.credentials.createInsecure()),
     newRequest: () => new messages.LogRequest(),
     warning: messages.LogSeverity.WARNING,
+    info: messages.LogSeverity.INFO,
   };
   return engine;
 }
@@ -50,6 +52,15 @@ function engineLog(): EngineModules | null {
  * provider directly, the importer), or when the engine cannot be reached, they go to standard error.
  */
 export async function warn(urn: unknown, messages: readonly string[]): Promise<void> {
+  await send("warning", urn, messages);
+}
+
+/** Shows `messages` as information on the resource `urn` (what time will do to its pause state); elsewhere, like {@link warn}. */
+export async function inform(urn: unknown, messages: readonly string[]): Promise<void> {
+  await send("info", urn, messages);
+}
+
+async function send(severity: "warning" | "info", urn: unknown, messages: readonly string[]): Promise<void> {
   if (messages.length === 0) return;
   const log = typeof urn === "string" ? engineLog() : null;
   for (const message of messages) {
@@ -57,11 +68,11 @@ export async function warn(urn: unknown, messages: readonly string[]): Promise<v
       log !== null &&
       (await new Promise<boolean>((resolve) => {
         const request = log.newRequest();
-        request.setSeverity(log.warning);
+        request.setSeverity(log[severity]);
         request.setMessage(message);
         request.setUrn(urn as string);
         log.client.log(request, (error) => resolve(error === null || error === undefined));
       }));
-    if (!delivered) console.error(`pulumi-monitoring (no engine to warn through): ${message}`);
+    if (!delivered) console.error(`pulumi-monitoring (no engine to ${severity === "warning" ? "warn" : "inform"} through): ${message}`);
   }
 }

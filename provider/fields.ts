@@ -3,7 +3,7 @@
  * which replace, which are internal. Nothing here is specific to a kind.
  */
 import type { AnyResourceDefinition } from "../schema/define.js";
-import { DECLARED_INPUTS, LEFT_OUT_AS_WRITTEN } from "../schema/members.js";
+import { DECLARED_INPUTS, HAND_PAUSE_SEEN, LEFT_OUT_AS_WRITTEN, OVERRIDE } from "../schema/members.js";
 
 /** Properties the provider keeps in inputs and outputs for itself; never sent, never compared. */
 export const internal = {
@@ -13,6 +13,10 @@ export const internal = {
   declaredInputs: DECLARED_INPUTS,
   /** In outputs: what the provider last wrote of the left-out fields that moved since (provider/left-out.ts). */
   leftOutAsWritten: LEFT_OUT_AS_WRITTEN,
+  /** In outputs: an operator's override of the pause state, `{ until, reason, by, at }` (provider/overrides.ts). */
+  override: OVERRIDE,
+  /** In outputs: when a refresh first saw a pause made by hand (provider/pauses.ts). */
+  handPauseSeen: HAND_PAUSE_SEEN,
   /** The resource's URN, set by the SDK: names the resource in messages and seeds the create idempotency key. */
   urn: "__urn",
   /** The kind, in outputs: read and delete get only outputs and dispatch on it. */
@@ -29,9 +33,10 @@ export function isInternal(key: string): boolean {
   return key.startsWith("__");
 }
 
-/** The kind's API and association inputs, in declaration order. */
+/** The kind's API and association inputs, in declaration order: not those that only steer the provider (`pauses`). */
 export function inputFields(definition: AnyResourceDefinition): string[] {
-  return Object.keys(definition.inputs.shape);
+  const providerOnly: readonly string[] = definition.providerOnly;
+  return Object.keys(definition.inputs.shape).filter((field) => !providerOnly.includes(field));
 }
 
 /** Inputs named by `{placeholder}` in the collection path (e.g. a share link's `clientId`). */

@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, deployInstant, dryRunEnabled, handPauses, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
@@ -24,11 +24,14 @@ import { internal } from "./fields.js";
 import type { ApiClient } from "./http/client.js";
 import { describeRetry, type RetryEvent } from "./http/request.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
+import { requestedOverride } from "./overrides.js";
+import { type PauseSettings, withMemberPauses, withPauses } from "./pauses.js";
 import { ResourceReader } from "./reader.js";
 
 export { ResourceEngine } from "./engine.js";
 export { ResourceReader } from "./reader.js";
 export { resolveSettings, type ConfigSource, type ProviderSettings } from "./config.js";
+export { overridesInState, type OverrideRow } from "./overrides.js";
 
 /** Stack configuration as handed to `configure`; environment variables only until then. */
 let stackConfig: ConfigSource = () => undefined;
@@ -87,6 +90,11 @@ async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void
   stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
 }
 
+/** The deploy's instant (`monitoring:now`), the rule for hand pauses, and the override the command line asks for. */
+function pauseSettings(): PauseSettings {
+  return { now: deployInstant(stackConfig), handPauses: handPauses(stackConfig), override: requestedOverride() };
+}
+
 /** Open domains the stack closed (`monitoring:offeredRegions`), for check. */
 function closedDomains() {
   const regions = offeredRegions(stackConfig);
@@ -100,7 +108,10 @@ function closedDomains() {
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   const cached = providers.get(kind);
   if (cached !== undefined) return cached;
-  const own = kind === MONITOR_SET_KIND ? monitorSetProvider(engineOf("Monitor"), closedDomains, (name, operation) => currentResource.run(name, operation)) : kindProvider(kind);
+  const own =
+    kind === MONITOR_SET_KIND
+      ? withMemberPauses(monitorSetProvider(engineOf("Monitor"), closedDomains, (name, operation) => currentResource.run(name, operation)), pauseSettings)
+      : withPauses(kind, kindProvider(kind), pauseSettings);
   const provider = withDryRun(kind, own, dryRun);
   providers.set(kind, provider);
   return provider;

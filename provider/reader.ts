@@ -115,7 +115,7 @@ export class ResourceReader {
    * their own are never carried, and are not counted.
    */
   fieldsNotCarried(item: ApiObject): string[] {
-    return this.#fieldsNotCarried(item, Object.keys(this.definition.inputs.shape));
+    return this.#fieldsNotCarried(item, inputFields(this.definition));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -175,11 +175,12 @@ export class ResourceReader {
 
   /** Input fields the object carries (toggles included) and server outputs, camelCase. */
   project(apiObject: ApiObject): Values {
+    const shape = this.definition.inputs.shape as Record<string, z.ZodType>;
     const carried = Object.fromEntries(
-      Object.entries(this.definition.inputs.shape as Record<string, z.ZodType>).filter(([field]) => {
+      inputFields(this.definition).filter((field) => {
         const association = associationOf(this.definition, field);
         return association === undefined || association.kind === "toggle";
-      }),
+      }).map((field) => [field, shape[field] as z.ZodType]),
     );
     return { ...fromApi(carried, apiObject), ...fromApi(this.definition.outputs.shape as Record<string, z.ZodType>, apiObject) };
   }

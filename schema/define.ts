@@ -37,6 +37,11 @@ export interface FieldFacts {
   setWith?: string;
   /** Server output the API returns only once (e.g. at creation); read keeps it from state. */
   returnedOnce?: true;
+  /**
+   * Steers the provider (a monitor's `pauses`): never sent to the service nor read from it, and
+   * not compared by diff; what it asks for is applied through other fields (`paused`).
+   */
+  providerOnly?: true;
 }
 
 const FACTS = "field";
@@ -197,6 +202,8 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, O exten
   readonly secretOutputs: Extract<keyof z.output<O>, string>[];
   /** Server outputs the API returns only once (e.g. a signing secret at creation): read keeps them from state. */
   readonly keepFromState: Extract<keyof z.output<O>, string>[];
+  /** Inputs that steer the provider and are no field of the API (`pauses`). */
+  readonly providerOnly: FieldName<S>[];
 }
 
 /** A definition whose schema types are erased, as the generic engine sees it. */
@@ -216,6 +223,7 @@ export function defineResource<S extends z.ZodObject, O extends z.ZodObject>(spe
     writeOnly: withFact(inputs, "writeOnly"),
     secretOutputs: withFact(outputs, "secret"),
     keepFromState: withFact(outputs, "returnedOnce"),
+    providerOnly: withFact(inputs, "providerOnly"),
   };
 }
 

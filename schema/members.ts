@@ -17,6 +17,10 @@ export const DECLARED_INPUTS = "__declaredInputs";
  * it last wrote them, the value it wrote (provider/left-out.ts); a map by key for a group.
  */
 export const LEFT_OUT_AS_WRITTEN = "__leftOutAsWritten";
+/** The output in which the provider records an operator's override of the pause state (provider/overrides.ts); a map by key for a group. */
+export const OVERRIDE = "__override";
+/** The output in which the provider records when a refresh first saw a pause made by hand (provider/pauses.ts); a map by key for a group. */
+export const HAND_PAUSE_SEEN = "__handPauseSeen";
 
 /** A resource that is many members of one kind. */
 export interface GroupDefinition {
@@ -37,8 +41,8 @@ export const monitorSet: GroupDefinition = {
   member: monitor,
   membersField: "monitors",
   shared: ["clientId"],
-  perMember: { ids: "id", statuses: "status", [DECLARED_INPUTS]: DECLARED_INPUTS, [LEFT_OUT_AS_WRITTEN]: LEFT_OUT_AS_WRITTEN },
-  sparse: [LEFT_OUT_AS_WRITTEN],
+  perMember: { ids: "id", statuses: "status", [DECLARED_INPUTS]: DECLARED_INPUTS, [LEFT_OUT_AS_WRITTEN]: LEFT_OUT_AS_WRITTEN, [OVERRIDE]: OVERRIDE, [HAND_PAUSE_SEEN]: HAND_PAUSE_SEEN },
+  sparse: [LEFT_OUT_AS_WRITTEN, OVERRIDE, HAND_PAUSE_SEEN],
 };
 
 export const groups: readonly GroupDefinition[] = [monitorSet];

@@ -11,6 +11,7 @@ import type { z } from "zod";
 
 export const IS_REQUIRED = "is required";
 export const NO_REPEATS = "must not list the same value twice";
+export const INSTANT_RULE = "must be an ISO 8601 instant with an offset (Z or ±hh:mm), such as 2030-01-31T12:00:00Z";
 
 /** Type names of zod (`int`, `record`, `set`) and of JSON Schema (`integer`, `object`, `null`) as the user reads them. */
 const TYPE_NAMES: Record<string, string> = {

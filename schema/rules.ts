@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { isRecord } from "./naming.js";
-import { NO_REPEATS, formatRule, maximumRule, minLengthRule, minimumRule, typeRule } from "./rule-messages.js";
+import { INSTANT_RULE, NO_REPEATS, formatRule, maximumRule, minLengthRule, minimumRule, typeRule } from "./rule-messages.js";
 
 /**
  * Regions the emulator's default profile offers. The spec says only that monitor creation accepts
@@ -111,6 +111,28 @@ export const e164PhoneNumber = z.string().regex(/^\+[1-9]\d{6,14}$/, { error: "m
 export const hexColor = z.string().regex(/^#[0-9A-Fa-f]{6}$/, { error: "must be a color as #RRGGBB" });
 export const isoDateTime = z.iso.datetime({ offset: true, error: formatRule("datetime") });
 export const nonEmpty = z.string().min(1, { error: minLengthRule(1) });
+
+/** A moment the same in every time zone: ISO 8601 with its offset, `Z` or ±hh:mm (RFC 3339). */
+export const instant = z.iso.datetime({ offset: true, error: INSTANT_RULE });
+
+/**
+ * Pause windows (`pauses` of a monitor or heartbeat): each from one instant to a later one, with a
+ * reason. The provider reads them (provider/pause-plan.ts); the service never sees them.
+ */
+export const pauseWindows = z.array(
+  z
+    .object({
+      from: instant.describe("When the window starts (ISO 8601 with an offset, e.g. `2030-11-28T22:00:00Z`): the first deploy from then on pauses the object."),
+      to: instant.describe("When the window ends, after `from`: the first deploy from then on resumes the object."),
+      reason: nonEmpty.describe("Why, shown by preview and up (`Black Friday freeze`)."),
+    })
+    .strict()
+    .superRefine((window, context) => {
+      if (Date.parse(window.to) <= Date.parse(window.from)) {
+        context.addIssue({ code: "custom", path: ["to"], input: window.to, message: `must be after from (${window.from})` });
+      }
+    }),
+);
 
 /**
  * A list whose order carries no meaning: diff compares it as a set, and duplicates are refused.

@@ -237,7 +237,7 @@ function inputsTable(definition: AnyResourceDefinition): string {
   const secrets = new Set<string>(definition.secrets);
   const writeOnly = new Set<string>(definition.writeOnly);
   const associations = new Set(Object.keys(definition.associations));
-  const providerOwn = new Set(Object.keys(providerInputs.shape));
+  const providerOwn = new Set<string>([...Object.keys(providerInputs.shape), ...definition.providerOnly]);
   const rows = inputRows(jsonSchemaOf(definition.inputs.extend(providerInputs.shape), "input")).map((input) => {
     const topLevel = input.path === input.topLevel;
     const association = associations.has(input.path);

@@ -277,7 +277,7 @@ class KindModule {
     if (facts?.secret === true) notes.push("Secret: kept encrypted in state and never shown in messages.");
     if (facts?.writeOnly === true) notes.push("Write-only: the service never returns it; the value is kept from state.");
     if (facts?.returnedOnce === true) notes.push("Returned by the service only at creation; the value is kept from state.");
-    if (name in providerInputs.shape) {
+    if (name in providerInputs.shape || facts?.providerOnly === true) {
       notes.push("Steers the provider: never sent to the service.");
     } else {
       const [sent, ...alsoRead] = apiNamesOf(name, schema);

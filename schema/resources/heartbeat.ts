@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource, field } from "../define.js";
 import { client } from "./client.js";
 import { clientTemplate } from "./client-template.js";
-import { nonEmpty, openEnum, uuid, wholeNumber } from "../rules.js";
+import { nonEmpty, openEnum, pauseWindows, uuid, wholeNumber } from "../rules.js";
 
 const TEMPLATE_MAY_CHANGE = "A client's template may apply another default.";
 
@@ -39,8 +39,16 @@ export const heartbeat = defineResource({
       assumption: "a heartbeat cannot move between clients",
     }),
     paused: field(z.boolean().optional(), {
-      description: "Pause (`true`) or resume (`false`) alerting. Left out, the pause state is not managed.",
+      description: "Pause (`true`) or resume (`false`) alerting. Left out, the pause state is not managed unless `pauses` is declared.",
       assumption: "the heartbeat object reports it as `paused`",
+    }),
+    pauses: field(pauseWindows.optional(), {
+      description:
+        "Windows during which the heartbeat is paused, each `{ from, to, reason }` with ISO 8601 instants with an offset. " +
+        "A deploy inside a window pauses it, the first deploy after the window resumes it; a window that has ended changes nothing, even left in the program. " +
+        "Declaring it makes the provider manage the pause state: outside windows, `paused` as declared, else resumed. " +
+        "See docs/overrides-and-maintenance.md.",
+      providerOnly: true,
     }),
   }),
   templateDefaults: { client, template: clientTemplate, field: "heartbeatDefaults" },

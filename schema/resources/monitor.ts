@@ -17,6 +17,7 @@ import {
   idOf,
   nonEmpty,
   openEnum,
+  pauseWindows,
   port,
   region,
   setOf,
@@ -122,8 +123,16 @@ const inputs = z.object({
     assumption: "a monitor cannot move between clients",
   }),
   paused: field(z.boolean().optional(), {
-    description: "Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed.",
+    description: "Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed unless `pauses` is declared.",
     assumption: "the monitor object reports it as `paused`",
+  }),
+  pauses: field(pauseWindows.optional(), {
+    description:
+      "Windows during which the monitor is paused, each `{ from, to, reason }` with ISO 8601 instants with an offset. " +
+      "A deploy inside a window pauses it, the first deploy after the window resumes it; a window that has ended changes nothing, even left in the program. " +
+      "Declaring it makes the provider manage the pause state: outside windows, `paused` as declared, else resumed. " +
+      "See docs/overrides-and-maintenance.md.",
+    providerOnly: true,
   }),
   notificationChannelIds: field(setOf(idOf("a notification channel")).optional(), {
     description: "Notification channels attached to the monitor (ids, order does not matter). Left out, attachments are not managed; `[]` detaches all.",

@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { heartbeat, monitor } from "../../schema/index.js";
 import { IS_REQUIRED } from "../../schema/rule-messages.js";
-import { email, isoDateTime, nonEmpty, region, setOf, wholeNumber } from "../../schema/rules.js";
+import { email, isoDateTime, nonEmpty, pauseWindows, region, setOf, wholeNumber } from "../../schema/rules.js";
 import type { ClientTemplateArgs } from "../generated/index.js";
 import { endpointKey, nameSegment } from "./resource-names.js";
 
@@ -20,6 +20,7 @@ const endpointSpec = z
     name: nonEmpty.optional(),
     expectedStatusCode: monitor.inputs.shape.expectedStatusCode.unwrap().default(200),
     keyword: nonEmpty.optional(),
+    pauses: pauseWindows.optional(),
   })
   .strict();
 
@@ -42,6 +43,7 @@ const cronJobSpec = z
     name: nonEmpty,
     intervalSeconds: wholeNumber(30),
     graceSeconds: heartbeat.inputs.shape.gracePeriodSeconds,
+    pauses: pauseWindows.optional(),
   })
   .strict();
 
@@ -64,6 +66,7 @@ export const clientMonitoringSpec = z
     sslExpiryAlertDays: wholeNumber(1).optional(),
     escalateAfterMinutes: wholeNumber(1, 1440).default(15),
     shareLink: z.object({ label: nonEmpty, expiresAt: isoDateTime.optional() }).strict().optional(),
+    pauses: pauseWindows.optional(),
   })
   .strict()
   .superRefine((spec, context) => {

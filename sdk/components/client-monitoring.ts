@@ -69,6 +69,18 @@ export interface ClientMonitoringSpec {
   escalateAfterMinutes?: number;
   /** A read-only status link for the client's own people. */
   shareLink?: ClientMonitoringShareLink;
+  /** Windows during which every monitor and heartbeat of the client is paused (a maintenance of the client's). */
+  pauses?: ClientMonitoringPause[];
+}
+
+/** A window during which monitoring is paused: see `pauses` of a Monitor (docs/overrides-and-maintenance.md). */
+export interface ClientMonitoringPause {
+  /** When it starts: an ISO 8601 instant with an offset, e.g. `2030-11-28T22:00:00Z`. */
+  from: string;
+  /** When it ends, after `from`. */
+  to: string;
+  /** Why, shown by preview and up. */
+  reason: string;
 }
 
 /** A key endpoint of the client, checked by an HTTP monitor. */
@@ -81,6 +93,8 @@ export interface ClientMonitoringEndpoint {
   expectedStatusCode?: number;
   /** Text the response must contain; the monitor then checks the content too. */
   keyword?: string;
+  /** Windows during which this endpoint's monitor is paused, besides the client's. */
+  pauses?: ClientMonitoringPause[];
 }
 
 /** Who is alerted about the client's incidents. */
@@ -109,6 +123,8 @@ export interface ClientMonitoringCronJob {
   intervalSeconds: number;
   /** Slack before a silent job alerts, in seconds. */
   graceSeconds?: number;
+  /** Windows during which this job's heartbeat is paused, besides the client's. */
+  pauses?: ClientMonitoringPause[];
 }
 
 /** A read-only status link for the client's own people. */
@@ -232,6 +248,7 @@ export class ClientMonitoring extends pulumi.ComponentResource {
           clientId,
           notificationChannelIds: channelIds,
           escalationPolicyId: policy.id,
+          ...pausesOf(client.pauses, endpoint.pauses),
         },
         child,
       );
@@ -249,6 +266,7 @@ export class ClientMonitoring extends pulumi.ComponentResource {
             ...(job.graceSeconds === undefined ? {} : { gracePeriodSeconds: job.graceSeconds }),
             heartbeatGroupId: group.id,
             clientId,
+            ...pausesOf(client.pauses, job.pauses),
           },
           child,
         );
@@ -272,6 +290,12 @@ export class ClientMonitoring extends pulumi.ComponentResource {
       shareLinkUrl: this.shareLinkUrl,
     });
   }
+}
+
+/** The client's windows and an object's own, as its `pauses`; none declared when there are none. */
+function pausesOf(...lists: (readonly ClientMonitoringPause[] | undefined)[]): { pauses?: ClientMonitoringPause[] } {
+  const pauses = lists.flatMap((list) => list ?? []);
+  return pauses.length === 0 ? {} : { pauses };
 }
 
 function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {

@@ -56,13 +56,20 @@ export interface HeartbeatArgs {
   clientId?: pulumi.Input<string>;
 
   /**
-   * Pause (`true`) or resume (`false`) alerting. Left out, the pause state is not managed.
+   * Pause (`true`) or resume (`false`) alerting. Left out, the pause state is not managed unless `pauses` is declared.
    *
    * API field: `paused`.
    *
    * Assumption (not shown by the spec): the heartbeat object reports it as `paused`.
    */
   paused?: pulumi.Input<boolean>;
+
+  /**
+   * Windows during which the heartbeat is paused, each `{ from, to, reason }` with ISO 8601 instants with an offset. A deploy inside a window pauses it, the first deploy after the window resumes it; a window that has ended changes nothing, even left in the program. Declaring it makes the provider manage the pause state: outside windows, `paused` as declared, else resumed. See docs/overrides-and-maintenance.md.
+   *
+   * Steers the provider: never sent to the service.
+   */
+  pauses?: pulumi.Input<pulumi.Input<HeartbeatPauseArgs>[]>;
 
   /**
    * Id of an existing object to take over instead of creating one: the first deployment reads it and converges it to the declared inputs. Pulumi's `import` does not work for dynamic resources, so this is the way to bring objects created elsewhere under management. Ignored after creation.
@@ -128,13 +135,20 @@ export class Heartbeat extends pulumi.dynamic.Resource {
   declare public readonly clientId: pulumi.Output<string | undefined>;
 
   /**
-   * Pause (`true`) or resume (`false`) alerting. Left out, the pause state is not managed.
+   * Pause (`true`) or resume (`false`) alerting. Left out, the pause state is not managed unless `pauses` is declared.
    *
    * API field: `paused`.
    *
    * Assumption (not shown by the spec): the heartbeat object reports it as `paused`.
    */
   declare public readonly paused: pulumi.Output<boolean | undefined>;
+
+  /**
+   * Windows during which the heartbeat is paused, each `{ from, to, reason }` with ISO 8601 instants with an offset. A deploy inside a window pauses it, the first deploy after the window resumes it; a window that has ended changes nothing, even left in the program. Declaring it makes the provider manage the pause state: outside windows, `paused` as declared, else resumed. See docs/overrides-and-maintenance.md.
+   *
+   * Steers the provider: never sent to the service.
+   */
+  declare public readonly pauses: pulumi.Output<HeartbeatPause[] | undefined>;
 
   /**
    * `NEW` until the first ping, then `UP`, `LATE` or `DOWN`; `PAUSED` while paused.
@@ -168,4 +182,56 @@ export class Heartbeat extends pulumi.dynamic.Resource {
   constructor(name: string, args: HeartbeatArgs, opts?: pulumi.CustomResourceOptions) {
     super(...resourceArguments("Heartbeat", name, args, opts));
   }
+}
+
+/**
+ * A heartbeat pause as given to the provider.
+ */
+export interface HeartbeatPauseArgs {
+  /**
+   * When the window starts (ISO 8601 with an offset, e.g. `2030-11-28T22:00:00Z`): the first deploy from then on pauses the object.
+   *
+   * API field: `from`.
+   */
+  from: pulumi.Input<string>;
+
+  /**
+   * When the window ends, after `from`: the first deploy from then on resumes the object.
+   *
+   * API field: `to`.
+   */
+  to: pulumi.Input<string>;
+
+  /**
+   * Why, shown by preview and up (`Black Friday freeze`).
+   *
+   * API field: `reason`.
+   */
+  reason: pulumi.Input<string>;
+}
+
+/**
+ * A heartbeat pause as the provider reports it.
+ */
+export interface HeartbeatPause {
+  /**
+   * When the window starts (ISO 8601 with an offset, e.g. `2030-11-28T22:00:00Z`): the first deploy from then on pauses the object.
+   *
+   * API field: `from`.
+   */
+  from: string;
+
+  /**
+   * When the window ends, after `from`: the first deploy from then on resumes the object.
+   *
+   * API field: `to`.
+   */
+  to: string;
+
+  /**
+   * Why, shown by preview and up (`Black Friday freeze`).
+   *
+   * API field: `reason`.
+   */
+  reason: string;
 }

@@ -137,13 +137,20 @@ export interface MonitorCommonArgs {
   clientId?: pulumi.Input<string>;
 
   /**
-   * Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed.
+   * Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed unless `pauses` is declared.
    *
    * API field: `paused`.
    *
    * Assumption (not shown by the spec): the monitor object reports it as `paused`.
    */
   paused?: pulumi.Input<boolean>;
+
+  /**
+   * Windows during which the monitor is paused, each `{ from, to, reason }` with ISO 8601 instants with an offset. A deploy inside a window pauses it, the first deploy after the window resumes it; a window that has ended changes nothing, even left in the program. Declaring it makes the provider manage the pause state: outside windows, `paused` as declared, else resumed. See docs/overrides-and-maintenance.md.
+   *
+   * Steers the provider: never sent to the service.
+   */
+  pauses?: pulumi.Input<pulumi.Input<MonitorPauseArgs>[]>;
 
   /**
    * Notification channels attached to the monitor (ids, order does not matter). Left out, attachments are not managed; `[]` detaches all.
@@ -691,13 +698,20 @@ export class Monitor extends pulumi.dynamic.Resource {
   declare public readonly clientId: pulumi.Output<string | undefined>;
 
   /**
-   * Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed.
+   * Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed unless `pauses` is declared.
    *
    * API field: `paused`.
    *
    * Assumption (not shown by the spec): the monitor object reports it as `paused`.
    */
   declare public readonly paused: pulumi.Output<boolean | undefined>;
+
+  /**
+   * Windows during which the monitor is paused, each `{ from, to, reason }` with ISO 8601 instants with an offset. A deploy inside a window pauses it, the first deploy after the window resumes it; a window that has ended changes nothing, even left in the program. Declaring it makes the provider manage the pause state: outside windows, `paused` as declared, else resumed. See docs/overrides-and-maintenance.md.
+   *
+   * Steers the provider: never sent to the service.
+   */
+  declare public readonly pauses: pulumi.Output<MonitorPause[] | undefined>;
 
   /**
    * Notification channels attached to the monitor (ids, order does not matter). Left out, attachments are not managed; `[]` detaches all.
@@ -1039,13 +1053,20 @@ export interface GetMonitorResult {
   readonly clientId?: string;
 
   /**
-   * Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed.
+   * Pause (`true`) or resume (`false`) checks. Left out, the pause state is not managed unless `pauses` is declared.
    *
    * API field: `paused`.
    *
    * Assumption (not shown by the spec): the monitor object reports it as `paused`.
    */
   readonly paused?: boolean;
+
+  /**
+   * Windows during which the monitor is paused, each `{ from, to, reason }` with ISO 8601 instants with an offset. A deploy inside a window pauses it, the first deploy after the window resumes it; a window that has ended changes nothing, even left in the program. Declaring it makes the provider manage the pause state: outside windows, `paused` as declared, else resumed. See docs/overrides-and-maintenance.md.
+   *
+   * Steers the provider: never sent to the service.
+   */
+  readonly pauses?: MonitorPause[];
 
   /**
    * Notification channels attached to the monitor (ids, order does not matter). Left out, attachments are not managed; `[]` detaches all.
@@ -1062,6 +1083,32 @@ export interface GetMonitorResult {
    * Assumption (not shown by the spec): the states and transitions are not shown.
    */
   readonly status?: "PENDING" | "UP" | "DOWN" | "PAUSED" | (string & {});
+}
+
+/**
+ * A monitor pause as given to the provider.
+ */
+export interface MonitorPauseArgs {
+  /**
+   * When the window starts (ISO 8601 with an offset, e.g. `2030-11-28T22:00:00Z`): the first deploy from then on pauses the object.
+   *
+   * API field: `from`.
+   */
+  from: pulumi.Input<string>;
+
+  /**
+   * When the window ends, after `from`: the first deploy from then on resumes the object.
+   *
+   * API field: `to`.
+   */
+  to: pulumi.Input<string>;
+
+  /**
+   * Why, shown by preview and up (`Black Friday freeze`).
+   *
+   * API field: `reason`.
+   */
+  reason: pulumi.Input<string>;
 }
 
 /**
@@ -1100,4 +1147,30 @@ export interface MonitorRequestHeader {
    * API field: `value`.
    */
   value: string;
+}
+
+/**
+ * A monitor pause as the provider reports it.
+ */
+export interface MonitorPause {
+  /**
+   * When the window starts (ISO 8601 with an offset, e.g. `2030-11-28T22:00:00Z`): the first deploy from then on pauses the object.
+   *
+   * API field: `from`.
+   */
+  from: string;
+
+  /**
+   * When the window ends, after `from`: the first deploy from then on resumes the object.
+   *
+   * API field: `to`.
+   */
+  to: string;
+
+  /**
+   * Why, shown by preview and up (`Black Friday freeze`).
+   *
+   * API field: `reason`.
+   */
+  reason: string;
 }

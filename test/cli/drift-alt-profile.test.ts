@@ -7,9 +7,10 @@
  * declared field, a field the program leaves out, a pause, a deletion, a monitor created inside
  * the client), and the same to the members of a MonitorSet (`api` renamed, `web` paused with its
  * interval changed, `docs` deleted). Each is found, as the report tells it, a set's member as a
- * single monitor; after the next deploy puts back what the program declares, and with the
- * hand-made monitor ignored, only the left-out intervals that the deploy kept are, single and
- * member alike.
+ * single monitor; the deploys keep the pauses made by hand for 4 hours after the refresh saw them
+ * (`monitoring:handPauses`' default; `monitoring:now` advances the clock) and put back the other
+ * declared fields at once; after they resumed the pauses, and with the hand-made monitor ignored,
+ * only the left-out intervals that the deploys kept are found, single and member alike.
  *
  * The commands as users run them, their wording and exit status, on the real engine:
  * test/e2e/hand-changes.test.ts (default profile).
@@ -53,10 +54,14 @@ describe("drift on the alt profile", () => {
   /** The monitor ids of the set, by key, as recorded. */
   const members = () => state.get("fleet")!.outs["ids"] as Record<string, string>;
   let stray: string;
+  /** The stack's configuration; `monitoring:now` is the instant each step takes for now. */
+  const config: Record<string, string> = {};
+  const start = Date.parse("2030-03-01T09:00:00Z");
+  const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString();
 
   const on = useEmulatorWith(providerClientOn, { profile: "alt" });
   beforeAll(async () => {
-    const config: Record<string, string> = { "monitoring:apiUrl": on.emulator.baseUrl, "monitoring:apiKey": on.emulator.apiKey };
+    Object.assign(config, { "monitoring:apiUrl": on.emulator.baseUrl, "monitoring:apiKey": on.emulator.apiKey, "monitoring:now": at(0) });
     await dispatcher.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key] as string } });
     for (const { kind, name, args } of resources) {
       const { inputs } = await dispatcher.check({}, { ...args(ids()), __urn: urnOf(kind, name) });
@@ -134,8 +139,8 @@ describe("drift on the alt profile", () => {
     expect(found[0]!.clientId?.toLowerCase()).toBe(String(acme).toLowerCase());
   });
 
-  it("finds only the kept interval after the next deploy puts back what the program declares, with the hand-made monitor ignored", async () => {
-    // The deploy after the refresh: the deleted heartbeat made again, the monitor's declared fields put back.
+  /** A deploy after the refresh: the deleted heartbeat made again, the monitors' declared fields put back. */
+  async function deployAll(): Promise<void> {
     for (const { kind, name, args } of resources) {
       const { inputs } = await dispatcher.check(state.get(name)?.inputs ?? {}, { ...args(ids()), __urn: urnOf(kind, name) });
       const recorded = state.get(name);
@@ -147,11 +152,24 @@ describe("drift on the alt profile", () => {
         state.set(name, { ...recorded, inputs: inputs!, outs: outs ?? {} });
       }
     }
+  }
+
+  it("keeps the hand pauses for 4 hours after the refresh saw them (monitoring:handPauses by default) while it puts back the other declared fields, then resumes them", async () => {
+    config["monitoring:now"] = at(60);
+    await deployAll();
     const set = members();
-    expect(await on.emulator.byHand("GET", `/monitors/${ids().web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
-    expect(await on.emulator.byHand("GET", `/monitors/${set.api}`)).toMatchObject({ name: "Api", paused: false });
-    expect(await on.emulator.byHand("GET", `/monitors/${set.web}`)).toMatchObject({ name: "Web", paused: false, interval_seconds: 900 });
-    expect(await on.emulator.byHand("GET", `/monitors/${set.docs}`)).toMatchObject({ name: "Docs" });
+    const held = (id: string | undefined) => on.emulator.byHand<Values>("GET", `/monitors/${id}`);
+    expect(await held(ids().web)).toMatchObject({ name: "Web", paused: true, interval_seconds: 900 });
+    expect(await held(set.api)).toMatchObject({ name: "Api", paused: false });
+    expect(await held(set.web)).toMatchObject({ name: "Web", paused: true, interval_seconds: 900 });
+    expect(await held(set.docs)).toMatchObject({ name: "Docs" });
+    config["monitoring:now"] = at(4 * 60 + 5);
+    await deployAll();
+    expect(await held(ids().web)).toMatchObject({ paused: false });
+    expect(await held(set.web)).toMatchObject({ paused: false });
+  });
+
+  it("finds only the kept interval after the deploys put back what the program declares, with the hand-made monitor ignored", async () => {
     // The refresh of that deploy recorded 900; it is still the value set by hand that every deploy keeps.
     const kept = [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }];
     const drift = await refresh();

@@ -190,4 +190,28 @@ describe("ClientMonitoring", () => {
     expect(inputsOf("ClientTemplate", "initech-template")).toMatchObject({ name: "Initech contract", monitorDefaults: { intervalSeconds: 30 } });
     expect(inputsOf("Client", "initech")?.["templateId"]).toBe("initech-template-id");
   });
+
+  it("passes the client's pause windows to every monitor and heartbeat, with each one's own after them", async () => {
+    const freeze = { from: "2030-11-28T22:00:00Z", to: "2030-11-29T02:00:00Z", reason: "Black Friday freeze" };
+    const upgrade = { from: "2030-12-03T06:00:00+01:00", to: "2030-12-03T07:30:00+01:00", reason: "database upgrade" };
+    const umbrella = new mon.ClientMonitoring("umbrella", {
+      name: "Umbrella",
+      domain: "umbrella.example",
+      endpoints: [{ path: "/" }, { path: "/api", pauses: [upgrade] }],
+      contacts: { emails: ["oncall@umbrella.example"] },
+      cronJobs: [{ name: "sync", intervalSeconds: 3600 }],
+      pauses: [freeze],
+    });
+    await declared(umbrella);
+    expect(inputsOf("Monitor", "umbrella-root")?.["pauses"]).toEqual([freeze]);
+    expect(inputsOf("Monitor", "umbrella-api")?.["pauses"]).toEqual([freeze, upgrade]);
+    expect(inputsOf("Heartbeat", "umbrella-job-sync")?.["pauses"]).toEqual([freeze]);
+    expect(inputsOf("Monitor", "acme-root")).not.toHaveProperty("pauses");
+  });
+
+  it("refuses a window that ends before it starts, naming its path", () => {
+    const declare = () =>
+      new mon.ClientMonitoring("backwards", { ...acmeSpec, pauses: [{ from: "2030-11-28T22:00:00Z", to: "2030-11-28T21:00:00Z", reason: "backwards" }] });
+    expect(declare).toThrow("  pauses.0.to: must be after from (2030-11-28T22:00:00Z)");
+  });
 });

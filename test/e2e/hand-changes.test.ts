@@ -4,7 +4,8 @@
  * (`options: refresh: always` in Pulumi.yaml), holds single objects and a MonitorSet, and takes
  * every kind of change at once through the API:
  *   - the monitor `web`: renamed, its channel detached (declared: put back), its interval changed
- *     (left out by the program: kept), paused (the program declares `paused: false`: resumed);
+ *     (left out by the program: kept), paused (the program declares `paused: false`: resumed, the
+ *     stack setting `monitoring:handPauses: putBack`);
  *   - the heartbeat `backup`: deleted (made again);
  *   - the set `fleet`, member by member: `api` renamed, `web` paused with its interval changed,
  *     `docs` deleted;
@@ -70,7 +71,10 @@ describe("changes made by hand, single objects and a set's members (default prof
 
   beforeAll(async () => {
     // The declared program's project refreshes before every up and preview (options: refresh: always).
-    deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: JSON.stringify(resources) } } });
+    // `putBack`: this stack's story is the deploy that puts back every declared field at once, the
+    // pause state included. By default (4h) the deploys keep a pause made by hand for a while
+    // (test/cli/drift-alt-profile.test.ts, test/provider/pauses.test.ts, test/e2e/reconcile.test.ts).
+    deployment = await deploy({ program: "test/programs/declared", config: { resources: { value: JSON.stringify(resources) }, "monitoring:handPauses": { value: "putBack" } } });
     stackName = deployment.harness.stack.name;
     const { outputs } = await deployment.harness.stack.up();
     ids = idsOf(outputs);

@@ -7,8 +7,9 @@
  *   declared inputs instead of making a new one.
  * - Every deploy reconciles: in a project set up as the docs say (`options: refresh: always` in
  *   Pulumi.yaml), a change made by hand to a declared field is put back by the next plain
- *   `pulumi up`, run as a user runs it (the CLI, no flag, the program in a language host), and a
- *   field the program leaves out keeps its hand value. `--refresh=false` skips the refresh, and
+ *   `pulumi up`, run as a user runs it (the CLI, no flag, the program in a language host), a
+ *   field the program leaves out keeps its hand value, and a pause made by hand is kept for the
+ *   time `monitoring:handPauses` gives it (4 hours by default). `--refresh=false` skips the refresh, and
  *   with it the repair: the hand change it leaves in place is the one the plain `up` after it
  *   repairs.
  *
@@ -93,12 +94,14 @@ describe("objects made outside Pulumi, adopted, then changed by hand", () => {
     expect(await held()).toMatchObject({ paused: true, name: "Renamed by hand" });
   });
 
-  it("a plain pulumi up shows the repair in its preview, then resumes the monitor and restores its name, keeps the interval the program leaves out, and finds the adopted channel as recorded", async () => {
+  it("a plain pulumi up shows the repair in its preview, then restores the name, keeps the interval the program leaves out and, for 4 hours, the pause made by hand, and finds the adopted channel as recorded", async () => {
     const up = await pulumi("up", "--yes");
     // `pulumi up` previews before it updates (--yes only skips the question): the plain preview, refreshed first.
     expect(up).toMatch(/Previewing update[\s\S]*~ 1 to update[\s\S]*Updating/);
     expect(up).toMatch(/1 updated/);
-    expect(await held()).toMatchObject({ paused: false, name: "Web", interval_seconds: 900 });
+    // monitoring:handPauses, by default 4h: an on-call pause outlives an unrelated deploy, and says until when.
+    expect(up).toMatch(/Monitor "web": stays paused \(paused by hand\), resumes \d\d:\d\d UTC/);
+    expect(await held()).toMatchObject({ paused: true, name: "Web", interval_seconds: 900 });
     expect(await attached()).toEqual([existing.channel]);
   });
 

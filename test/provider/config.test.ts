@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { dryRunEnabled, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
+import { deployInstant, dryRunEnabled, handPauses, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
 
 const URL_V1 = "https://api.example.com/v1";
 const FROM_CONFIG = { apiUrl: "monitoring:apiUrl", apiKey: "monitoring:apiKey" };
@@ -65,5 +65,39 @@ describe("dryRunEnabled (monitoring:dryRun)", () => {
 
   it("refuses anything else, naming the key", () => {
     expect(() => dryRunEnabled(() => "yes")).toThrow('monitoring:dryRun must be true or false, got "yes"');
+  });
+});
+
+describe("deployInstant (monitoring:now, PULUMI_MONITORING_NOW)", () => {
+  const clock = () => Date.parse("2030-01-01T00:00:00Z");
+  it.each([
+    { title: "the clock when neither is set", config: undefined, env: {}, instant: "2030-01-01T00:00:00.000Z" },
+    { title: "the environment", config: undefined, env: { PULUMI_MONITORING_NOW: "2030-11-28T22:00:00+01:00" }, instant: "2030-11-28T21:00:00.000Z" },
+    { title: "stack config over the environment", config: "2030-11-28T22:00:00Z", env: { PULUMI_MONITORING_NOW: "2031-01-01T00:00:00Z" }, instant: "2030-11-28T22:00:00.000Z" },
+  ])("reads $title", ({ config, env, instant }) => {
+    expect(new Date(deployInstant(() => config, env, clock)).toISOString()).toBe(instant);
+  });
+
+  it.each([
+    { config: "2030-11-28T22:00:00", env: {}, message: 'monitoring:now must be an ISO 8601 instant with an offset (Z or ±hh:mm), such as 2030-01-31T12:00:00Z, got "2030-11-28T22:00:00"' },
+    { config: undefined, env: { PULUMI_MONITORING_NOW: "tomorrow" }, message: 'PULUMI_MONITORING_NOW must be an ISO 8601 instant with an offset (Z or ±hh:mm), such as 2030-01-31T12:00:00Z, got "tomorrow"' },
+  ])("refuses an instant without an offset, naming where it came from: $message", ({ config, env, message }) => {
+    expect(() => deployInstant(() => config, env, clock)).toThrow(message);
+  });
+});
+
+describe("handPauses (monitoring:handPauses)", () => {
+  it.each([
+    { value: undefined, rule: { rule: "for", ms: 4 * 3_600_000, text: "4h" } },
+    { value: "putBack", rule: { rule: "putBack" } },
+    { value: "keep", rule: { rule: "keep" } },
+    { value: "90m", rule: { rule: "for", ms: 90 * 60_000, text: "90m" } },
+    { value: "1d2h", rule: { rule: "for", ms: 26 * 3_600_000, text: "1d2h" } },
+  ])("$value → $rule.rule", ({ value, rule }) => {
+    expect(handPauses(() => value)).toEqual(rule);
+  });
+
+  it.each(["0h", "-1h", "forever", "4 hours"])("refuses %j, naming the key and the values it takes", (value) => {
+    expect(() => handPauses(() => value)).toThrow(`monitoring:handPauses must be putBack, keep or a duration such as 4h, 90m or 1d, got ${JSON.stringify(value)}`);
   });
 });
