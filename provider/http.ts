@@ -20,6 +20,7 @@ import { Pool } from "undici";
 import { isRecord } from "../schema/naming.js";
 import type { SettingSources } from "./config.js";
 import { ApiError } from "./errors.js";
+import { scopeRefusal } from "./scope-refusal.js";
 
 export { ApiError } from "./errors.js";
 
@@ -732,8 +733,8 @@ export class ApiClient {
         const body = parseErrorBody(result);
         if (body.code === "unknown_error" && !isJsonOrEmpty(result)) return this.#notTheApi(call, attempts, result, "unknown_error");
         if (result.status === 401 || result.status === 403) {
-          const refused = result.status === 401 ? "was refused" : "does not give access to this";
-          body.reason += ` (${describeSetting("apiKey", this.#sourcesNow().apiKey)} ${refused}: check that it is a key of the account at ${this.baseUrl})`;
+          const refused = result.status === 401 ? `was refused: check that it is a key of the account at ${this.baseUrl}` : scopeRefusal(call.method, call.path, this.baseUrl);
+          body.reason += ` (${describeSetting("apiKey", this.#sourcesNow().apiKey)} ${refused})`;
         }
         return new ApiError({ ...base, status: result.status, replayed: isReplayed(result.headers), ...body });
       }
