@@ -6,6 +6,7 @@
 import { runDrift } from "./drift/command.js";
 import { runFleet } from "./fleet/fleet.js";
 import { runImport } from "./import/main.js";
+import { runScopesCommand } from "./scopes/command.js";
 import { runVerify } from "./verify/command.js";
 
 interface Command {
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   drift: { summary: "check one stack for changes made outside Pulumi and for objects no stack manages", run: runDrift },
   fleet: { summary: "preview, deploy and check drift across every client stack of a project", run: runFleet },
   import: { summary: "write a Pulumi program that adopts an existing account", run: runImport },
+  scopes: { summary: "list the scopes an API key needs for each command on a stack; --check proves the key holds them", run: runScopesCommand },
   verify: { summary: "prove that what the last deploy created or changed works: checks, test deliveries, test alerts", run: runVerify },
 };
 

@@ -138,8 +138,6 @@ export interface ResourceSpec<S extends z.ZodObject = z.ZodObject, O extends z.Z
   description: string;
   /** What the spec does not show about the kind as a whole (e.g. its field names), when anything. */
   assumption?: string;
-  /** Scope names an API key needs to manage this kind (the reference pages and the scopes table of docs/getting-started.md). */
-  scopes: string[];
   /**
    * Collection path, e.g. `/monitors`, or `/clients/{clientId}/share-links` for nested kinds: a
    * `{<inputName>}` placeholder is filled from that input, which is then not sent in bodies.

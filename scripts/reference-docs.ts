@@ -8,6 +8,8 @@ import { isMap, isScalar, parseDocument } from "yaml";
 import { MonitoringYamlError, parseMonitoringYaml } from "../sdk/yaml-parse.js";
 import { type AnyResourceDefinition, type Association, LIST_ITEMS_ASSUMPTION, apiNamesOf, factsOf, providerInputs } from "../schema/define.js";
 import { definitions } from "../schema/index.js";
+import { groups } from "../schema/members.js";
+import { dryRunOperation, groupOperationsOf, operationsOf, scopesOf } from "../schema/operations.js";
 import {
   ENVIRONMENT_REFERENCE,
   type JsonSchema,
@@ -199,6 +201,7 @@ function renderPage(definition: AnyResourceDefinition, example: ExampleFile): st
     "",
     ...apiLines(definition).map((line) => `- ${line}`),
     "",
+    ...operationsSection(definition),
     ...assumptionsSection(definition),
     ...(section === undefined ? [] : fileSection(definition, section)),
   ].join("\n");
@@ -376,7 +379,24 @@ export function renderScopesTable(guidePath: string): string {
 }
 
 function scopesText(definition: AnyResourceDefinition): string {
-  return definition.scopes.length === 0 ? "none beyond a valid key" : definition.scopes.map(code).join(", ");
+  const scopes = scopesOf(operationsOf(definition));
+  return scopes.length === 0 ? "none beyond a valid key" : scopes.map(code).join(", ");
+}
+
+/** Each operation the provider sends for the kind, with the scope the spec lists for it (schema/routes.ts). */
+function operationsSection(definition: AnyResourceDefinition): string[] {
+  const extra = [...(dryRunOperation.kind === definition.kind ? [dryRunOperation] : []), ...groups.filter((group) => group.member === definition).flatMap(groupOperationsOf)];
+  const rows = [...operationsOf(definition), ...extra].map((entry) =>
+    row([`${entry.kind === definition.kind ? "" : `${entry.kind}: `}${entry === dryRunOperation ? "dry run (a preview with `monitoring:dryRun`)" : entry.action}${entry.field === undefined ? "" : ` (${code(entry.field)})`}`, call(entry.route), entry.route.scope === null ? "none listed (any valid key)" : code(entry.route.scope), entry.route.section]),
+  );
+  return [
+    "## Operations and scopes",
+    "",
+    "Every request the provider sends for this kind, with the scope the spec lists for it: a key without it gets 403 there. `pulumi-monitoring scopes` adds them up for a stack.",
+    "",
+    table(["Operation", "Request", "Scope", "Spec"], rows),
+    "",
+  ];
 }
 
 /** How a monitoring file writes each input that holds ids: `` `escalationPolicyId` is written `escalationPolicy`: ... `` */

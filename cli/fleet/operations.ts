@@ -56,7 +56,7 @@ function withoutResultReads(stack: Stack): Stack {
  * `--refresh` for `refresh: true` and nothing for `false`, so a project whose Pulumi.yaml says
  * `options: refresh: always` would refresh anyway; only the CLI flag skips it.
  */
-function withoutRefresh(stack: Stack): Stack {
+export function withoutRefresh(stack: Stack): Stack {
   type Command = (args: string[], ...rest: unknown[]) => Promise<unknown>;
   const run = (stack as unknown as { runPulumiCmd: Command }).runPulumiCmd.bind(stack);
   return Object.assign(Object.create(stack) as Stack, { runPulumiCmd: (args: string[], ...rest: unknown[]) => run([...args, "--refresh=false"], ...rest) });

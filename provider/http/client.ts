@@ -12,6 +12,7 @@ import { RateLimiter, rateSignal, type RequestLimiter, Semaphore } from "./rate-
 import { type Call, encodeQuery, type HttpMethod, newIdempotencyKey, type Query, type RequestEvent, type RequestOptions, type RetryEvent } from "./request.js";
 import { type Answer, type ApiResponse, type AttemptResult, header, invalidResponse, isJsonOrEmpty, isReplayed, isSuccess, parseErrorBody, successResponse } from "./responses.js";
 import { attemptFailure, classifyNetworkError, parseRetryAfter, retryDecision, type RetryPolicy, UNREACHABLE_ATTEMPTS, UNREACHABLE_BACKOFF_MS, unreachableCause } from "./retry.js";
+import { scopeRefusal } from "./scope-refusal.js";
 import { SettingError } from "./setting-error.js";
 
 export interface ApiClientOptions {
@@ -328,7 +329,10 @@ export class ApiClient {
         if (body.code === "unknown_error" && !isJsonOrEmpty(result)) return this.#notTheApi(call, attempts, result, "unknown_error");
         const answered = { ...base, status: result.status, replayed: isReplayed(result.headers), ...body };
         if (result.status === 401 || result.status === 403) {
-          const problem = { kind: result.status === 401 ? ("key refused" as const) : ("no access" as const), serviceReason: reason };
+          const problem =
+            result.status === 401
+              ? { kind: "key refused" as const, serviceReason: reason }
+              : { kind: "no access" as const, serviceReason: reason, lacks: scopeRefusal(call.method, call.path, this.baseUrl) };
           return new SettingError({ ...answered, problem, source: this.#sourcesNow().apiKey, url: this.baseUrl });
         }
         return new ApiError({ ...answered, reason });

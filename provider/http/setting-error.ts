@@ -16,8 +16,10 @@ export type SettingProblem =
   | { kind: "unresolved" }
   /** Whatever answers at the URL answers something other than JSON. */
   | { kind: "not the API"; contentType: string }
-  /** A 401 or a 403: the service's own words about the key. */
-  | { kind: "key refused" | "no access"; serviceReason: string };
+  /** A 401: the service's own words about the key. */
+  | { kind: "key refused"; serviceReason: string }
+  /** A 403: the service's own words, and what the key lacks in the spec's terms (scope-refusal.ts). */
+  | { kind: "no access"; serviceReason: string; lacks: string };
 
 export interface SettingErrorInit extends Omit<ApiErrorInit, "reason"> {
   problem: SettingProblem;
@@ -78,7 +80,8 @@ function settingReason({ problem, source, url }: SettingErrorInit): string {
     case "not the API":
       return `the answer is not JSON (${problem.contentType}): ${url} (${setting}) does not look like the monitoring service's API. Check the URL: the API's root, which ends in /v1, not a web page`;
     case "key refused":
+      return `${problem.serviceReason} (${setting} was refused: check that it is a key of the account at ${url})`;
     case "no access":
-      return `${problem.serviceReason} (${setting} ${problem.kind === "key refused" ? "was refused" : "does not give access to this"}: check that it is a key of the account at ${url})`;
+      return `${problem.serviceReason} (${setting} ${problem.lacks})`;
   }
 }

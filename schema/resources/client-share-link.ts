@@ -8,7 +8,6 @@ export const clientShareLink = defineResource({
     "A read-only link to a client's status, for the client's own people. Links cannot be changed: any change " +
     "creates a new link (new token and URL) and deletes the old one.",
   assumption: "share links are not shown (spec 1): fields and behaviour are this package's",
-  scopes: ["client.write"],
   path: "/clients/{clientId}/share-links",
   readBy: "list",
   updateMethod: "none",

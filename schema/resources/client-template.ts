@@ -10,7 +10,6 @@ export const clientTemplate = defineResource({
     "Defaults for clients created from it: monitors and heartbeats created inside such a client get the " +
     "template's values for the fields their own inputs leave out.",
   assumption: "the fields of client templates are not shown (spec 1, 2.6): names, rules and how defaults apply are this package's",
-  scopes: [],
   path: "/client-templates",
   readBy: "get",
   updateMethod: "PUT",

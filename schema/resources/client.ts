@@ -20,7 +20,6 @@ export const client = defineResource({
     "A partition for agency mode: monitors, heartbeats, channels and policies created with its `clientId` live " +
     "inside it. The service cannot delete clients: destroying a Client resource archives it.",
   assumption: "the fields of clients are not shown (spec 2.6): names and rules are this package's",
-  scopes: ["client.write"],
   path: "/clients",
   readBy: "get",
   updateMethod: "PUT",

@@ -21,7 +21,6 @@ export const escalationPolicy = defineResource({
     "An alert plan: who is notified when a monitor fails, in which order and after which delays. Monitors " +
     "reference it with `escalationPolicyId`.",
   assumption: "the fields of escalation policies are not shown (spec 2.6): names, urgencies and limits are this package's",
-  scopes: ["escalation_policy.write"],
   path: "/escalation-policies",
   readBy: "get",
   updateMethod: "PUT",

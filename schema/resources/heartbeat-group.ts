@@ -8,7 +8,6 @@ export const heartbeatGroup = defineResource({
     "A folder for heartbeats. A group that still holds heartbeats cannot be deleted: move or delete them first " +
     "(Pulumi does this on its own when the heartbeats reference the group's id).",
   assumption: "the fields of heartbeat groups are not shown (spec 2.6): names and rules are this package's",
-  scopes: ["heartbeat.write"],
   path: "/heartbeat-groups",
   readBy: "get",
   updateMethod: "PUT",

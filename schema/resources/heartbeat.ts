@@ -13,7 +13,6 @@ export const heartbeat = defineResource({
     "A check-in monitor for scheduled jobs: the job calls `pingUrl` on every run, and silence longer than the " +
     "expected interval plus the grace period opens an incident.",
   assumption: "response fields are not shown: the object is assumed to echo the request fields under their request names",
-  scopes: ["heartbeat.write"],
   path: "/heartbeats",
   readBy: "get",
   updateMethod: "PATCH",

@@ -167,7 +167,6 @@ export const monitor = defineResource({
     "the attached notification channels and escalation policy.",
   assumption: "response fields are not shown: the object is assumed to echo the request fields under their request names",
   // Reading attached channels needs monitor.read; reading the monitor itself needs monitor.delete (spec 4.2).
-  scopes: ["monitor.read", "monitor.write", "monitor.delete"],
   path: "/monitors",
   readBy: "get",
   updateMethod: "PATCH",

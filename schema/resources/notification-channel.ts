@@ -52,7 +52,6 @@ export const notificationChannel = defineResource({
     "A destination for alerts: an email address, a Slack or Microsoft Teams webhook, a phone number for SMS, " +
     "a PagerDuty service or an https webhook. Attach it to monitors or name it in escalation policy steps.",
   assumption: "the fields of notification channels are not shown (spec 2.6): names, kinds and settings are this package's",
-  scopes: ["notification_channel.write"],
   path: "/notification_channels",
   readBy: "get",
   updateMethod: "PUT",

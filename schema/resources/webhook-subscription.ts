@@ -8,7 +8,6 @@ export const webhookSubscription = defineResource({
     "Signed outbound webhooks (beta): the service POSTs the chosen events to `url`, signed with `signingSecret`. " +
     "The service reveals the signing secret only when the subscription is created; it is kept in state from then on.",
   assumption: "the fields of webhook subscriptions and the event kinds are not shown (spec 2.6, 6): names and rules are this package's",
-  scopes: ["webhook.write"],
   path: "/webhook-subscriptions",
   readBy: "list",
   updateMethod: "PUT",

@@ -4,6 +4,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { operationsOf } from "../../schema/operations.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { REFERENCE_DIRECTORY, pageName } from "../../scripts/reference-docs.js";
@@ -60,7 +61,7 @@ describe.each(definitions.map((definition) => [definition.kind, definition] as c
       const calls = association === undefined ? [] : Object.values(association).filter((value) => typeof value === "object");
       for (const { path } of calls as { path: string }[]) expect(page).toContain(path);
     }
-    for (const scope of definition.scopes) expect(page).toContain(`\`${scope}\``);
+    for (const entry of operationsOf(definition)) expect(page).toContain(`| ${entry.route.scope === null ? "none listed (any valid key)" : `\`${entry.route.scope}\``} |`);
   });
 
   it("starts with the kind's description and is linked from the index", () => {

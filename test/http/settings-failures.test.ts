@@ -89,13 +89,14 @@ describe("a service that has never answered", () => {
 
 describe("answers that say the settings are wrong", () => {
   it.each([
-    [401, "was refused"],
-    [403, "does not give access to this"],
-  ])("a %i names where the key came from, never the key", async (status, what) => {
+    [401, "GET", "/monitors", "was refused:"],
+    [403, "GET", "/monitors/0b5e5a1c-2f4e-4b8e-9a43-1d6a8c7e1f00", "does not hold the scope monitor.delete, which the spec lists for GET /monitors/{monitorID} (spec 4.2): add it to the key (`pulumi-monitoring scopes` lists every scope the stack needs), or"],
+    [403, "GET", "/client-templates", "does not give access to this:"],
+  ])("a %i to %s %s names where the key came from, never the key", async (status, method, path, what) => {
     const api = await server();
     api.script({ status, json: { error: { code: status === 401 ? "unauthenticated" : "forbidden", message: "Missing or invalid API key" } } });
-    const error = await rejection(clientFor(api, { sources: FROM_ENV }).request("GET", "/monitors"));
-    expect(error.message).toContain(`Missing or invalid API key (the API key from MONITORING_API_KEY ${what}: check that it is a key of the account at ${api.baseUrl})`);
+    const error = await rejection(clientFor(api, { sources: FROM_ENV }).request(method as "GET", path));
+    expect(error.message).toContain(`Missing or invalid API key (the API key from MONITORING_API_KEY ${what} check that it is a key of the account at ${api.baseUrl})`);
     expect(error.message).not.toContain(API_KEY);
     expect(error).toMatchObject({ setting: "apiKey", source: "MONITORING_API_KEY", url: api.baseUrl, problem: { kind: status === 401 ? "key refused" : "no access" } });
     expect(settingBlamedIn(error.message, "acme")).toEqual({ setting: "apiKey", source: "MONITORING_API_KEY" });

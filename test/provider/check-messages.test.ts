@@ -18,7 +18,6 @@ const ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b";
 const plain = defineResource({
   kind: "Plain",
   description: "A kind declared with plain zod rules.",
-  scopes: [],
   path: "/plain",
   readBy: "get",
   updateMethod: "PATCH",
@@ -48,7 +47,6 @@ const plain = defineResource({
 const regional = defineResource({
   kind: "Regional",
   description: "A kind with one region.",
-  scopes: [],
   path: "/regional",
   readBy: "get",
   updateMethod: "PATCH",

@@ -267,7 +267,6 @@ describe("canonical: one text for equal values", () => {
   const kind = defineResource({
     kind: "Sample",
     description: "A kind for the equality rules.",
-    scopes: [],
     path: "/samples",
     readBy: "get",
     updateMethod: "PATCH",
@@ -306,7 +305,6 @@ describe("a kind the service cannot update", () => {
   const immutable = defineResource({
     kind: "Immutable",
     description: "A kind without an update operation, none of its fields marked replace-on-change.",
-    scopes: [],
     path: "/immutable",
     readBy: "get",
     updateMethod: "none",

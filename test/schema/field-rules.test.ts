@@ -147,7 +147,6 @@ describe("a field's facts", () => {
     const kind = defineResource({
       kind: "Sample",
       description: "A kind.",
-      scopes: [],
       path: "/samples",
       readBy: "get",
       updateMethod: "PATCH",

@@ -1,0 +1,122 @@
+/**
+ * `pulumi-monitoring scopes`: the scopes each command needs for a stack, computed from the route
+ * table the HTTP client uses (cli/scopes/needs.ts), and with `--check`, proof with GETs only that
+ * the configured key holds them (cli/scopes/check.ts).
+ */
+import { ApiClient } from "../../provider/http/client.js";
+import type { FleetIO } from "../fleet/fleet.js";
+import { fleetWorkspace } from "../fleet/operations.js";
+import { COMMAND_EXIT, chosenStack, parseCommandArgs } from "../stack-command.js";
+import { type Proof, proveScopes } from "./check.js";
+import { COMMANDS, type ScopesReport, scopesFor } from "./needs.js";
+import { readStack } from "./stack.js";
+
+export const USAGE = `Usage: pulumi-monitoring scopes [options]
+
+Lists the scopes an API key needs for each command on one stack: preview (with refresh), up,
+refresh, destroy, drift, verify, verify --alerts and import, their union, and the operations
+(method and path, as the spec's tables list them) behind each scope. It reads the stack's program
+as it stands (a preview without refresh) and its state; it sends no request to the service.
+
+With --check, it proves with GETs only that the stack's key holds every scope of the union: for
+each scope, a GET of a made-up id on a route that needs it (404: held, 403: missing). Each missing
+scope is named with the commands and operations that need it. Nothing is written.
+
+Options:
+  --stack NAME   The stack (default: the project's selected stack)
+  --cwd DIR      The Pulumi project directory (default: the current directory)
+  --json         Write { "commands": {...}, "all": [...], "operations": {...} } (with --check, also "check")
+  --check        Prove that the configured key (monitoring:apiKey or MONITORING_API_KEY) holds every scope
+  -h, --help     Show this text
+
+Exit status: 0 done (with --check: every scope held), 1 the stack could not be read or checked,
+2 bad usage, 3 (--check) a scope is missing.`;
+
+export const SCOPES_EXIT = { ...COMMAND_EXIT, missing: 3 } as const;
+
+export interface ScopesOptions {
+  cwd: string;
+  stack: string;
+  json: boolean;
+  check: boolean;
+}
+
+const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
+const command = { name: "scopes", usage: USAGE };
+
+/** The argv of `scopes`, as typed options, or the exit status when there is nothing more to do. */
+export async function parseScopesArgs(argv: readonly string[], io: FleetIO): Promise<ScopesOptions | { exit: number }> {
+  const parsed = parseCommandArgs(command, argv, { json: { type: "boolean" }, check: { type: "boolean" } }, io);
+  if ("exit" in parsed) return parsed;
+  const cwd = parsed.values.cwd ?? process.cwd();
+  const chosen = await chosenStack(command, cwd, parsed.values.stack, io);
+  if ("exit" in chosen) return chosen;
+  return { cwd, stack: chosen.stack, json: parsed.values.json ?? false, check: parsed.values.check ?? false };
+}
+
+export async function runScopesCommand(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
+  const options = await parseScopesArgs(argv, io);
+  return "exit" in options ? options.exit : run(options, io);
+}
+
+export async function run(options: ScopesOptions, io: FleetIO): Promise<number> {
+  let report: ScopesReport;
+  let proofs: Proof[] | undefined;
+  try {
+    const view = await readStack(await fleetWorkspace(options.cwd), options.stack);
+    report = scopesFor(view.contents);
+    if (options.check) {
+      const { apiUrl, maxRequestsPerSecond, ...settings } = view.settings();
+      const api = new ApiClient({ baseUrl: apiUrl, ...settings, ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }) });
+      try {
+        proofs = await proveScopes(api, report.all);
+      } finally {
+        await api.close();
+      }
+    }
+  } catch (error) {
+    io.stderr.write(`pulumi-monitoring scopes: ${(error as Error).message}\n`);
+    return SCOPES_EXIT.error;
+  }
+  io.stdout.write(options.json ? `${JSON.stringify({ ...report, ...(proofs === undefined ? {} : { check: proofs.map(proofJson) }) }, null, 2)}\n` : renderReport(options.stack, report, proofs));
+  if (proofs === undefined) return SCOPES_EXIT.ok;
+  if (proofs.some((proof) => proof.verdict === "failed")) return SCOPES_EXIT.error;
+  return proofs.some((proof) => proof.verdict === "missing") ? SCOPES_EXIT.missing : SCOPES_EXIT.ok;
+}
+
+function proofJson(proof: Proof): Record<string, unknown> {
+  return "route" in proof ? { scope: proof.scope, verdict: proof.verdict, request: `GET ${proof.route.path}`, status: proof.status } : proof;
+}
+
+/** The text report: per command its scopes, then per scope the operations behind it, then the check. */
+export function renderReport(stack: string, report: ScopesReport, proofs?: readonly Proof[]): string {
+  const lines = [`Scopes an API key needs for stack ${stack}:`, ""];
+  const width = Math.max(...COMMANDS.map((name) => name.length));
+  for (const name of COMMANDS) lines.push(`  ${name.padEnd(width)}  ${report.commands[name].join(", ") || "(none)"}`);
+  lines.push(`  ${"all".padEnd(width)}  ${report.all.join(", ") || "(none)"}`, "", "Operations behind each scope:");
+  for (const [scope, needs] of Object.entries(report.operations)) {
+    lines.push(`  ${scope}`);
+    for (const need of needs) {
+      const optional = need.optionalIn.length === 0 ? "" : `; sent by ${need.optionalIn.join(", ")} too, which do without it`;
+      lines.push(`    ${need.request}  (${need.does.join(", ")}; ${need.commands.length === 0 ? "needed by no command" : `needed by ${need.commands.join(", ")}`}${optional})`);
+    }
+  }
+  if (report.unscoped.length > 0) lines.push("", `Operations the spec lists without a scope (any valid key): ${report.unscoped.join(", ")}`);
+  if (proofs !== undefined) lines.push("", ...renderCheck(report, proofs));
+  return `${lines.join("\n")}\n`;
+}
+
+function renderCheck(report: ScopesReport, proofs: readonly Proof[]): string[] {
+  const missing = proofs.filter((proof) => proof.verdict === "missing");
+  const lines = [`Check of the configured key (GETs only; a made-up id answers 404 when the scope is held, 403 when not):`];
+  for (const proof of proofs) {
+    if (proof.verdict === "held") lines.push(`  held     ${proof.scope}  (GET ${proof.route.path} answered ${proof.status})`);
+    else if (proof.verdict === "missing") {
+      const needs = report.operations[proof.scope] ?? [];
+      const commands = COMMANDS.filter((name) => report.commands[name].includes(proof.scope));
+      lines.push(`  MISSING  ${proof.scope}  (GET ${proof.route.path} answered 403): needed by ${commands.join(", ")} for ${needs.filter((need) => need.commands.length > 0).map((need) => `${need.request} (${need.does.join(", ")})`).join("; ")}`);
+    } else if ("reason" in proof) lines.push(`  ${proof.verdict === "unprovable" ? "unproven" : "FAILED  "} ${proof.scope}  (${proof.reason})`);
+  }
+  lines.push(missing.length === 0 ? "The key holds every scope the stack needs." : `The key lacks ${missing.length} scope(s): ${missing.map((proof) => proof.scope).join(", ")}.`);
+  return lines;
+}

@@ -1,0 +1,36 @@
+/**
+ * What `scopes` computes from: the stack's program as it stands (a preview without refresh, which
+ * sends no request of its own) and what its state records (`pulumi stack export`), and the stack's
+ * connection settings.
+ */
+import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { basename } from "node:path";
+import { CONFIG_NAMESPACE, dryRunEnabled, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
+import { withoutRefresh } from "../fleet/operations.js";
+import type { StackContents, StackResource } from "./needs.js";
+
+export interface StackView {
+  contents: StackContents;
+  /** The service and key as the stack's provider would take them, with where each came from. */
+  settings: () => ProviderSettings;
+}
+
+export async function readStack(workspace: LocalWorkspace, name: string): Promise<StackView> {
+  const stack = await Stack.select(name, workspace);
+  const [state, config] = await Promise.all([workspace.exportStack(name), stack.getAllConfig()]);
+  const recorded = ((state.deployment as { resources?: StackResource[] } | undefined)?.resources ?? []) as StackResource[];
+  const program: StackResource[] = [];
+  await withoutRefresh(stack).preview({
+    onEvent: (event) => {
+      const metadata = event.resourcePreEvent?.metadata;
+      const declared = metadata?.new;
+      if (metadata === undefined || declared === undefined || metadata.op === "delete") return;
+      program.push({ urn: metadata.urn, type: metadata.type, inputs: (declared.inputs ?? {}) as Record<string, unknown> });
+    },
+  });
+  const value = (key: string) => config[`${CONFIG_NAMESPACE}:${key}`]?.value;
+  return {
+    contents: { program, state: recorded, dryRun: dryRunEnabled(value) },
+    settings: () => resolveSettings(value, process.env, stackConfigKeyName(basename(name))),
+  };
+}

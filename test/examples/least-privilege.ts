@@ -1,0 +1,212 @@
+/**
+ * Least-privilege keys (issue 45), on the emulator, one stack per test file (scopes-*.test.ts), for the demo stack and the agency example. Sufficiency: a key holding exactly the set `pulumi-monitoring
+ * scopes` computes runs up, refresh, drift, verify and destroy, and every request each sends
+ * resolves to a route of the table that the report predicted for that command. Minimality: for
+ * each scope of the set, a key lacking just that scope fails at an operation the report names for
+ * it, in the first read-only command that needs it (a refresh's reads run through the provider's
+ * dispatcher in this process, with the key), and the 403 message names the scope. `scopes --check`:
+ * GETs only; a key missing two scopes is refused naming both, the computed key passes.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runDrift } from "../../cli/drift/command.js";
+import type { FleetIO } from "../../cli/fleet/fleet.js";
+import { run, SCOPES_EXIT, type ScopesOptions } from "../../cli/scopes/command.js";
+import { type CommandName, type ScopesReport, TYPE_PREFIX } from "../../cli/scopes/needs.js";
+import { runVerify } from "../../cli/verify/command.js";
+import { resolveRoute, routeName } from "../../schema/routes.js";
+import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { createTestStack, testPassphrase, type TestStack } from "../support/pulumi.js";
+import { connectionConfig } from "./support.js";
+
+export interface Case {
+  name: string;
+  profile: "default" | "alt";
+  program: string;
+  stackName?: string;
+  files: string[];
+  config?: ConfigMap;
+}
+
+
+/** The read-only commands a missing scope is tried with, in this order; destroy last. */
+const PROBES = ["refresh", "drift", "verify", "destroy"] as const satisfies readonly CommandName[];
+
+interface Printed {
+  code: number;
+  output: string;
+}
+
+/** The acceptance of issue 45 for one stack of an example. */
+export function describeLeastPrivilege(testCase: Case): void {
+  describe(`${testCase.name} with a least-privilege key`, () => {
+    leastPrivilege(testCase);
+  });
+}
+
+function leastPrivilege(testCase: Case): void {
+  let emulator: TestEmulator;
+  let harness: TestStack;
+  let report: ScopesReport;
+
+  /** Runs a command of this package's CLI in this process, on the test stack's backend. */
+  async function cli(command: (io: FleetIO) => Promise<number>): Promise<Printed> {
+    let output = "";
+    const sink = { write: (text: string) => ((output += text), true) };
+    vi.stubEnv("PULUMI_BACKEND_URL", `file://${harness.backendDir}`);
+    vi.stubEnv("PULUMI_CONFIG_PASSPHRASE", testPassphrase);
+    vi.stubEnv("PULUMI_SKIP_UPDATE_CHECK", "true");
+    vi.stubEnv("PULUMI_NODEJS_TRANSPILE_ONLY", "true");
+    try {
+      const code = await command({ stdout: sink, stderr: sink, stdin: process.stdin, signals: process } as FleetIO);
+      return { code, output };
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }
+  const stackArgs = (): string[] => ["--cwd", harness.workDir, "--stack", harness.stack.name];
+  const scopes = (check: boolean): Promise<Printed> => cli((io) => run({ cwd: harness.workDir, stack: harness.stack.name, json: true, check } satisfies ScopesOptions, io));
+  const useKey = async (held: readonly string[]): Promise<string> => {
+    const { key } = await emulator.admin.createKey(held);
+    await harness.stack.setConfig("monitoring:apiKey", { value: key, secret: true });
+    return key;
+  };
+
+  /**
+   * A refresh's reads, through the provider's own dispatcher in this process, of every resource
+   * the state records, with `key`. \`pulumi refresh\` itself would use the key recorded with the
+   * provider at the last up, not the one in the stack's configuration now.
+   */
+  async function refreshInProcess(key: string): Promise<string> {
+    // A fresh provider module per key, as a provider process is: no list page read with another key is reused.
+    vi.resetModules();
+    const { dispatcher } = await import("../../provider/index.js");
+    await dispatcher.configure({ config: new Map([["monitoring:apiUrl", emulator.baseUrl], ["monitoring:apiKey", key]]) } as unknown as pulumi.dynamic.ConfigureRequest);
+    const state = (await harness.stack.exportStack()).deployment as { resources: Array<{ type: string; id?: string; outputs?: Record<string, unknown> }> };
+    for (const resource of state.resources.filter((entry) => entry.type.startsWith(TYPE_PREFIX))) {
+      const failure = await dispatcher.read(resource.id!, resource.outputs).then(() => undefined, (error: unknown) => error as Error);
+      if (failure !== undefined) return failure.message;
+    }
+    throw new Error(`the refresh's reads all succeeded with a key of ${(await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path} ${entry.status}`).join(", ")}`);
+  }
+  /** The requests of the log since it was last cleared, each as its route. */
+  const sentRoutes = async (): Promise<Array<{ sent: string; route: string | undefined; scope: string | null | undefined }>> => {
+    const log = await emulator.admin.requestLog();
+    await emulator.admin.clearRequestLog();
+    return log.map((entry) => {
+      const path = entry.path.replace(/^\/v1/, "").replace(/\?.*$/, "");
+      const route = resolveRoute(entry.method, path);
+      return { sent: `${entry.method} ${path}`, route: route && routeName(route), scope: route?.scope };
+    });
+  };
+  /** Every request resolves to a route of the table that the report lists for the command. */
+  const expectPredicted = async (command: CommandName): Promise<void> => {
+    const predicted = new Set(Object.values(report.operations).flatMap((needs) => needs.filter((need) => need.commands.includes(command) || need.optionalIn.includes(command)).map((need) => need.request)));
+    for (const request of await sentRoutes()) {
+      expect(request.route, `${request.sent} resolves to a route of schema/routes.ts`).toBeDefined();
+      if (request.scope !== null) expect(predicted, `${command} sent ${request.sent}`).toContain(request.route);
+    }
+  };
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ profile: testCase.profile });
+    harness = await createTestStack({
+      program: testCase.program,
+      files: testCase.files,
+      config: { ...connectionConfig(emulator), ...testCase.config },
+      runner: "cli",
+      ...(testCase.stackName === undefined ? {} : { stackName: testCase.stackName }),
+    });
+    const computed = await scopes(false);
+    expect(computed.code, computed.output).toBe(SCOPES_EXIT.ok);
+    report = JSON.parse(computed.output) as ScopesReport;
+    await emulator.admin.clearRequestLog();
+  });
+  afterAll(async () => {
+    await harness?.dispose();
+    await emulator?.stop();
+  });
+
+  it("computes the scopes of every command from the program alone, sending no request", async () => {
+    expect(report.all.length).toBeGreaterThan(0);
+    expect(report.commands.up).toEqual(expect.arrayContaining(report.commands.refresh));
+    expect(await sentRoutes()).toEqual([]);
+  });
+
+  it("scopes --check with a key missing two scopes names both, sends only GETs and fails", async () => {
+    const missing = report.all.slice(0, 2);
+    await useKey(report.all.filter((scope) => !missing.includes(scope)));
+    const checked = await scopes(true);
+    expect(checked.code).toBe(SCOPES_EXIT.missing);
+    const proofs = (JSON.parse(checked.output) as { check: Array<{ scope: string; verdict: string }> }).check;
+    expect(proofs.filter((proof) => proof.verdict === "missing").map((proof) => proof.scope)).toEqual(missing);
+    expect((await sentRoutes()).map((request) => request.sent.split(" ")[0])).toEqual(report.all.map(() => "GET"));
+  });
+
+  it("a key holding exactly the computed set passes scopes --check, then runs up, refresh, drift, verify and destroy", async () => {
+    await useKey(report.all);
+    const checked = await scopes(true);
+    expect(checked.code, checked.output).toBe(SCOPES_EXIT.ok);
+    await sentRoutes();
+
+    await harness.stack.up();
+    await expectPredicted("up");
+    await harness.stack.refresh();
+    await expectPredicted("refresh");
+    const drift = await cli((io) => runDrift([...stackArgs(), "--json"], io));
+    expect(drift.code, drift.output).toBe(0);
+    await expectPredicted("drift");
+    const verify = await cli((io) => runVerify([...stackArgs(), "--all", "--timeout", "30", "--json"], io));
+    expect(verify.output).not.toContain("does not hold the scope");
+    expect([0, 3], verify.output).toContain(verify.code);
+    await expectPredicted("verify");
+  });
+
+  it("a key lacking any one scope of the set fails at an operation the report names for it, and the 403 names the scope", async () => {
+    const cases = report.all.map((scope) => ({ scope, command: PROBES.find((command) => report.commands[command].includes(scope)) }));
+    expect(cases.filter((entry) => entry.command === undefined), "every scope is needed by a command tried here").toEqual([]);
+    for (const { scope, command } of cases) {
+      const key = await useKey(report.all.filter((other) => other !== scope));
+      await emulator.admin.clearRequestLog();
+      const failure = await attempt(command!, scope, key).catch((error: unknown) => {
+        throw new Error(`${command} without ${scope}: ${(error as Error).message}`);
+      });
+      const refused = (await sentRoutes()).filter((request) => request.scope === scope);
+      const predicted = report.operations[scope]!.filter((need) => need.commands.includes(command!)).map((need) => need.request);
+      expect(refused.length, `${command} without ${scope} sent a request that needs it: ${failure.slice(0, 1500)}`).toBeGreaterThan(0);
+      expect(predicted, `${command} without ${scope}`).toContain(refused[0]!.route);
+      expect(failure, `${command} without ${scope}`).toContain(`does not hold the scope ${scope}`);
+    }
+    await useKey(report.all);
+    await harness.stack.destroy();
+    await expectPredicted("destroy");
+  });
+
+  /** Runs the command with the stack's key and gives what it printed on failure (it must fail). */
+  async function attempt(command: (typeof PROBES)[number], scope: string, key: string): Promise<string> {
+    switch (command) {
+      case "refresh":
+        return refreshInProcess(key);
+      case "destroy": {
+        // Last of the probes, and after a destroy the stack is gone: with the key in the stack's configuration.
+        const error = await harness.stack.destroy().then(
+          () => undefined,
+          (reason: unknown) => reason as Error,
+        );
+        expect(error, `destroy without ${scope} fails`).toBeDefined();
+        return error!.message;
+      }
+      case "drift": {
+        const drift = await cli((io) => runDrift([...stackArgs(), "--json"], io));
+        expect(drift.code, `drift without ${scope}`).toBe(1);
+        return drift.output;
+      }
+      case "verify": {
+        const verify = await cli((io) => runVerify([...stackArgs(), "--all", "--timeout", "30", "--json"], io));
+        expect(verify.code, `verify without ${scope}`).not.toBe(0);
+        return verify.output;
+      }
+    }
+  }
+}
