@@ -27,6 +27,7 @@ import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { memberOf, memberPath, monitorSet } from "../schema/members.js";
+import { mapBounded } from "./concurrency.js";
 import { type CheckFailure, type ClosedDomains, check, containsUnknown } from "./check.js";
 import { changedFields, declaredInputs } from "./diff.js";
 import { type ResourceEngine, idempotencyKeyOf } from "./engine.js";
@@ -435,11 +436,7 @@ function listQuery(clientIds: readonly unknown[]): Query {
 
 /** Runs `work` on every item, at most {@link CONCURRENCY} at once. */
 async function forEachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+  await mapBounded(items, CONCURRENCY, work);
 }
 
 function messageOf(error: unknown): string {

@@ -12,7 +12,7 @@ import { CONFIG_NAMESPACE, type ProviderSettings, resolveSettings, stackConfigKe
 import { limiterFor } from "../../provider/fleet-budget.js";
 import { accountKey } from "../../provider/fleet-lists.js";
 import { ApiClient, type Query } from "../../provider/http.js";
-import { runBounded } from "../fleet/scheduler.js";
+import { runBounded } from "../../provider/concurrency.js";
 import { globToRegExp } from "../fleet/select.js";
 import type { HandedLists } from "./handed-lists.js";
 import { type Ignore, managedIds, readScopes, type RecordedResource, type ScopeKey, type ScopeListing, scopesOf, type UnmanagedObject, unmanagedIn } from "./unmanaged.js";

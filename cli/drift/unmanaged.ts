@@ -14,7 +14,7 @@ import { ResourceReader } from "../../provider/reader.js";
 import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
 import { isRecord } from "../../schema/naming.js";
-import { runBounded } from "../fleet/scheduler.js";
+import { runBounded } from "../../provider/concurrency.js";
 import { globToRegExp } from "../fleet/select.js";
 import { displayTextOf } from "../import/names.js";
 import { planImport } from "../import/plan.js";

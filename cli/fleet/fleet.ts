@@ -27,7 +27,7 @@ import { byObject } from "../drift/changes.js";
 import { type ManagingProject, ScopeReads, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
 import { renderMarkdown } from "../drift/report.js";
 import type { RecordedResource } from "../drift/unmanaged.js";
-import { runBounded } from "./scheduler.js";
+import { runBounded } from "../../provider/concurrency.js";
 import { selectStacks } from "./select.js";
 import { formatShard, shardMatrix, stacksOfShard } from "./shard.js";
 import { runFleetVerify } from "../verify/command.js";

@@ -15,7 +15,7 @@ import { fleetWorkspace } from "./operations.js";
 import type { FleetOptions } from "./options.js";
 import { type FleetProject, readStackSettings } from "./project.js";
 import { configValue } from "./run-config.js";
-import { runBounded } from "./scheduler.js";
+import { runBounded } from "../../provider/concurrency.js";
 
 const SPEC_FILE = /^([A-Za-z0-9_.-]+)\.ya?ml$/;
 

@@ -16,7 +16,7 @@ import { commandErrorMessage, fleetWorkspace } from "../fleet/operations.js";
 import { chosenStack, parseCommandArgs, usageError } from "../stack-command.js";
 import { type FleetOptions, UsageError } from "../fleet/options.js";
 import { type FleetProject, readProject } from "../fleet/project.js";
-import { runBounded } from "../fleet/scheduler.js";
+import { runBounded } from "../../provider/concurrency.js";
 import { formatShard } from "../fleet/shard.js";
 import { renderJson, renderJunit, renderMarkdown, renderTable, type StackVerification, VERIFY_EXIT, type VerifyReport, verifyExitCode } from "./report.js";
 import { verifyTargets } from "./run.js";

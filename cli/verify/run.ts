@@ -18,6 +18,7 @@
  * them, and read only where they say something plainly (a delivery's status or its failed attempt).
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { mapBounded } from "../../provider/concurrency.js";
 import { ApiError, type ApiClient, type Query } from "../../provider/http.js";
 import { isRecord } from "../../schema/naming.js";
 import type { Target } from "./targets.js";
@@ -64,10 +65,10 @@ export async function verifyTargets(api: ApiClient, targets: readonly Target[], 
   const channels = options.alerts ? targets.filter((target) => target.kind === "NotificationChannel") : [];
   const entries = new Map<Target, VerifyEntry>();
 
-  const checks = await bounded(monitors, (monitor) => checkMonitor(api, lists, monitor, options));
+  const checks = await mapBounded(monitors, CONCURRENCY, (monitor) => checkMonitor(api, lists, monitor, options));
   const statuses = await readStatuses(api, checks.filter((check) => check.landed).map((check) => check.target));
   for (const check of checks) entries.set(check.target, monitorEntry(check, statuses));
-  for (const entry of await bounded(subscriptions, (subscription) => testSubscription(api, lists, subscription, options))) entries.set(entry.target, entry.entry);
+  for (const entry of await mapBounded(subscriptions, CONCURRENCY, (subscription) => testSubscription(api, lists, subscription, options))) entries.set(entry.target, entry.entry);
   for (const [target, entry] of await testChannels(api, channels, routes)) entries.set(target, entry);
   const rank = (entry: VerifyEntry): number => KIND_ORDER.indexOf(entry.kind);
   return targets
@@ -290,8 +291,8 @@ async function testChannels(api: ApiClient, channels: readonly Target[], routes:
     }
     for (const channel of tested) entries.set(channel, { kind: channel.kind, name: channel.name, id: channel.id, ...result, durationMs: Date.now() - startedMs });
   };
-  await bounded(plan.viaMonitor, ({ monitor, channels: reached }) => send(`/monitors/${encodeURIComponent(monitor.id)}/test-alert`, `the test alert of monitor ${monitor.name}`, reached));
-  await bounded(plan.direct, (channel) => send(`/notification_channels/${encodeURIComponent(channel.id)}/test`, "the channel's own test", [channel]));
+  await mapBounded(plan.viaMonitor, CONCURRENCY, ({ monitor, channels: reached }) => send(`/monitors/${encodeURIComponent(monitor.id)}/test-alert`, `the test alert of monitor ${monitor.name}`, reached));
+  await mapBounded(plan.direct, CONCURRENCY, (channel) => send(`/notification_channels/${encodeURIComponent(channel.id)}/test`, "the channel's own test", [channel]));
   return entries;
 }
 
@@ -355,17 +356,4 @@ function failureOf(error: unknown, what: string): { reason: string; error: boole
     return { reason: `${what} refused: ${error.message}`, error: !objectFailure };
   }
   return { reason: `${what} not done: ${error instanceof Error ? error.message : String(error)}`, error: true };
-}
-
-async function bounded<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-  return results;
 }

@@ -18,7 +18,7 @@ import { parseFleetArgs, UsageError } from "../../cli/fleet/options.js";
 import { parseProject } from "../../cli/fleet/project.js";
 import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
 import { configValue } from "../../cli/fleet/run-config.js";
-import { runBounded } from "../../cli/fleet/scheduler.js";
+import { runBounded } from "../../provider/concurrency.js";
 import { globToRegExp, selectStacks } from "../../cli/fleet/select.js";
 
 describe("stack selection", () => {
