@@ -4,7 +4,7 @@
  * module and is registered here with one line.
  */
 import { runDrift } from "./drift/command.js";
-import { runFleet } from "./fleet/fleet.js";
+import { runFleet } from "./fleet/stacks/run.js";
 import { runImport } from "./import/main.js";
 import { runVerify } from "./verify/command.js";
 

@@ -1,6 +1,6 @@
 /**
  * A fleet's shared rate budget, as a provider process takes part in it. `pulumi-monitoring fleet`
- * runs one token server (cli/fleet/budget.ts) for all the stacks it deploys and names its local
+ * runs one token server (cli/fleet/runners/budget.ts) for all the stacks it deploys and names its local
  * socket in the environment ({@link FLEET_BUDGET_ENV}); the Pulumi CLI passes that environment on
  * to the dynamic provider's host, so each stack's provider asks the server before every attempt,
  * and tells it of every 429 (the key's limit, which every stack shares) and every success.

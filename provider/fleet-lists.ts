@@ -12,7 +12,7 @@
  * lists of different accounts (stacks may name their own) are never mixed up. Items are as the
  * service listed them, secrets included where the service shows them (a channel's credentials on
  * some servers), just as the check would read them: the socket is private to the user (as the
- * fleet's budget socket, cli/fleet/budget.ts), the fleet keeps them in memory for the run, and
+ * fleet's budget socket, cli/fleet/runners/budget.ts), the fleet keeps them in memory for the run, and
  * neither side logs or writes them. Without the variable (a plain `pulumi refresh`, another verb)
  * nothing is sent and reads are as they always were.
  */

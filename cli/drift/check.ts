@@ -13,7 +13,7 @@ import { limiterFor } from "../../provider/fleet-budget.js";
 import { accountKey } from "../../provider/fleet-lists.js";
 import { ApiClient, type Query } from "../../provider/http.js";
 import { runBounded } from "../../provider/concurrency.js";
-import { globToRegExp } from "../fleet/select.js";
+import { globToRegExp } from "../project/select.js";
 import type { HandedLists } from "./handed-lists.js";
 import { type Ignore, managedIds, readScopes, type RecordedResource, type ScopeKey, type ScopeListing, scopesOf, type UnmanagedObject, unmanagedIn } from "./unmanaged.js";
 

@@ -2,8 +2,8 @@
  * `pulumi-monitoring drift`: the drift check of one stack. It is `fleet drift` narrowed to that
  * stack, so both commands give the same report from the same code.
  */
-import { type FleetIO, runFleet } from "../fleet/fleet.js";
-import { chosenStack, parseCommandArgs } from "../stack-command.js";
+import { type FleetIO, runFleet } from "../fleet/stacks/run.js";
+import { chosenStack, parseCommandArgs } from "../project/stack.js";
 
 export const USAGE = `Usage: pulumi-monitoring drift [options]
 

@@ -15,7 +15,7 @@ import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient, Query } from "../../provider/http.js";
 import { isRecord } from "../../schema/naming.js";
 import { runBounded } from "../../provider/concurrency.js";
-import { globToRegExp } from "../fleet/select.js";
+import { globToRegExp } from "../project/select.js";
 import { displayTextOf } from "../import/names.js";
 import { planImport } from "../import/plan.js";
 import type { AccountObject } from "../import/read.js";

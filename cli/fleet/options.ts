@@ -1,8 +1,8 @@
 /** The command line of `pulumi-monitoring fleet` (also installed as `pulumi-monitoring-fleet`). */
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { DEFAULT_STALE_AFTER_MS } from "./lease.js";
-import { parseShard, type Shard } from "./shard.js";
+import { DEFAULT_STALE_AFTER_MS } from "./runners/lease.js";
+import { parseShard, type Shard } from "./runners/shard.js";
 
 export const USAGE = `Usage: pulumi-monitoring fleet <command> [options]
        pulumi-monitoring-fleet <command> [options]

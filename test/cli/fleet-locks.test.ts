@@ -1,5 +1,5 @@
 /**
- * Locks left by runs that died (cli/fleet/lease.ts), without an engine: the decision table of
+ * Locks left by runs that died (cli/fleet/runners/lease.ts), without an engine: the decision table of
  * `judgeLock`, then, on a real PostgreSQL state table and on a file backend, locks written as the
  * Pulumi CLI writes them (another host's, with an expired lease or none, or one whose lease a live
  * runner keeps renewing past the threshold) and what `takeOverStaleLocks` does with them.
@@ -21,7 +21,7 @@ import {
   renewalPeriod,
   type StoredLock,
   takeOverStaleLocks,
-} from "../../cli/fleet/lease.js";
+} from "../../cli/fleet/runners/lease.js";
 import { parseDuration } from "../../cli/fleet/options.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 

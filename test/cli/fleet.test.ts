@@ -9,17 +9,17 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runnerBudget, stacksAtOnce } from "../../cli/fleet/budget.js";
-import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/display.js";
-import { errorSummary, noChanges, StackEvents } from "../../cli/fleet/events.js";
-import { inProcessRunner } from "../../cli/fleet/in-process.js";
-import { abortOnceListening, commandErrorMessage } from "../../cli/fleet/operations.js";
+import { runnerBudget, stacksAtOnce } from "../../cli/fleet/runners/budget.js";
+import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/stacks/display.js";
+import { errorSummary, noChanges, StackEvents } from "../../cli/fleet/stacks/events.js";
+import { inProcessRunner } from "../../cli/fleet/stacks/in-process.js";
+import { abortOnceListening, commandErrorMessage } from "../../cli/fleet/stacks/operations.js";
 import { parseFleetArgs, UsageError } from "../../cli/fleet/options.js";
-import { parseProject } from "../../cli/fleet/project.js";
-import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
-import { configValue } from "../../cli/fleet/run-config.js";
+import { parseProject } from "../../cli/project/project.js";
+import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/report/fleet.js";
+import { configValue } from "../../cli/fleet/stacks/run-config.js";
 import { runBounded } from "../../provider/concurrency.js";
-import { globToRegExp, selectStacks } from "../../cli/fleet/select.js";
+import { globToRegExp, selectStacks } from "../../cli/project/select.js";
 
 describe("stack selection", () => {
   const stacks = ["acme", "acme-staging", "globex", "initech"];

@@ -21,7 +21,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FleetReport, renderTable } from "../../cli/fleet/report.js";
+import { type FleetReport, renderTable } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";

@@ -68,7 +68,7 @@ export async function runFleetHere(args: readonly string[], env: NodeJS.ProcessE
   const printed = { stdout: "", stderr: "" };
   const output = (stream: keyof typeof printed) => ({ write: (text: string) => (printed[stream] += text) });
   // Loaded here, not with this module: most files that use it run no fleet.
-  const { runFleet } = await import("../../cli/fleet/fleet.js");
+  const { runFleet } = await import("../../cli/fleet/stacks/run.js");
   for (const [name, value] of Object.entries(env)) if (value !== undefined && process.env[name] !== value) vi.stubEnv(name, value);
   try {
     const code = await runFleet(args, { stdout: output("stdout"), stderr: output("stderr"), stdin: process.stdin, signals: process });

@@ -25,7 +25,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve, sep } from "node:path";
 import { format } from "node:util";
-import type { FleetProject } from "./project.js";
+import type { FleetProject } from "../../project/project.js";
 
 /** How the fleet runs a project's program: inside its own process, or why not. */
 export type ProgramRunner = { inProcess: true; program: PulumiFn } | { inProcess: false; reason: string };
@@ -38,7 +38,7 @@ interface PulumiTsUtils {
 
 const ourRequire = createRequire(__filename);
 /** This package's built modules (its SDK among them): a library the programs share, wherever it is installed. */
-const ourBuildDir = resolve(__dirname, "..", "..");
+const ourBuildDir = resolve(__dirname, "..", "..", "..");
 /**
  * How TypeScript is registered, and for which project; ts-node's hooks are process-wide, so a
  * later project can share them only when it would get the same setup.

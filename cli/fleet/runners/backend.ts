@@ -14,7 +14,7 @@
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { readdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import type { FleetProject } from "./project.js";
+import type { FleetProject } from "../../project/project.js";
 
 /** The CLI's default number of stacks a DIY backend reads at once. */
 const DIY_DEFAULT_PARALLEL = 10;

@@ -19,8 +19,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { HEARTBEAT_MS, parseBudgetLine } from "../../provider/fleet-budget.js";
-import { type Clock, RateLimiter } from "../../provider/http.js";
+import { HEARTBEAT_MS, parseBudgetLine } from "../../../provider/fleet-budget.js";
+import { type Clock, RateLimiter } from "../../../provider/http.js";
 
 /**
  * A request granted at one moment reaches the service a little later, and not every one equally

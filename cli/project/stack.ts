@@ -4,8 +4,8 @@
  * as with `pulumi`, the project's selected stack.
  */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
-import { fleetWorkspace } from "./fleet/operations.js";
-import type { FleetIO } from "./fleet/fleet.js";
+import { fleetWorkspace } from "../fleet/stacks/operations.js";
+import type { FleetIO } from "../fleet/stacks/run.js";
 
 /** The exit statuses the single-stack commands share (their own add what each finds: drift, failures). */
 export const COMMAND_EXIT = { ok: 0, error: 1, usage: 2 } as const;

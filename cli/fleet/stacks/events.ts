@@ -4,8 +4,8 @@
  * objects whose state in the service differs from the state Pulumi recorded (../drift/changes.ts).
  */
 import type { EngineEvent, OpMap, StepEventMetadata } from "@pulumi/pulumi/automation";
-import { type DriftedObject, driftOf, nameOf, shortType } from "../drift/changes.js";
-import type { RecordedResource } from "../drift/unmanaged.js";
+import { type DriftedObject, driftOf, nameOf, shortType } from "../../drift/changes.js";
+import type { RecordedResource } from "../../drift/unmanaged.js";
 
 export interface ChangeCounts {
   create: number;

@@ -1,8 +1,8 @@
 /** One fleet verb on one stack, through the Automation API. */
 import { type EngineEvent, LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
-import { cliEnvironment } from "./backend.js";
+import { cliEnvironment } from "../runners/backend.js";
 import { errorSummary } from "./events.js";
-import type { Verb } from "./report.js";
+import type { Verb } from "../../report/fleet.js";
 
 export interface OperationOptions {
   onEvent: (event: EngineEvent) => void;

@@ -4,9 +4,9 @@
  * paused and what no stack manages. Written as a table (the fleet's, ../fleet/report.ts), as
  * markdown for a CI job to post, or as JSON (the report itself).
  */
-import type { FleetReport, StackReport } from "../fleet/report.js";
-import type { DriftedObject, FieldChange } from "./changes.js";
-import type { UnmanagedObject } from "./unmanaged.js";
+import type { FleetReport, StackReport } from "./fleet.js";
+import type { DriftedObject, FieldChange } from "../drift/changes.js";
+import type { UnmanagedObject } from "../drift/unmanaged.js";
 
 /** One finding of a stack, as a row of a section. */
 interface Finding {

@@ -3,7 +3,7 @@
  * (queued, running and its current step, done and its counts, failed); elsewhere (CI logs), one
  * plain line each time a stack changes state.
  */
-import { formatDuration } from "./report.js";
+import { formatDuration } from "../../report/fleet.js";
 import type { ChangeCounts } from "./events.js";
 
 export type LiveState =

@@ -4,12 +4,12 @@
  * written as JSON with `--json`.
  */
 import type { DriftedObject } from "../drift/changes.js";
-import { DRIFT_COLUMNS, driftCounts, driftLines } from "../drift/report.js";
+import { DRIFT_COLUMNS, driftCounts, driftLines } from "./drift.js";
 import type { UnmanagedObject } from "../drift/unmanaged.js";
-import type { ChangeCounts } from "./events.js";
-import type { TakenOverLock } from "./lease.js";
-import { describeLock, type LockHolder } from "./lock.js";
-import { parseShard } from "./shard.js";
+import type { ChangeCounts } from "../fleet/stacks/events.js";
+import type { TakenOverLock } from "../fleet/runners/lease.js";
+import { describeLock, type LockHolder } from "../fleet/runners/lock.js";
+import { parseShard } from "../fleet/runners/shard.js";
 
 export type Verb = "preview" | "up" | "refresh" | "destroy" | "drift";
 
