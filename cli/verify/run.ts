@@ -21,24 +21,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { mapBounded } from "../../provider/concurrency.js";
 import { ApiError, type ApiClient, type Query } from "../../provider/http.js";
 import { isRecord } from "../../schema/naming.js";
+import type { Verdict, VerifyEntry } from "./report.js";
 import type { Target } from "./targets.js";
-
-export type Verdict = "passed" | "failed" | "skipped";
-
-export interface VerifyEntry {
-  kind: Target["kind"];
-  /** The resource's name in the program. */
-  name: string;
-  id: string;
-  verdict: Verdict;
-  /** One line: why this verdict. */
-  reason: string;
-  /** Set when the verification itself failed (no connection, refused key, 5xx): the object was not verified. */
-  error?: boolean;
-  /** What the server said, as it said it: the check's acknowledgement and new results, a delivery, a test's answer. */
-  details?: Record<string, unknown>;
-  durationMs: number;
-}
 
 export interface VerifyOptions {
   /** How long to wait for a check's result or a delivery's outcome. */

@@ -9,8 +9,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderJson, renderJunit, renderMarkdown, renderTable, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
-import { deliveryOutcome, planAlerts, type VerifyEntry, verifyTargets } from "../../cli/verify/run.js";
+import { renderJson, renderJunit, renderMarkdown, renderTable } from "../../cli/verify/render.js";
+import { type VerifyEntry, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
+import { deliveryOutcome, planAlerts, verifyTargets } from "../../cli/verify/run.js";
 import { lastDeploy, type StateResource, type Target, targetsOf } from "../../cli/verify/targets.js";
 import { ApiClient } from "../../provider/http.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";

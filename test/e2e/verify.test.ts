@@ -23,7 +23,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VerifyEntry } from "../../cli/verify/run.js";
+import type { VerifyEntry } from "../../cli/verify/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
 import { deploy, type Deployment } from "./support.js";

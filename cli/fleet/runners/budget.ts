@@ -19,8 +19,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { HEARTBEAT_MS, parseBudgetLine } from "../../../provider/fleet-budget.js";
-import { type Clock, RateLimiter } from "../../../provider/http.js";
+import { FLEET_BUDGET_ENV, HEARTBEAT_MS, limiterFor, parseBudgetLine } from "../../../provider/fleet-budget.js";
+import { type Clock, RateLimiter, type RequestLimiter } from "../../../provider/http.js";
 
 /**
  * A request granted at one moment reaches the service a little later, and not every one equally
@@ -243,4 +243,12 @@ export function stacksAtOnce(parallel: number, stackCount: number): number {
 export function runnerBudget(fleetBudget: number | undefined, shardCount: number | undefined, runnerOwn: number | undefined): number | undefined {
   if (runnerOwn !== undefined) return runnerOwn;
   return fleetBudget === undefined || shardCount === undefined ? fleetBudget : fleetBudget / shardCount;
+}
+
+/**
+ * The limiter of this process's own API calls (drift's lists, verify's checks): within the run's
+ * budget when its token server is at `address`, else within `maxRequestsPerSecond`.
+ */
+export function limiterWithin(address: string | undefined, maxRequestsPerSecond: number | undefined): RequestLimiter {
+  return limiterFor(maxRequestsPerSecond, {}, address === undefined ? {} : { [FLEET_BUDGET_ENV]: address });
 }
