@@ -9,19 +9,10 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  FileLockStore,
-  fileBackendRoot,
-  judgeLock,
-  keepLease,
-  type Lease,
-  type LockPolicy,
-  type LockStore,
-  openLockStore,
-  renewalPeriod,
-  type StoredLock,
-  takeOverStaleLocks,
-} from "../../cli/fleet/runners/lease.js";
+import { openLockStore } from "../../cli/fleet/runners/backend.js";
+import { FileLockStore, fileBackendRoot } from "../../cli/fleet/runners/file-lock-store.js";
+import { judgeLock, keepLease, type LockPolicy, renewalPeriod, takeOverStaleLocks } from "../../cli/fleet/runners/lease.js";
+import type { Lease, LockStore, StoredLock } from "../../cli/fleet/runners/lock-store.js";
 import { parseDuration } from "../../cli/fleet/options.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 

@@ -6,6 +6,9 @@
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { readdir } from "node:fs/promises";
 import type { FleetProject } from "../../project/project.js";
+import { FileLockStore, fileBackendRoot } from "./file-lock-store.js";
+import type { LockStore } from "./lock-store.js";
+import { PostgresLockStore } from "./postgres-lock-store.js";
 
 /** Whether `pattern`, read as SQL LIKE without `%` (`_` any one character), matches the start of `text`. */
 function likePrefixMatches(pattern: string, text: string): boolean {
@@ -78,4 +81,11 @@ export async function backendUrlOf(project: FleetProject, workspace: LocalWorksp
 export async function refuseCollidingNames(project: FleetProject, workspace: LocalWorkspace, names: readonly string[] = []): Promise<void> {
   const pairs = likeCollisions([...names, ...(await localStackNames(project))]);
   if (pairs.length > 0 && isPostgresBackend(await backendUrlOf(project, workspace))) throw new Error(collisionMessage(pairs));
+}
+
+/** The lock store of the backend at `url`, when it is one that leases can live beside. */
+export async function openLockStore(url: string | undefined): Promise<LockStore | undefined> {
+  if (url?.startsWith("postgres://")) return PostgresLockStore.open(url);
+  if (url?.startsWith("file://")) return new FileLockStore(fileBackendRoot(url));
+  return undefined;
 }
