@@ -1,21 +1,8 @@
 /**
- * The verification of one stack's objects against the service, through the provider's one HTTP
- * module (its rate limit, retries and idempotency keys):
- *
- * - a monitor: its results are read, a check run is started (`POST /monitors/{id}/check`, 202,
- *   asynchronous), the results are read again until one of that run lands (or `--timeout` passes:
- *   a timed-out check counts as failed, spec 7.4), and only then its status, from the status
- *   filter of `GET /monitors` (`UP`, `DOWN`, spec 3 and 4.1): one list per status and scope for
- *   every monitor at once, never one per monitor. A declared-paused monitor is skipped: no request.
- * - a webhook subscription: a test delivery (`POST .../test`, 202), then its outcome from the
- *   deliveries list.
- * - a notification channel (`--alerts`): exactly one test, through a monitor's test alert where the
- *   monitor's attached channels are all still to be tested and share none with another chosen
- *   monitor, else `POST /notification_channels/{id}/test`.
- *
- * The verdict rests on what the spec states (the status filter, 2xx and 4xx answers). The fields
- * of results and deliveries are not shown by the spec: they are reported as the server gives
- * them, and read only where they say something plainly (a delivery's status or its failed attempt).
+ * The verification of one stack's objects against the service, through the provider's HTTP
+ * client: a monitor runs a check and passes when listed UP once a result of that check has landed,
+ * a webhook subscription takes a test delivery, a notification channel (`--alerts`) one test.
+ * Each step, and what the spec does and does not show: docs/verify-in-ci.md.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { mapBounded } from "../../provider/concurrency.js";

@@ -1,16 +1,7 @@
 /**
- * The API rate budget of a fleet, shared while stacks start and finish. The service limits
- * requests per key, and every stack of the fleet uses the same key, so the fleet runs one token
- * server for the whole run: each stack's provider asks it before every attempt (the protocol and
- * the provider's side: provider/fleet-budget.ts) over a local socket, named in the environment
- * the Pulumi CLI and its dynamic provider host inherit. A stack running alone may use the whole
- * budget; four at once share it by demand, not by a quarter each.
- *
- * The server grants starts evenly spaced at slightly less than the budget (see
- * {@link GRANT_GUARD_MS}), and learns of every 429 from the providers: the key's limit, which
- * every stack shares, so the shared rate is halved and every start pauses until `Retry-After` has
- * passed; each success then raises it again (the provider's own AIMD limiter, provider/http.ts,
- * run once for the fleet). 503s and dropped connections are faults, not limits: they cut nothing.
+ * The API rate budget of a fleet run: one token server that every stack's provider asks before
+ * each attempt (the provider's side: provider/fleet-budget.ts), over a private local socket. How
+ * it shares and guards the budget and reacts to 429s: docs/architecture.md, "The shared rate budget".
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";

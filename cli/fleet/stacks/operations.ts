@@ -102,7 +102,7 @@ async function pendingCreates(stack: Stack): Promise<string[]> {
  * listens for its signal only from the moment it starts the CLI, so an abort that came earlier
  * (while the stack's settings were written, say) would be lost and the stack run to the end: it is
  * passed on when the operation's first event shows that the CLI runs, and listens. (In a terminal
- * the CLI gets Ctrl-C itself, and the fleet sends no abort: cli/fleet/fleet.ts `#interrupt`.)
+ * the CLI gets Ctrl-C itself, and the fleet sends no abort: stacks/run.ts `#interrupt`.)
  */
 export function abortOnceListening(abort: AbortSignal): { signal: AbortSignal; listening(): void; dispose(): void } {
   const operation = new AbortController();
