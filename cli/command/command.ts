@@ -23,7 +23,6 @@ export interface CommandSpec<T extends CommandOptions> {
 }
 
 export interface Command {
-  name: string;
   /** Runs the command line `argv` (after the command's name) and returns the exit status. */
   run(argv: readonly string[], io?: CommandIO): Promise<number>;
 }
@@ -31,7 +30,6 @@ export interface Command {
 export function defineCommand<const T extends CommandOptions>(spec: CommandSpec<T>): Command {
   const hint = spec.hint ?? `Run \`pulumi-monitoring ${spec.name} --help\` for the options.`;
   return {
-    name: spec.name,
     async run(argv, io = defaultIO()) {
       try {
         const line = parseCommandLine(argv, spec.options, spec.positionals);
