@@ -1,25 +1,16 @@
 #!/usr/bin/env node
 /**
- * `pulumi-monitoring <command> ...`: the package's command line. Each command lives in its own
- * module and is registered here with one line.
+ * `pulumi-monitoring <command> ...`: the package's command line. Each command is one module built
+ * with defineCommand (cli/command/command.ts), registered here with one line and loaded when run.
  */
-import { runDrift } from "./drift/command.js";
-import { runFleet } from "./fleet/fleet.js";
-import { runImport } from "./import/main.js";
-import { runScopesCommand } from "./scopes/command.js";
-import { runVerify } from "./verify/command.js";
+import type { Command } from "./command/command.js";
 
-interface Command {
-  summary: string;
-  run(argv: readonly string[]): Promise<number>;
-}
-
-const COMMANDS: Record<string, Command> = {
-  drift: { summary: "check one stack for changes made outside Pulumi and for objects no stack manages", run: runDrift },
-  fleet: { summary: "preview, deploy and check drift across every client stack of a project", run: runFleet },
-  import: { summary: "write a Pulumi program that adopts an existing account", run: runImport },
-  scopes: { summary: "list the scopes an API key needs for each command on a stack; --check proves the key holds them", run: runScopesCommand },
-  verify: { summary: "prove that what the last deploy created or changed works: checks, test deliveries, test alerts", run: runVerify },
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  drift: { summary: "check one stack for changes made outside Pulumi and for objects no stack manages", load: async () => (await import("./drift/command.js")).drift },
+  fleet: { summary: "preview, deploy and check drift across every client stack of a project", load: async () => (await import("./fleet/command.js")).fleet },
+  import: { summary: "write a Pulumi program that adopts an existing account", load: async () => (await import("./import/main.js")).importCommand },
+  scopes: { summary: "list the scopes an API key needs for each command on a stack; --check proves the key holds them", load: async () => (await import("./scopes/command.js")).scopes },
+  verify: { summary: "prove that what the last deploy created or changed works: checks, test deliveries, test alerts", load: async () => (await import("./verify/command.js")).verify },
 };
 
 const USAGE = `Usage: pulumi-monitoring <command> [options]
@@ -37,12 +28,12 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
     process.stderr.write(`pulumi-monitoring: unknown command ${JSON.stringify(name)}\n\n${USAGE}\n`);
     return 2;
   }
-  return command.run(rest);
+  return (await command.load()).run(rest);
 }
 
 // Exit explicitly: a command may leave child processes it gave up waiting for.

@@ -11,6 +11,7 @@ import { type RecordedMember, groupOutputs, memberOf, memberPath, monitorSet, re
 import { type ClosedDomains, checkGroup } from "./check.js";
 import { declaredInputs, diffGroup, memberChanges } from "./diff.js";
 import { warn } from "./engine-log.js";
+import { mapBounded } from "./concurrency.js";
 import { type ResourceEngine, idempotencyKeyOf } from "./engine.js";
 import { OperationError, PartialFailure, describeMember, describeResource } from "./failures.js";
 import { internal, objectBodyFields } from "./fields.js";
@@ -210,11 +211,7 @@ function partialFailure(inputs: Values, id: string, members: Members, failures: 
 
 /** Runs `work` on every item, at most {@link CONCURRENCY} at once. */
 async function forEachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+  await mapBounded(items, CONCURRENCY, work);
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -35,7 +35,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ALL_SCOPES, startEmulator, type FaultSpec, type RequestLogEntry, type RunningEmulator } from "../emulator/index.js";
-import type { FleetReport } from "../cli/fleet/report.js";
+import type { FleetReport } from "../cli/report/fleet.js";
 
 const repoRoot = join(__dirname, "..", "..");
 const { values } = parseArgs({

@@ -59,8 +59,8 @@ async function main(): Promise<void> {
 
     const started = performance.now();
     const result = await importAccount(["--quiet"], {
-      stdout: () => undefined,
-      stderr: () => undefined,
+      stdout: { write: () => undefined },
+      stderr: { write: () => undefined },
       env: { MONITORING_API_URL: emulator.baseUrl, MONITORING_API_KEY: KEY },
     });
     const seconds = (performance.now() - started) / 1000;

@@ -9,12 +9,12 @@
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { CONFIG_NAMESPACE, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
-import { limiterFor } from "../../provider/fleet-budget.js";
 import { accountKey } from "../../provider/fleet-lists.js";
 import { ApiClient } from "../../provider/http/client.js";
 import type { Query } from "../../provider/http/request.js";
-import { runBounded } from "../fleet/scheduler.js";
-import { globToRegExp } from "../fleet/select.js";
+import { runBounded } from "../../provider/concurrency.js";
+import { limiterWithin } from "../fleet/runners/budget.js";
+import { globToRegExp } from "../project/select.js";
 import type { HandedLists } from "./handed-lists.js";
 import { type Ignore, managedIds, readScopes, type RecordedResource, type ScopeKey, type ScopeListing, scopesOf, type UnmanagedObject, unmanagedIn } from "./unmanaged.js";
 
@@ -35,6 +35,15 @@ export interface ManagingProject {
 /** Per checked stack (by label): its unmanaged objects, or why they could not be read. */
 export type UnmanagedResult = Map<string, UnmanagedObject[] | Error>;
 
+export interface ScopeReadsOptions {
+  /** The lists the stacks' refreshes read whole (`fleet drift`), taken from there. */
+  handed?: HandedLists;
+  /** The address of the run's rate budget, when it has one. */
+  budget?: string;
+  /** The stack's connection settings, by default from its configuration and the environment. */
+  settingsOf?: (target: CheckedStack) => Promise<ProviderSettings>;
+}
+
 /**
  * The service's lists a drift check reads, each stack's as soon as its refresh is done: under a
  * rate limit they then overlap the refreshes of the stacks still running, instead of all waiting
@@ -47,13 +56,14 @@ export class ScopeReads {
   readonly #parallel: number;
   readonly #settingsOf: (target: CheckedStack) => Promise<ProviderSettings>;
   readonly #handed: HandedLists | undefined;
+  readonly #budget: string | undefined;
   readonly #stacks = new Map<string, Promise<{ account: string; settings: ProviderSettings }>>();
   readonly #accounts = new Map<string, { api: ApiClient; scopes: Map<ScopeKey, Promise<ScopeListing>> }>();
 
-  /** `settingsOf`: the stack's connection settings, by default from its configuration and the environment. */
-  constructor(parallel: number, handed?: HandedLists, settingsOf: (target: CheckedStack) => Promise<ProviderSettings> = stackSettings) {
+  constructor(parallel: number, { handed, budget, settingsOf = stackSettings }: ScopeReadsOptions = {}) {
     this.#parallel = parallel;
     this.#handed = handed;
+    this.#budget = budget;
     this.#settingsOf = settingsOf;
   }
 
@@ -74,7 +84,7 @@ export class ScopeReads {
     if (reads === undefined) {
       const { apiUrl, maxRequestsPerSecond, ...options } = settings;
       // Under `fleet drift`, within the fleet's rate budget like the stacks' own reads.
-      reads = { api: new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiterFor(maxRequestsPerSecond) }), scopes: new Map() };
+      reads = { api: new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiterWithin(this.#budget, maxRequestsPerSecond) }), scopes: new Map() };
       this.#accounts.set(account, reads);
     }
     const scopes = scopesOf(target.resources);

@@ -2,8 +2,11 @@
  * `pulumi-monitoring drift`: the drift check of one stack. It is `fleet drift` narrowed to that
  * stack, so both commands give the same report from the same code.
  */
-import { type FleetIO, runFleet } from "../fleet/fleet.js";
-import { chosenStack, parseCommandArgs } from "../stack-command.js";
+import { defineCommand } from "../command/command.js";
+import { UsageError } from "../command/usage.js";
+import { runFleet } from "../fleet/command.js";
+import { defaultFleetOptions } from "../fleet/options.js";
+import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 
 export const USAGE = `Usage: pulumi-monitoring drift [options]
 
@@ -30,16 +33,15 @@ Options:
 
 Exit status: 0 in sync, 1 the check failed, 2 bad usage, 3 drift or unmanaged objects found.`;
 
-const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
-
-export async function runDrift(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
-  const command = { name: "drift", usage: USAGE };
-  const parsed = parseCommandArgs(command, argv, { json: { type: "boolean" }, markdown: { type: "boolean" } }, io);
-  if ("exit" in parsed) return parsed.exit;
-  const { values } = parsed;
-  const cwd = values.cwd ?? process.cwd();
-  const chosen = await chosenStack(command, cwd, values.stack, io);
-  if ("exit" in chosen) return chosen.exit;
-  const format = [...(values.json ? ["--json"] : []), ...(values.markdown ? ["--markdown"] : [])];
-  return runFleet(["drift", "--cwd", cwd, "--stack", chosen.stack, "--no-shared", ...format], io);
-}
+export const drift = defineCommand({
+  name: "drift",
+  usage: USAGE,
+  options: { ...STACK_OPTIONS, json: { type: "boolean" }, markdown: { type: "boolean" } },
+  async run({ values }, io) {
+    if (values.json && values.markdown) throw new UsageError("--markdown and --json exclude each other");
+    const cwd = values.cwd ?? process.cwd();
+    const stack = await chosenStack(cwd, values.stack);
+    // One stack, named as a --stack glob would name it; the shared stack is not run, its outputs still read.
+    return runFleet({ ...defaultFleetOptions("drift", cwd), stacks: [stack], shared: false, json: values.json ?? false, markdown: values.markdown ?? false }, io);
+  },
+});

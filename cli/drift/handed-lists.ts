@@ -10,7 +10,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { type HandedList, listKey } from "../../provider/fleet-lists.js";
 import type { Query } from "../../provider/http/request.js";
 import { isRecord } from "../../schema/naming.js";
-import { listenPrivately, serveLines } from "../fleet/budget.js";
+import { listenPrivately, serveLines } from "../fleet/runners/budget.js";
 
 export class HandedLists {
   readonly address: string;

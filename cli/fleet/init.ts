@@ -9,13 +9,13 @@ import { readdir, readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
-import { refuseCollidingNames } from "./backend.js";
-import type { Output } from "./display.js";
-import { fleetWorkspace } from "./operations.js";
+import { refuseCollidingNames } from "./runners/backend.js";
+import type { Output } from "../command/io.js";
+import { fleetWorkspace } from "../project/workspace.js";
 import type { FleetOptions } from "./options.js";
-import { type FleetProject, readStackSettings } from "./project.js";
-import { configValue } from "./run-config.js";
-import { runBounded } from "./scheduler.js";
+import { type FleetProject, readStackSettings } from "../project/project.js";
+import { configValue } from "./stacks/run-config.js";
+import { runBounded } from "../../provider/concurrency.js";
 
 const SPEC_FILE = /^([A-Za-z0-9_.-]+)\.ya?ml$/;
 

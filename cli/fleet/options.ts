@@ -1,8 +1,9 @@
 /** The command line of `pulumi-monitoring fleet` (also installed as `pulumi-monitoring-fleet`). */
 import { availableParallelism } from "node:os";
-import { parseArgs } from "node:util";
-import { DEFAULT_STALE_AFTER_MS } from "./lease.js";
-import { parseShard, type Shard } from "./shard.js";
+import { type CommandLine, parseCommandLine, positiveNumber } from "../command/args.js";
+import { UsageError } from "../command/usage.js";
+import { DEFAULT_STALE_AFTER_MS } from "./runners/lease.js";
+import { parseShard, type Shard } from "./runners/shard.js";
 
 export const USAGE = `Usage: pulumi-monitoring fleet <command> [options]
        pulumi-monitoring-fleet <command> [options]
@@ -162,51 +163,66 @@ export interface FleetOptions {
   junit?: string;
 }
 
-export class UsageError extends Error {}
-
 /** At most 8 at once by default: beyond that the CLI processes mostly wait on each other. */
 export const defaultParallel = (): number => Math.min(8, availableParallelism());
 
+/** The options of every fleet verb (each verb refuses those it does not take). */
+export const FLEET_OPTIONS = {
+  cwd: { type: "string" },
+  stack: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
+  parallel: { type: "string" },
+  "max-rps": { type: "string" },
+  "shard-rps": { type: "string" },
+  "no-shared": { type: "boolean" },
+  "no-refresh": { type: "boolean" },
+  isolated: { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  clients: { type: "string" },
+  shard: { type: "string" },
+  shards: { type: "string" },
+  "shared-only": { type: "boolean" },
+  "wait-lock": { type: "string" },
+  "stale-lock-after": { type: "string" },
+  "break-locks-older-than": { type: "string" },
+  "no-pid-check": { type: "boolean" },
+  json: { type: "boolean" },
+  markdown: { type: "boolean" },
+  all: { type: "boolean" },
+  alerts: { type: "boolean" },
+  timeout: { type: "string" },
+  junit: { type: "string" },
+  yes: { type: "boolean", short: "y" },
+} as const;
+
+/** The fleet's options from its command line, or "help" for `--help`; bad usage throws a {@link UsageError}. */
 export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptions | "help" {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        cwd: { type: "string" },
-        stack: { type: "string", multiple: true },
-        exclude: { type: "string", multiple: true },
-        parallel: { type: "string" },
-        "max-rps": { type: "string" },
-        "shard-rps": { type: "string" },
-        "no-shared": { type: "boolean" },
-        "no-refresh": { type: "boolean" },
-        isolated: { type: "boolean" },
-        "dry-run": { type: "boolean" },
-        clients: { type: "string" },
-        shard: { type: "string" },
-        shards: { type: "string" },
-        "shared-only": { type: "boolean" },
-        "wait-lock": { type: "string" },
-        "stale-lock-after": { type: "string" },
-        "break-locks-older-than": { type: "string" },
-        "no-pid-check": { type: "boolean" },
-        json: { type: "boolean" },
-        markdown: { type: "boolean" },
-        all: { type: "boolean" },
-        alerts: { type: "boolean" },
-        timeout: { type: "string" },
-        junit: { type: "string" },
-        yes: { type: "boolean", short: "y" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return "help";
+  const line = parseCommandLine(argv, FLEET_OPTIONS, true);
+  return line.values.help ? "help" : fleetOptionsOf(line, cwd);
+}
+
+/** The options of a verb run as it is run with none given (`drift` narrows one to its stack). */
+export function defaultFleetOptions(command: FleetCommand, cwd: string): FleetOptions {
+  return {
+    command,
+    cwd,
+    stacks: [],
+    exclude: [],
+    parallel: defaultParallel(),
+    shared: true,
+    refresh: true,
+    isolated: false,
+    dryRun: false,
+    json: false,
+    markdown: false,
+    yes: false,
+    staleLockAfterMs: DEFAULT_STALE_AFTER_MS,
+    pidCheck: true,
+  };
+}
+
+/** The fleet's options from its parsed command line (the verb first among the words). */
+export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET_OPTIONS>, cwd: string): FleetOptions {
   const [command, ...extra] = positionals;
   if (command === undefined) throw new UsageError(`a command is required: ${VERBS.join(", ")}`);
   if (!(VERBS as readonly string[]).includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: expected one of ${VERBS.join(", ")}`);
@@ -217,11 +233,9 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
   } else if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}; stacks are chosen with --stack GLOB`);
 
   const options: FleetOptions = {
-    command: command as FleetCommand,
-    cwd: values.cwd ?? cwd,
+    ...defaultFleetOptions(command as FleetCommand, values.cwd ?? cwd),
     stacks: values.stack ?? [],
     exclude: values.exclude ?? [],
-    parallel: defaultParallel(),
     shared: !values["no-shared"],
     refresh: !values["no-refresh"],
     isolated: values.isolated ?? false,
@@ -229,9 +243,9 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     json: values.json ?? false,
     markdown: values.markdown ?? false,
     yes: values.yes ?? false,
-    staleLockAfterMs: values["stale-lock-after"] === undefined ? DEFAULT_STALE_AFTER_MS : parseDuration("--stale-lock-after", values["stale-lock-after"]),
     pidCheck: !values["no-pid-check"],
   };
+  if (values["stale-lock-after"] !== undefined) options.staleLockAfterMs = parseDuration("--stale-lock-after", values["stale-lock-after"]);
   if (values["break-locks-older-than"] !== undefined) options.breakLocksOlderThanMs = parseDuration("--break-locks-older-than", values["break-locks-older-than"]);
   if (options.markdown && options.command !== "drift" && options.command !== "report") throw new UsageError("--markdown is for the drift report only (drift, report merge)");
   if (options.dryRun && options.command !== "preview") throw new UsageError("--dry-run goes with preview; to ask at every deploy, set monitoring:dryRun in the stacks' configuration");
@@ -241,16 +255,10 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
     if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel must be a whole number of at least 1, got ${values.parallel}`);
     options.parallel = parallel;
   }
-  if (values["max-rps"] !== undefined) {
-    const maxRps = Number(values["max-rps"]);
-    if (!(maxRps > 0) || !Number.isFinite(maxRps)) throw new UsageError(`--max-rps must be a positive number, got ${values["max-rps"]}`);
-    options.maxRps = maxRps;
-  }
+  if (values["max-rps"] !== undefined) options.maxRps = positiveNumber("--max-rps", values["max-rps"]);
   if (values["shard-rps"] !== undefined) {
-    const shardRps = Number(values["shard-rps"]);
     if (values.shard === undefined) throw new UsageError("--shard-rps goes with --shard I/N (this runner's budget); without a shard, --max-rps is the budget");
-    if (!(shardRps > 0) || !Number.isFinite(shardRps)) throw new UsageError(`--shard-rps must be a positive number, got ${values["shard-rps"]}`);
-    options.shardRps = shardRps;
+    options.shardRps = positiveNumber("--shard-rps", values["shard-rps"]);
   }
   if (values.clients !== undefined) options.clients = values.clients;
   if (command === "report") options.reports = extra.slice(1);
@@ -275,8 +283,7 @@ export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptio
   }
   if (values.all !== undefined || values.alerts !== undefined || values.timeout !== undefined || values.junit !== undefined) {
     if (command !== "verify") throw new UsageError("--all, --alerts, --timeout and --junit go with verify");
-    const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-    if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout))) throw new UsageError(`--timeout must be a positive number of seconds, got ${values.timeout}`);
+    const timeout = values.timeout === undefined ? undefined : positiveNumber("--timeout", values.timeout, "a positive number of seconds");
     Object.assign(options, { verifyAll: values.all ?? false, alerts: values.alerts ?? false, ...(timeout === undefined ? {} : { timeoutSeconds: timeout }), ...(values.junit === undefined ? {} : { junit: values.junit }) });
   }
   if (values["wait-lock"] !== undefined) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `pulumi-monitoring-import`: see cli/import/main.ts and `--help`. */
-import { runImport } from "./main.js";
+import { importCommand } from "./main.js";
 
-void runImport(process.argv.slice(2)).then((code) => {
+void importCommand.run(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
 });

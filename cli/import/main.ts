@@ -5,7 +5,6 @@
  * `pulumi up` adopts every object and changes nothing.
  */
 import { writeFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { type AnyResourceDefinition } from "../../schema/define.js";
 import { definitions } from "../../schema/index.js";
 import { FILE_KINDS, sectionName } from "../../schema/json-schema.js";
@@ -13,6 +12,11 @@ import { resolveSettings } from "../../provider/config.js";
 import { ApiClient } from "../../provider/http/client.js";
 import type { RequestEvent } from "../../provider/http/request.js";
 import { isRecord } from "../../schema/naming.js";
+import { type OptionValues, parseCommandLine } from "../command/args.js";
+import { defineCommand } from "../command/command.js";
+import { EXIT } from "../command/exit.js";
+import type { CommandIO } from "../command/io.js";
+import { UsageError } from "../command/usage.js";
 import { type ImportPlan, Placeholder, Reference, planImport } from "./plan.js";
 import { type Scope, readAccount } from "./read.js";
 import { renderTypeScript, renderYaml } from "./render.js";
@@ -48,19 +52,31 @@ config.requireSecret() (yaml: \${env:NAME}). The command prints the \`pulumi con
 lines (yaml: the exports) to fill them in, never the values.
 Progress and the summary go to standard error.`;
 
-export interface CommandIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-}
+/** Where the importer writes (the program on stdout, progress and the summary on stderr) and reads its connection settings. */
+export type ImportIO = Pick<CommandIO, "stdout" | "stderr" | "env">;
 
 const fileKinds: readonly string[] = FILE_KINDS;
 
-const processIo: CommandIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: process.env,
-};
+const IMPORT_OPTIONS = {
+  format: { type: "string", default: "ts" },
+  out: { type: "string" },
+  "client-id": { type: "string" },
+  "all-clients": { type: "boolean", default: false },
+  kind: { type: "string", multiple: true },
+  "api-url": { type: "string" },
+  "api-key": { type: "string" },
+  quiet: { type: "boolean", default: false },
+} as const;
+
+export const importCommand = defineCommand({
+  name: "import",
+  usage: USAGE,
+  options: IMPORT_OPTIONS,
+  async run({ values }, io) {
+    await importWith(optionsOf(values), io);
+    return EXIT.ok;
+  },
+});
 
 export interface ImportResult {
   plan: ImportPlan;
@@ -70,26 +86,17 @@ export interface ImportResult {
   requests: number;
 }
 
-/** Runs the command; returns the process exit code. */
-export async function runImport(argv: readonly string[], io: CommandIo = processIo): Promise<number> {
-  try {
-    await importAccount(argv, io);
-    return 0;
-  } catch (error) {
-    io.stderr(`pulumi-monitoring import: ${error instanceof Error ? error.message : String(error)}\n`);
-    return error instanceof UsageError ? 2 : 1;
-  }
-}
-
-class UsageError extends Error {}
-
 /** Reads the account and writes the program; `undefined` when only the help was asked for. */
-export async function importAccount(argv: readonly string[], io: CommandIo = processIo): Promise<ImportResult | undefined> {
-  const options = parseOptions(argv);
-  if (options.help) {
-    io.stdout(`${USAGE}\n`);
+export async function importAccount(argv: readonly string[], io: ImportIO): Promise<ImportResult | undefined> {
+  const { values } = parseCommandLine(argv, IMPORT_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
     return undefined;
   }
+  return importWith(optionsOf(values), io);
+}
+
+async function importWith(options: Options, io: ImportIO): Promise<ImportResult> {
   const { format, scope, kinds } = options;
   const settings = resolveSettings(
     (key) => ({ apiUrl: options.apiUrl, apiKey: options.apiKey })[key as "apiUrl" | "apiKey"],
@@ -105,7 +112,7 @@ export async function importAccount(argv: readonly string[], io: CommandIo = pro
       if (event.attempt === 1) requests++;
     },
   });
-  const progress = options.quiet ? undefined : (line: string) => io.stderr(`${line}\n`);
+  const progress = options.quiet ? undefined : (line: string) => io.stderr.write(`${line}\n`);
   try {
     const contents = await readAccount({ api, scope, kinds, ...(progress === undefined ? {} : { progress }) });
     const plan = planImport(contents);
@@ -115,9 +122,9 @@ export async function importAccount(argv: readonly string[], io: CommandIo = pro
       format === "ts"
         ? renderTypeScript(plan, { scopeText })
         : renderYaml(plan, { scopeText, ...(scope.kind === "client" ? { clientId: scope.clientId } : {}) });
-    if (options.out === undefined) io.stdout(text);
+    if (options.out === undefined) io.stdout.write(text);
     else await writeFile(options.out, text);
-    io.stderr(summary(plan, format, options.out));
+    io.stderr.write(summary(plan, format, options.out));
     return { plan, text, requests };
   } finally {
     await api.close();
@@ -125,7 +132,6 @@ export async function importAccount(argv: readonly string[], io: CommandIo = pro
 }
 
 interface Options {
-  help: boolean;
   format: "ts" | "yaml";
   out?: string;
   scope: Scope;
@@ -135,28 +141,7 @@ interface Options {
   quiet: boolean;
 }
 
-function parseOptions(argv: readonly string[]): Options {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        format: { type: "string", default: "ts" },
-        out: { type: "string" },
-        "client-id": { type: "string" },
-        "all-clients": { type: "boolean", default: false },
-        kind: { type: "string", multiple: true },
-        "api-url": { type: "string" },
-        "api-key": { type: "string" },
-        quiet: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-  }
+function optionsOf(parsed: OptionValues<typeof IMPORT_OPTIONS>): Options {
   const format = parsed.format;
   if (format !== "ts" && format !== "yaml") throw new UsageError(`--format must be ts or yaml, got ${JSON.stringify(format)}`);
   const clientId = parsed["client-id"];
@@ -177,7 +162,6 @@ function parseOptions(argv: readonly string[]): Options {
   }
   const kinds = named.length > 0 ? named : format === "yaml" ? definitions.filter(({ kind }) => fileKinds.includes(kind)) : [...definitions];
   return {
-    help: parsed.help === true,
     format,
     ...(parsed.out === undefined ? {} : { out: parsed.out }),
     scope,

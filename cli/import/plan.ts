@@ -1,18 +1,8 @@
 /**
  * From the objects of an account to the declarations of a program: names, references between
- * objects, secrets as placeholders, server defaults left out. Pure: the same objects always give
- * the same plan, whatever order the API listed them in.
- *
- * Every object is declared with `adoptId` and every input the service reports, except:
- * - values equal to the service's default for the field (`default` facts), unless the object lives
- *   in a client made from a template, whose defaults may differ (its values are kept as they are);
- * - values equal to a default the provider's check fills in (nested fields, e.g. a step's urgency);
- * - associations in the state they return to when not declared (not paused, no channels attached,
- *   portal settings all default), which leaves them unmanaged, as they were;
- * - values the definition's own rules refuse (e.g. a field a server reports for a monitor type it
- *   does not apply to), with a note: declaring them would fail the preview.
- * Leaving any of these out keeps the first `pulumi up` free of changes: the provider compares
- * only what a program declares.
+ * objects, secrets as placeholders, defaults left out so that the first `pulumi up` changes
+ * nothing (docs/architecture.md, "The command line"). Pure: the same objects always give the same
+ * plan, whatever order the API listed them in.
  */
 import { z } from "zod";
 import { type AnyResourceDefinition, factsOf } from "../../schema/define.js";

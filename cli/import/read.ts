@@ -14,6 +14,7 @@ import type { ApiClient } from "../../provider/http/client.js";
 import type { Query } from "../../provider/http/request.js";
 import { isRecord } from "../../schema/naming.js";
 import { fromApi } from "../../provider/translate.js";
+import { mapBounded } from "../../provider/concurrency.js";
 import { dependencyOrder, referencedDefinition } from "./references.js";
 
 /**
@@ -75,7 +76,7 @@ export async function readAccount(options: ReadOptions): Promise<AccountContents
     if (listed === undefined) continue;
     let read = 0;
     const lists = new ListCompleteness(engine);
-    const described = await mapConcurrently(listed, options.concurrency ?? 16, async ({ item, context }) => {
+    const described = await mapBounded(listed, options.concurrency ?? 16, async ({ item, context }) => {
       const object = await lists.complete(item, context);
       if (object === undefined) return undefined;
       const inputs = pick(await engine.describe(object, context), Object.keys(definition.inputs.shape));
@@ -160,17 +161,6 @@ async function listKind(
   const query: Query = !livesInClients || scope.kind === "account" ? {} : scope.kind === "all" ? { all_clients: true } : { client_id: scope.clientId };
   const items = await api.listAll<unknown>(definition.path, query);
   return items.filter(isRecord).map((item) => ({ item, context: {} }));
-}
-
-/** `work` over every item with at most `limit` in flight, results in the items' order. */
-async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 function pick(values: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {

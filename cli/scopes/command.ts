@@ -4,9 +4,11 @@
  * the configured key holds them (cli/scopes/check.ts).
  */
 import { ApiClient } from "../../provider/http/client.js";
-import type { FleetIO } from "../fleet/fleet.js";
-import { fleetWorkspace } from "../fleet/operations.js";
-import { COMMAND_EXIT, chosenStack, parseCommandArgs } from "../stack-command.js";
+import { defineCommand } from "../command/command.js";
+import { EXIT } from "../command/exit.js";
+import type { CommandIO } from "../command/io.js";
+import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
+import { fleetWorkspace } from "../project/workspace.js";
 import { type Proof, proveScopes } from "./check.js";
 import { COMMANDS, type ScopesReport, scopesFor } from "./needs.js";
 import { readStack } from "./stack.js";
@@ -32,7 +34,8 @@ Options:
 Exit status: 0 done (with --check: every scope held), 1 the stack could not be read or checked,
 2 bad usage, 3 (--check) a scope is missing.`;
 
-export const SCOPES_EXIT = { ...COMMAND_EXIT, missing: 3 } as const;
+/** `found` (3) is a missing scope under --check. */
+export const SCOPES_EXIT = { ...EXIT, missing: EXIT.found } as const;
 
 export interface ScopesOptions {
   cwd: string;
@@ -41,25 +44,17 @@ export interface ScopesOptions {
   check: boolean;
 }
 
-const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
-const command = { name: "scopes", usage: USAGE };
+export const scopes = defineCommand({
+  name: "scopes",
+  usage: USAGE,
+  options: { ...STACK_OPTIONS, json: { type: "boolean" }, check: { type: "boolean" } },
+  async run({ values }, io) {
+    const cwd = values.cwd ?? process.cwd();
+    return run({ cwd, stack: await chosenStack(cwd, values.stack), json: values.json ?? false, check: values.check ?? false }, io);
+  },
+});
 
-/** The argv of `scopes`, as typed options, or the exit status when there is nothing more to do. */
-export async function parseScopesArgs(argv: readonly string[], io: FleetIO): Promise<ScopesOptions | { exit: number }> {
-  const parsed = parseCommandArgs(command, argv, { json: { type: "boolean" }, check: { type: "boolean" } }, io);
-  if ("exit" in parsed) return parsed;
-  const cwd = parsed.values.cwd ?? process.cwd();
-  const chosen = await chosenStack(command, cwd, parsed.values.stack, io);
-  if ("exit" in chosen) return chosen;
-  return { cwd, stack: chosen.stack, json: parsed.values.json ?? false, check: parsed.values.check ?? false };
-}
-
-export async function runScopesCommand(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
-  const options = await parseScopesArgs(argv, io);
-  return "exit" in options ? options.exit : run(options, io);
-}
-
-export async function run(options: ScopesOptions, io: FleetIO): Promise<number> {
+export async function run(options: ScopesOptions, io: Pick<CommandIO, "stdout" | "stderr">): Promise<number> {
   let report: ScopesReport;
   let proofs: Proof[] | undefined;
   try {
@@ -76,11 +71,11 @@ export async function run(options: ScopesOptions, io: FleetIO): Promise<number> 
     }
   } catch (error) {
     io.stderr.write(`pulumi-monitoring scopes: ${(error as Error).message}\n`);
-    return SCOPES_EXIT.error;
+    return SCOPES_EXIT.failed;
   }
   io.stdout.write(options.json ? `${JSON.stringify({ ...report, ...(proofs === undefined ? {} : { check: proofs.map(proofJson) }) }, null, 2)}\n` : renderReport(options.stack, report, proofs));
   if (proofs === undefined) return SCOPES_EXIT.ok;
-  if (proofs.some((proof) => proof.verdict === "failed")) return SCOPES_EXIT.error;
+  if (proofs.some((proof) => proof.verdict === "failed")) return SCOPES_EXIT.failed;
   return proofs.some((proof) => proof.verdict === "missing") ? SCOPES_EXIT.missing : SCOPES_EXIT.ok;
 }
 

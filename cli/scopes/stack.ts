@@ -6,7 +6,7 @@
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { CONFIG_NAMESPACE, dryRunEnabled, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
-import { withoutRefresh } from "../fleet/operations.js";
+import { withoutRefresh } from "../fleet/stacks/operations.js";
 import type { StackContents, StackResource } from "./needs.js";
 
 export interface StackView {

@@ -8,17 +8,19 @@ import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { appendFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CONFIG_NAMESPACE, resolveSettings } from "../../provider/config.js";
+import { FleetBudgetClient } from "../../provider/fleet-budget.js";
 import { ApiClient } from "../../provider/http/client.js";
-import { runnerBudget, stacksAtOnce, startSharedBudget } from "../fleet/budget.js";
-import { FLEET_BUDGET_ENV, FleetBudgetClient, limiterFor } from "../../provider/fleet-budget.js";
-import type { FleetIO } from "../fleet/fleet.js";
-import { commandErrorMessage, fleetWorkspace } from "../fleet/operations.js";
-import { chosenStack, parseCommandArgs, usageError } from "../stack-command.js";
-import { type FleetOptions, UsageError } from "../fleet/options.js";
-import { type FleetProject, readProject } from "../fleet/project.js";
-import { runBounded } from "../fleet/scheduler.js";
-import { formatShard } from "../fleet/shard.js";
-import { renderJson, renderJunit, renderMarkdown, renderTable, type StackVerification, VERIFY_EXIT, type VerifyReport, verifyExitCode } from "./report.js";
+import { positiveNumber } from "../command/args.js";
+import { defineCommand } from "../command/command.js";
+import { EXIT } from "../command/exit.js";
+import type { CommandIO } from "../command/io.js";
+import { limiterWithin } from "../fleet/runners/budget.js";
+import { commandErrorMessage } from "../project/errors.js";
+import { readProject } from "../project/project.js";
+import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
+import { fleetWorkspace } from "../project/workspace.js";
+import { renderJson, renderJunit, renderMarkdown, renderTable } from "./render.js";
+import { type StackVerification, type VerifyReport, verifyExitCode } from "./report.js";
 import { verifyTargets } from "./run.js";
 import { allMonitors, lastDeploy, type StateResource, targetsOf } from "./targets.js";
 
@@ -62,35 +64,30 @@ export interface VerifySettings {
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 
-const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
-
-const verifyCommand = { name: "verify", usage: USAGE };
-
-export async function runVerify(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
-  const options = { all: { type: "boolean" }, alerts: { type: "boolean" }, timeout: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } } as const;
-  const parsed = parseCommandArgs(verifyCommand, argv, options, io);
-  if ("exit" in parsed) return parsed.exit;
-  const { values } = parsed;
-  const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(values.timeout);
-  if (!(timeoutSeconds > 0) || !Number.isFinite(timeoutSeconds)) return usageError(verifyCommand, io, `--timeout must be a positive number of seconds, got ${values.timeout}`);
-  const cwd = resolve(values.cwd ?? process.cwd());
-  const chosen = await chosenStack(verifyCommand, cwd, values.stack, io);
-  if ("exit" in chosen) return chosen.exit;
-  let report: VerifyReport;
-  try {
-    const project = await readProject(cwd);
-    const workspace = await fleetWorkspace(cwd);
-    const settings: VerifySettings = { all: values.all ?? false, alerts: values.alerts ?? false, timeoutMs: timeoutSeconds * 1000 };
-    report = { project: project.name, stacks: [await verifyStack(workspace, chosen.stack, chosen.stack, settings)] };
-  } catch (error) {
-    io.stderr.write(`pulumi-monitoring verify: ${commandErrorMessage(error)}\n`);
-    return VERIFY_EXIT.error;
-  }
-  return publish(report, { json: values.json ?? false, junit: values.junit, cwd }, io);
-}
+export const verify = defineCommand({
+  name: "verify",
+  usage: USAGE,
+  options: { ...STACK_OPTIONS, all: { type: "boolean" }, alerts: { type: "boolean" }, timeout: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } },
+  async run({ values }, io) {
+    const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : positiveNumber("--timeout", values.timeout, "a positive number of seconds");
+    const cwd = resolve(values.cwd ?? process.cwd());
+    const stack = await chosenStack(cwd, values.stack);
+    let report: VerifyReport;
+    try {
+      const project = await readProject(cwd);
+      const workspace = await fleetWorkspace(cwd);
+      const settings: VerifySettings = { all: values.all ?? false, alerts: values.alerts ?? false, timeoutMs: timeoutSeconds * 1000 };
+      report = { project: project.name, stacks: [await verifyStack(workspace, stack, stack, settings)] };
+    } catch (error) {
+      io.stderr.write(`pulumi-monitoring verify: ${commandErrorMessage(error)}\n`);
+      return EXIT.failed;
+    }
+    return publishVerifyReport(report, { json: values.json ?? false, junit: values.junit, cwd }, io);
+  },
+});
 
 /** Writes the report (stdout, JUnit file, job summary) and returns the exit status. */
-async function publish(report: VerifyReport, output: { json: boolean; junit?: string | undefined; cwd: string }, io: FleetIO): Promise<number> {
+export async function publishVerifyReport(report: VerifyReport, output: { json: boolean; junit?: string | undefined; cwd: string }, io: CommandIO): Promise<number> {
   io.stdout.write(output.json ? renderJson(report) : renderTable(report));
   if (output.junit !== undefined) await writeFile(resolve(output.cwd, output.junit), renderJunit(report));
   const summary = process.env["GITHUB_STEP_SUMMARY"];
@@ -100,14 +97,14 @@ async function publish(report: VerifyReport, output: { json: boolean; junit?: st
 
 /**
  * Verifies one stack: reads its state, its history (unless `--all`) and its configuration (the
- * service and key, as drift reads them), then its objects against the service, within the fleet's
- * shared rate budget when a fleet run named one in the environment, else the stack's own limit.
+ * service and key, as drift reads them), then its objects against the service, within the rate
+ * budget at `budget` (`fleet verify`'s token server) when given, else the stack's own limit.
  * Never throws: a stack that cannot be verified says why.
  */
-export async function verifyStack(workspace: LocalWorkspace, name: string, label: string, settings: VerifySettings): Promise<StackVerification> {
+export async function verifyStack(workspace: LocalWorkspace, name: string, label: string, settings: VerifySettings, budget?: string): Promise<StackVerification> {
   const scope = settings.all ? "all" : "last deploy";
   let api: ApiClient | undefined;
-  let limiter: ReturnType<typeof limiterFor> | undefined;
+  let limiter: ReturnType<typeof limiterWithin> | undefined;
   try {
     const stack = await Stack.select(name, workspace);
     const [state, history, config] = await Promise.all([
@@ -126,7 +123,7 @@ export async function verifyStack(workspace: LocalWorkspace, name: string, label
     if (targets.length === 0) return { stack: label, scope, entries: [], ...(notes.length > 0 ? { notes } : {}) };
 
     const { apiUrl, maxRequestsPerSecond, ...options } = resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value);
-    limiter = limiterFor(maxRequestsPerSecond);
+    limiter = limiterWithin(budget, maxRequestsPerSecond);
     api = new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiter });
     const entries = await verifyTargets(api, targets, allMonitors(resources), settings);
     return { stack: label, scope, entries, ...(notes.length > 0 ? { notes } : {}) };
@@ -136,40 +133,4 @@ export async function verifyStack(workspace: LocalWorkspace, name: string, label
     await api?.close();
     if (limiter instanceof FleetBudgetClient) limiter.close();
   }
-}
-
-/**
- * `fleet verify`: every selected stack (this runner's share with `--shard`, the shared stack
- * first unless `--no-shared` or a shard), at most `--parallel` at a time, all within one shared
- * rate budget (as the other fleet commands), in one report.
- */
-export async function runFleetVerify(options: FleetOptions, project: FleetProject, workspace: LocalWorkspace, clients: readonly string[], io: FleetIO): Promise<number> {
-  const settings: VerifySettings = { all: options.verifyAll ?? false, alerts: options.alerts ?? false, timeoutMs: (options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000 };
-  const targets: Array<{ label: string; name: string; workspace: LocalWorkspace }> = options.sharedOnly ? [] : clients.map((name) => ({ label: name, name, workspace }));
-  if (project.shared !== undefined && ((options.shared && options.shard === undefined) || options.sharedOnly)) {
-    const sharedProject = await readProject(project.shared.dir);
-    targets.unshift({ label: `${sharedProject.name}/${project.shared.stack}`, name: project.shared.stack, workspace: await fleetWorkspace(project.shared.dir) });
-  }
-  if (targets.length === 0 && options.shard === undefined) throw new UsageError(options.sharedOnly ? "--shared-only: Pulumi.yaml names no shared stack (fleet.shared)" : "no stack to run: the selection is empty");
-  const atOnce = stacksAtOnce(options.parallel, targets.length);
-  const budget = runnerBudget(options.maxRps ?? project.budget, options.shard?.count, options.shardRps);
-  const budgetServer = budget === undefined ? undefined : await startSharedBudget(budget);
-  const environmentBefore = process.env[FLEET_BUDGET_ENV];
-  if (budgetServer !== undefined) process.env[FLEET_BUDGET_ENV] = budgetServer.address;
-  let results: Awaited<ReturnType<typeof runBounded<(typeof targets)[number], StackVerification>>>;
-  try {
-    results = await runBounded(targets, atOnce, (target) => verifyStack(target.workspace, target.name, target.label, settings));
-  } finally {
-    if (budgetServer !== undefined) {
-      if (environmentBefore === undefined) delete process.env[FLEET_BUDGET_ENV];
-      else process.env[FLEET_BUDGET_ENV] = environmentBefore;
-      await budgetServer.close();
-    }
-  }
-  const report: VerifyReport = {
-    project: project.name,
-    ...(options.shard === undefined ? {} : { shard: formatShard(options.shard) }),
-    stacks: results.map((result, index) => (result.status === "fulfilled" ? result.value : { stack: targets[index]!.label, scope: settings.all ? "all" : "last deploy", entries: [], error: "not verified" })),
-  };
-  return publish(report, { json: options.json, junit: options.junit, cwd: options.cwd }, io);
 }

@@ -1,45 +1,17 @@
 /**
- * The verification of one stack's objects against the service, through the provider's one HTTP
- * module (its rate limit, retries and idempotency keys):
- *
- * - a monitor: its results are read, a check run is started (`POST /monitors/{id}/check`, 202,
- *   asynchronous), the results are read again until one of that run lands (or `--timeout` passes:
- *   a timed-out check counts as failed, spec 7.4), and only then its status, from the status
- *   filter of `GET /monitors` (`UP`, `DOWN`, spec 3 and 4.1): one list per status and scope for
- *   every monitor at once, never one per monitor. A declared-paused monitor is skipped: no request.
- * - a webhook subscription: a test delivery (`POST .../test`, 202), then its outcome from the
- *   deliveries list.
- * - a notification channel (`--alerts`): exactly one test, through a monitor's test alert where the
- *   monitor's attached channels are all still to be tested and share none with another chosen
- *   monitor, else `POST /notification_channels/{id}/test`.
- *
- * The verdict rests on what the spec states (the status filter, 2xx and 4xx answers). The fields
- * of results and deliveries are not shown by the spec: they are reported as the server gives
- * them, and read only where they say something plainly (a delivery's status or its failed attempt).
+ * The verification of one stack's objects against the service, through the provider's HTTP
+ * client: a monitor runs a check and passes when listed UP once a result of that check has landed,
+ * a webhook subscription takes a test delivery, a notification channel (`--alerts`) one test.
+ * Each step, and what the spec does and does not show: docs/verify-in-ci.md.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { mapBounded } from "../../provider/concurrency.js";
 import { ApiError } from "../../provider/errors.js";
 import type { ApiClient } from "../../provider/http/client.js";
 import type { Query } from "../../provider/http/request.js";
 import { isRecord } from "../../schema/naming.js";
+import type { Verdict, VerifyEntry } from "./report.js";
 import type { Target } from "./targets.js";
-
-export type Verdict = "passed" | "failed" | "skipped";
-
-export interface VerifyEntry {
-  kind: Target["kind"];
-  /** The resource's name in the program. */
-  name: string;
-  id: string;
-  verdict: Verdict;
-  /** One line: why this verdict. */
-  reason: string;
-  /** Set when the verification itself failed (no connection, refused key, 5xx): the object was not verified. */
-  error?: boolean;
-  /** What the server said, as it said it: the check's acknowledgement and new results, a delivery, a test's answer. */
-  details?: Record<string, unknown>;
-  durationMs: number;
-}
 
 export interface VerifyOptions {
   /** How long to wait for a check's result or a delivery's outcome. */
@@ -66,10 +38,10 @@ export async function verifyTargets(api: ApiClient, targets: readonly Target[], 
   const channels = options.alerts ? targets.filter((target) => target.kind === "NotificationChannel") : [];
   const entries = new Map<Target, VerifyEntry>();
 
-  const checks = await bounded(monitors, (monitor) => checkMonitor(api, lists, monitor, options));
+  const checks = await mapBounded(monitors, CONCURRENCY, (monitor) => checkMonitor(api, lists, monitor, options));
   const statuses = await readStatuses(api, checks.filter((check) => check.landed).map((check) => check.target));
   for (const check of checks) entries.set(check.target, monitorEntry(check, statuses));
-  for (const entry of await bounded(subscriptions, (subscription) => testSubscription(api, lists, subscription, options))) entries.set(entry.target, entry.entry);
+  for (const entry of await mapBounded(subscriptions, CONCURRENCY, (subscription) => testSubscription(api, lists, subscription, options))) entries.set(entry.target, entry.entry);
   for (const [target, entry] of await testChannels(api, channels, routes)) entries.set(target, entry);
   const rank = (entry: VerifyEntry): number => KIND_ORDER.indexOf(entry.kind);
   return targets
@@ -292,8 +264,8 @@ async function testChannels(api: ApiClient, channels: readonly Target[], routes:
     }
     for (const channel of tested) entries.set(channel, { kind: channel.kind, name: channel.name, id: channel.id, ...result, durationMs: Date.now() - startedMs });
   };
-  await bounded(plan.viaMonitor, ({ monitor, channels: reached }) => send(`/monitors/${encodeURIComponent(monitor.id)}/test-alert`, `the test alert of monitor ${monitor.name}`, reached));
-  await bounded(plan.direct, (channel) => send(`/notification_channels/${encodeURIComponent(channel.id)}/test`, "the channel's own test", [channel]));
+  await mapBounded(plan.viaMonitor, CONCURRENCY, ({ monitor, channels: reached }) => send(`/monitors/${encodeURIComponent(monitor.id)}/test-alert`, `the test alert of monitor ${monitor.name}`, reached));
+  await mapBounded(plan.direct, CONCURRENCY, (channel) => send(`/notification_channels/${encodeURIComponent(channel.id)}/test`, "the channel's own test", [channel]));
   return entries;
 }
 
@@ -357,17 +329,4 @@ function failureOf(error: unknown, what: string): { reason: string; error: boole
     return { reason: `${what} refused: ${error.message}`, error: !objectFailure };
   }
   return { reason: `${what} not done: ${error instanceof Error ? error.message : String(error)}`, error: true };
-}
-
-async function bounded<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-  return results;
 }

@@ -1,14 +1,8 @@
 /**
- * What `pulumi-monitoring verify` verifies in one stack, from its state: the monitors (those of a
- * `MonitorSet` included), webhook subscriptions and notification channels, each with its name in
- * the program and what the program declares about it (paused, channels, escalation policy).
- *
- * "What the last deploy created or changed" is read from the state too: the provider stamps the
- * outputs of every create and update with the time of the write (`__changedAt`, kept by reads),
- * and the stack's history gives the time window of the last `pulumi up`. The state's own
- * `modified` time cannot serve alone: a refresh moves it whenever an output changed, and a
- * monitor's `status` changes with every check. Resources recorded before the stamp existed fall
- * back on the state's `created` and `modified` times.
+ * What `pulumi-monitoring verify` verifies in one stack, from its state: monitors (a set's too),
+ * webhook subscriptions and notification channels, with what the program declares about each;
+ * and which of them the last deploy created or changed (the provider's `__changedAt` stamp inside
+ * the window of the stack's last update).
  */
 import { internal } from "../../provider/fields.js";
 import { isRecord } from "../../schema/naming.js";

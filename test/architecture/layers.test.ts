@@ -186,8 +186,9 @@ function importCycles(folders: readonly string[], withTypes: boolean): string[][
 describe("modules import each other without a cycle", () => {
   // A cycle makes one of its modules run while another is half loaded (sdk/index.ts and sdk/yaml.ts
   // once did: the loader read the classes from the package root, which re-exports the loader).
-  test("in sdk/, type imports included", () => {
-    expect(importCycles(["sdk"], true)).toEqual([]);
+  // Inside a layer, a type import counts too: a circle of types is a circle of ideas to untangle.
+  test.each([["sdk"], ["provider"], ["cli"]])("in %s/, type imports included", (layer) => {
+    expect(importCycles([layer], true)).toEqual([]);
   });
 
   test("in every layer, at run time", () => {

@@ -9,12 +9,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { driftOf } from "../../cli/drift/changes.js";
 import { ScopeReads, unmanagedObjects } from "../../cli/drift/check.js";
-import { renderMarkdown } from "../../cli/drift/report.js";
+import { renderDriftMarkdown } from "../../cli/report/markdown.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
-import { noChanges } from "../../cli/fleet/events.js";
-import { parseProject } from "../../cli/fleet/project.js";
-import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
-import type { ApiClient } from "../../provider/http/client.js";
+import { parseProject } from "../../cli/project/project.js";
+import { exitCodeOf, type FleetReport, noChanges, type StackReport } from "../../cli/report/fleet.js";
+import { renderTable } from "../../cli/report/table.js";
 import { resolveSettings } from "../../provider/config.js";
 import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
@@ -135,7 +134,7 @@ describe("a refreshed MonitorSet, member by member", () => {
     expect(table).toContain('  acme: MonitorSet fleet[api]: name "Api" -> "Renamed by hand"');
     expect(table).toContain("  acme: MonitorSet fleet[web]: intervalSeconds 60 -> 900");
     expect(table).toContain("  acme: MonitorSet fleet[docs] (id m-d)");
-    const markdown = renderMarkdown(report);
+    const markdown = renderDriftMarkdown(report);
     expect(markdown).toContain("| acme | MonitorSet | fleet[web] | `intervalSeconds` | `60` | `900` |");
     for (const text of [table, markdown, JSON.stringify(report)]) expect(text).not.toMatch(/\b(ids|statuses|monitors)\b/);
   });
@@ -205,7 +204,7 @@ describe("unmanaged objects, read from the emulator", () => {
 
   it("of a fleet are read stack by stack, as each stack's refresh ends, each scope once however many stacks live in it", async () => {
     const settings = resolveSettings((key) => ({ apiUrl: on.emulator.baseUrl, apiKey: on.emulator.apiKey })[key], {});
-    const reads = new ScopeReads(4, undefined, async () => settings);
+    const reads = new ScopeReads(4, { settingsOf: async () => settings });
     const workspace = { workDir: "/fleet" } as LocalWorkspace;
     const stackOf = (label: string, monitorId: string) => ({
       label,
@@ -291,7 +290,7 @@ describe("the drift report", () => {
   });
 
   it("is markdown for a CI job, table cells escaped", () => {
-    expect(renderMarkdown(fiveChanges)).toBe(
+    expect(renderDriftMarkdown(fiveChanges)).toBe(
       [
         "## Drift in `agency`: 1 of 2 stacks drifted",
         "",
@@ -362,6 +361,6 @@ describe("the drift report", () => {
   });
 
   it("says in markdown when everything is in sync", () => {
-    expect(renderMarkdown({ ...fiveChanges, stacks: [fiveChanges.stacks[1]!] })).toMatch(/^## Drift in `agency`: in sync\n/);
+    expect(renderDriftMarkdown({ ...fiveChanges, stacks: [fiveChanges.stacks[1]!] })).toMatch(/^## Drift in `agency`: in sync\n/);
   });
 });

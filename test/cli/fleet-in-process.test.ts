@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FleetReport } from "../../cli/fleet/report.js";
+import type { FleetReport } from "../../cli/report/fleet.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
 
 /** Three stacks: two at a time when Ctrl-C stops them, all at once when south's program fails beside the others. */

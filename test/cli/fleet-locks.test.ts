@@ -1,5 +1,5 @@
 /**
- * Locks left by runs that died (cli/fleet/lease.ts), without an engine: the decision table of
+ * Locks left by runs that died (cli/fleet/runners/lease.ts), without an engine: the decision table of
  * `judgeLock`, then, on a real PostgreSQL state table and on a file backend, locks written as the
  * Pulumi CLI writes them (another host's, with an expired lease or none, or one whose lease a live
  * runner keeps renewing past the threshold) and what `takeOverStaleLocks` does with them.
@@ -9,19 +9,10 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  FileLockStore,
-  fileBackendRoot,
-  judgeLock,
-  keepLease,
-  type Lease,
-  type LockPolicy,
-  type LockStore,
-  openLockStore,
-  renewalPeriod,
-  type StoredLock,
-  takeOverStaleLocks,
-} from "../../cli/fleet/lease.js";
+import { openLockStore } from "../../cli/fleet/runners/backend.js";
+import { FileLockStore, fileBackendRoot } from "../../cli/fleet/runners/file-lock-store.js";
+import { judgeLock, keepLease, type LockPolicy, renewalPeriod, takeOverStaleLocks } from "../../cli/fleet/runners/lease.js";
+import type { Lease, LockStore, StoredLock } from "../../cli/fleet/runners/lock-store.js";
 import { parseDuration } from "../../cli/fleet/options.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 

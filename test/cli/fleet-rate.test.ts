@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { appendFile, cp, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FleetReport } from "../../cli/fleet/report.js";
+import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
 import { runFleetCli } from "../examples/support.js";

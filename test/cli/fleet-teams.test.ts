@@ -4,11 +4,13 @@
  * listing from waiting forever, the CLI's lock error, and merging the runners' reports.
  */
 import { describe, expect, it } from "vitest";
-import { cliEnvironment, collisionMessage, explainListingCrash, likeCollide, likeCollisions } from "../../cli/fleet/backend.js";
-import { describeLock, lockHolderOf, parseLockError } from "../../cli/fleet/lock.js";
+import { collisionMessage, explainListingCrash, likeCollide, likeCollisions } from "../../cli/fleet/runners/backend.js";
+import { cliEnvironment } from "../../cli/project/workspace.js";
+import { describeLock, lockHolderOf, parseLockError } from "../../cli/fleet/runners/lock.js";
 import { parseFleetArgs } from "../../cli/fleet/options.js";
-import { exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport } from "../../cli/fleet/report.js";
-import { parseShard, shardMatrix, shardOf, stacksOfShard } from "../../cli/fleet/shard.js";
+import { exitCodeOf, type FleetReport, mergeReports, type StackReport } from "../../cli/report/fleet.js";
+import { renderTable } from "../../cli/report/table.js";
+import { parseShard, shardMatrix, shardOf, stacksOfShard } from "../../cli/fleet/runners/shard.js";
 
 const clients = Array.from({ length: 40 }, (_, index) => `client${String(index + 1).padStart(2, "0")}`);
 

@@ -9,17 +9,19 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runnerBudget, stacksAtOnce } from "../../cli/fleet/budget.js";
-import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/display.js";
-import { errorSummary, noChanges, StackEvents } from "../../cli/fleet/events.js";
-import { inProcessRunner } from "../../cli/fleet/in-process.js";
-import { abortOnceListening, commandErrorMessage } from "../../cli/fleet/operations.js";
-import { parseFleetArgs, UsageError } from "../../cli/fleet/options.js";
-import { parseProject } from "../../cli/fleet/project.js";
-import { exitCodeOf, type FleetReport, renderTable, type StackReport } from "../../cli/fleet/report.js";
-import { configValue } from "../../cli/fleet/run-config.js";
-import { runBounded } from "../../cli/fleet/scheduler.js";
-import { globToRegExp, selectStacks } from "../../cli/fleet/select.js";
+import { runnerBudget, stacksAtOnce } from "../../cli/fleet/runners/budget.js";
+import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/stacks/display.js";
+import { StackEvents } from "../../cli/fleet/stacks/events.js";
+import { inProcessRunner } from "../../cli/fleet/stacks/in-process.js";
+import { abortOnceListening } from "../../cli/fleet/stacks/operations.js";
+import { commandErrorMessage, errorSummary } from "../../cli/project/errors.js";
+import { UsageError } from "../../cli/command/usage.js";
+import { parseFleetArgs } from "../../cli/fleet/options.js";
+import { parseProject } from "../../cli/project/project.js";
+import { exitCodeOf, type FleetReport, noChanges, type StackReport } from "../../cli/report/fleet.js";
+import { renderTable } from "../../cli/report/table.js";
+import { configValue } from "../../cli/fleet/stacks/run-config.js";
+import { globToRegExp, selectStacks } from "../../cli/project/select.js";
 
 describe("stack selection", () => {
   const stacks = ["acme", "acme-staging", "globex", "initech"];
@@ -58,43 +60,6 @@ describe("the rate budget", () => {
     ["the runner's own budget when --shard-rps names one", 10, 4, 6, 6],
   ])("gives %s", (_, fleetBudget, shardCount, runnerOwn, expected) => {
     expect(runnerBudget(fleetBudget, shardCount, runnerOwn)).toBe(expected);
-  });
-});
-
-describe("the scheduler", () => {
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-  it("runs every item with at most `limit` at once and returns the results in the items' order", async () => {
-    let running = 0;
-    let mostAtOnce = 0;
-    const results = await runBounded([30, 10, 20, 5, 15], 2, async (ms) => {
-      running += 1;
-      mostAtOnce = Math.max(mostAtOnce, running);
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      running -= 1;
-      return ms * 2;
-    });
-    expect(mostAtOnce).toBe(2);
-    expect(results).toEqual([60, 20, 40, 10, 30].map((value) => ({ status: "fulfilled", value })));
-  });
-
-  it("goes on after a task fails", async () => {
-    const results = await runBounded(["a", "b", "c"], 1, async (item) => {
-      await tick();
-      if (item === "b") throw new Error("b broke");
-      return item;
-    });
-    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-  });
-
-  it("starts nothing more once stopped, and says which never started", async () => {
-    const stop = new AbortController();
-    const results = await runBounded([1, 2, 3, 4], 2, async (item) => {
-      if (item === 2) stop.abort();
-      await tick();
-      return item;
-    }, stop.signal);
-    expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "not-started", "not-started"]);
   });
 });
 

@@ -9,8 +9,8 @@ import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inProcessRunner } from "../../cli/fleet/in-process.js";
-import { parseProject } from "../../cli/fleet/project.js";
+import { inProcessRunner } from "../../cli/fleet/stacks/in-process.js";
+import { parseProject } from "../../cli/project/project.js";
 import { repoRoot } from "../support/pulumi.js";
 
 const environment = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" };

@@ -1,7 +1,7 @@
 /** The single-stack commands parse their options, answer --help and report bad usage alike. */
 import { describe, expect, it } from "vitest";
-import { runDrift } from "../../cli/drift/command.js";
-import { runVerify } from "../../cli/verify/command.js";
+import { drift } from "../../cli/drift/command.js";
+import { verify } from "../../cli/verify/command.js";
 
 function capturedIO() {
   const stdout: string[] = [];
@@ -9,13 +9,13 @@ function capturedIO() {
   return {
     stdout,
     stderr,
-    io: { stdout: { write: (text: string) => stdout.push(text) }, stderr: { write: (text: string) => stderr.push(text) }, stdin: process.stdin, signals: process },
+    io: { stdout: { write: (text: string) => stdout.push(text) }, stderr: { write: (text: string) => stderr.push(text) }, stdin: process.stdin, signals: process, env: process.env },
   };
 }
 
 describe.each([
-  { name: "drift", run: runDrift, exitLine: "Exit status: 0 in sync, 1 the check failed, 2 bad usage, 3 drift or unmanaged objects found.", ownOption: "--markdown" },
-  { name: "verify", run: runVerify, exitLine: "Exit status: 0 everything passed, 1 could not verify", ownOption: "--junit FILE" },
+  { name: "drift", run: drift.run, exitLine: "Exit status: 0 in sync, 1 the check failed, 2 bad usage, 3 drift or unmanaged objects found.", ownOption: "--markdown" },
+  { name: "verify", run: verify.run, exitLine: "Exit status: 0 everything passed, 1 could not verify", ownOption: "--junit FILE" },
 ])("pulumi-monitoring $name", ({ name, run, exitLine, ownOption }) => {
   it("--help prints the usage with its own options, the common ones and the exit statuses, and exits 0", async () => {
     const { io, stdout, stderr } = capturedIO();
@@ -37,7 +37,7 @@ describe.each([
 describe("pulumi-monitoring verify --timeout", () => {
   it.each(["0", "-5", "soon", "Infinity"])("refuses %s as bad usage before reading any stack", async (timeout) => {
     const { io, stderr } = capturedIO();
-    expect(await runVerify([`--timeout=${timeout}`, "--cwd", "/nonexistent"], io)).toBe(2);
+    expect(await verify.run([`--timeout=${timeout}`, "--cwd", "/nonexistent"], io)).toBe(2);
     expect(stderr.join("")).toContain(`pulumi-monitoring verify: --timeout must be a positive number of seconds, got ${timeout}\n`);
   });
 });

@@ -7,8 +7,9 @@
  * must agree on every verdict. test/e2e/verify.test.ts runs the command on deployed stacks.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { renderJson, renderJunit, renderMarkdown, renderTable, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
-import { deliveryOutcome, planAlerts, type VerifyEntry, verifyTargets } from "../../cli/verify/run.js";
+import { renderJson, renderJunit, renderMarkdown, renderTable } from "../../cli/verify/render.js";
+import { type VerifyEntry, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
+import { deliveryOutcome, planAlerts, verifyTargets } from "../../cli/verify/run.js";
 import { lastDeploy, type StateResource, type Target, targetsOf } from "../../cli/verify/targets.js";
 import type { ApiClient } from "../../provider/http/client.js";
 import { type TestEmulator, useEmulatorWith } from "../support/emulator.js";

@@ -30,7 +30,7 @@
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FleetReport } from "../../cli/fleet/report.js";
+import type { FleetReport } from "../../cli/report/fleet.js";
 import { deploy, type Deployment, runCli } from "./support.js";
 
 const monitors = {

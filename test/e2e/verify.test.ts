@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VerifyEntry } from "../../cli/verify/run.js";
+import type { VerifyEntry } from "../../cli/verify/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { useReceiver } from "../support/receiver.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";

@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FleetReport } from "../../cli/fleet/report.js";
+import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
 import { type CommandResult, runFleetCli, runFleetHere, ServiceView } from "./support.js";

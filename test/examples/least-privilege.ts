@@ -10,11 +10,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runDrift } from "../../cli/drift/command.js";
-import type { FleetIO } from "../../cli/fleet/fleet.js";
+import { drift as driftCommand } from "../../cli/drift/command.js";
+import type { CommandIO } from "../../cli/command/io.js";
 import { run, SCOPES_EXIT, type ScopesOptions } from "../../cli/scopes/command.js";
 import { type CommandName, type ScopesReport, TYPE_PREFIX } from "../../cli/scopes/needs.js";
-import { runVerify } from "../../cli/verify/command.js";
+import { verify as verifyCommand } from "../../cli/verify/command.js";
 import { resolveRoute, routeName } from "../../schema/routes.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { createTestStack, testPassphrase, type TestStack } from "../support/pulumi.js";
@@ -51,7 +51,7 @@ function leastPrivilege(testCase: Case): void {
   let report: ScopesReport;
 
   /** Runs a command of this package's CLI in this process, on the test stack's backend. */
-  async function cli(command: (io: FleetIO) => Promise<number>): Promise<Printed> {
+  async function cli(command: (io: CommandIO) => Promise<number>): Promise<Printed> {
     let output = "";
     const sink = { write: (text: string) => ((output += text), true) };
     vi.stubEnv("PULUMI_BACKEND_URL", `file://${harness.backendDir}`);
@@ -59,7 +59,7 @@ function leastPrivilege(testCase: Case): void {
     vi.stubEnv("PULUMI_SKIP_UPDATE_CHECK", "true");
     vi.stubEnv("PULUMI_NODEJS_TRANSPILE_ONLY", "true");
     try {
-      const code = await command({ stdout: sink, stderr: sink, stdin: process.stdin, signals: process } as FleetIO);
+      const code = await command({ stdout: sink, stderr: sink, stdin: process.stdin, signals: process, env: process.env });
       return { code, output };
     } finally {
       vi.unstubAllEnvs();
@@ -154,10 +154,10 @@ function leastPrivilege(testCase: Case): void {
     await expectPredicted("up");
     await harness.stack.refresh();
     await expectPredicted("refresh");
-    const drift = await cli((io) => runDrift([...stackArgs(), "--json"], io));
+    const drift = await cli((io) => driftCommand.run([...stackArgs(), "--json"], io));
     expect(drift.code, drift.output).toBe(0);
     await expectPredicted("drift");
-    const verify = await cli((io) => runVerify([...stackArgs(), "--all", "--timeout", "30", "--json"], io));
+    const verify = await cli((io) => verifyCommand.run([...stackArgs(), "--all", "--timeout", "30", "--json"], io));
     expect(verify.output).not.toContain("does not hold the scope");
     expect([0, 3], verify.output).toContain(verify.code);
     await expectPredicted("verify");
@@ -198,12 +198,12 @@ function leastPrivilege(testCase: Case): void {
         return error!.message;
       }
       case "drift": {
-        const drift = await cli((io) => runDrift([...stackArgs(), "--json"], io));
+        const drift = await cli((io) => driftCommand.run([...stackArgs(), "--json"], io));
         expect(drift.code, `drift without ${scope}`).toBe(1);
         return drift.output;
       }
       case "verify": {
-        const verify = await cli((io) => runVerify([...stackArgs(), "--all", "--timeout", "30", "--json"], io));
+        const verify = await cli((io) => verifyCommand.run([...stackArgs(), "--all", "--timeout", "30", "--json"], io));
         expect(verify.code, `verify without ${scope}`).not.toBe(0);
         return verify.output;
       }

@@ -91,7 +91,7 @@ export interface CommandResult {
 
 /**
  * Runs `pulumi-monitoring fleet <args>` in this process, through the command line's own entry
- * (runFleet), with `env` for the length of the run: for commands that start no stack operation
+ * (the fleet command), with `env` for the length of the run: for commands that start no stack operation
  * (init, list, report merge), which a process of their own would only make slower (about 1 CPU-s
  * of Node.js startup each). Not for two at once: the environment is this process's.
  */
@@ -99,10 +99,10 @@ export async function runFleetHere(args: readonly string[], env: NodeJS.ProcessE
   const printed = { stdout: "", stderr: "" };
   const output = (stream: keyof typeof printed) => ({ write: (text: string) => (printed[stream] += text) });
   // Loaded here, not with this module: most files that use it run no fleet.
-  const { runFleet } = await import("../../cli/fleet/fleet.js");
+  const { fleet } = await import("../../cli/fleet/command.js");
   for (const [name, value] of Object.entries(env)) if (value !== undefined && process.env[name] !== value) vi.stubEnv(name, value);
   try {
-    const code = await runFleet(args, { stdout: output("stdout"), stderr: output("stderr"), stdin: process.stdin, signals: process });
+    const code = await fleet.run(args, { stdout: output("stdout"), stderr: output("stderr"), stdin: process.stdin, signals: process, env: process.env });
     return { code, ...printed };
   } finally {
     vi.unstubAllEnvs();

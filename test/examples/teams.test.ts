@@ -19,14 +19,14 @@ import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { FleetReport } from "../../cli/fleet/report.js";
+import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
 import { runFleetCli, runFleetHere, ServiceView } from "./support.js";
 
 /**
- * One hashes to share 1 of 2 and the other to share 2 (cli/fleet/shard.ts): one stack per runner is
+ * One hashes to share 1 of 2 and the other to share 2 (cli/fleet/runners/shard.ts): one stack per runner is
  * enough for two runners at once; how stacks are split is the shards' own test (test/cli/fleet-teams.test.ts).
  */
 const CLIENTS = ["acme", "globex"];

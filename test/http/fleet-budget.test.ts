@@ -1,5 +1,5 @@
 /**
- * The fleet's shared rate budget: the token server (cli/fleet/budget.ts) and each provider's side
+ * The fleet's shared rate budget: the token server (cli/fleet/runners/budget.ts) and each provider's side
  * of it (provider/fleet-budget.ts), over a real local socket; and how the API client tells a
  * limit (429: slow every stack down) from a fault (503, a dropped connection: retry this request
  * with jitter, slow nobody down). Clocks are fast: the server's is moved by hand, Retry-After is
@@ -10,7 +10,7 @@ import { once } from "node:events";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { BudgetServer } from "../../cli/fleet/budget.js";
+import { BudgetServer } from "../../cli/fleet/runners/budget.js";
 import { FleetBudgetClient } from "../../provider/fleet-budget.js";
 import type { ApiClient } from "../../provider/http/client.js";
 import { RateLimiter, rateSignal, type RequestLimiter } from "../../provider/http/rate-limit.js";

@@ -53,8 +53,8 @@ export function describeImport({ profile, format, count, refresh }: ImportScenar
       let stdout = "";
       let stderr = "";
       const result = await importAccount(argv, {
-        stdout: (text) => (stdout += text),
-        stderr: (text) => (stderr += text),
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: (text: string) => (stderr += text) },
         env: { MONITORING_API_URL: emulator.baseUrl, MONITORING_API_KEY: emulator.apiKey },
       });
       if (result === undefined) throw new Error("the import printed its help instead of importing");

@@ -7,7 +7,7 @@
  *
  * Every operation goes through the real CLI and engine, and the provider runs in the real
  * dynamic-provider host. The program itself runs, by default, inside the test process as an
- * Automation API inline program, the way `pulumi-monitoring fleet` runs it (cli/fleet/in-process.ts):
+ * Automation API inline program, the way `pulumi-monitoring fleet` runs it (cli/fleet/stacks/in-process.ts):
  * the CLI then starts no language host and no Node.js process for it, which is most of what an
  * operation costs. `runner: "cli"` runs it as `pulumi up` does; tests of what users run with the
  * CLI (the examples, the demo, the package) use that.
@@ -256,8 +256,8 @@ function claimEnvironment(env: Record<string, string>): () => void {
 
 /** The program in `workDir`, run in this process, transpiled only, like the CLI's (see createTestStack). */
 async function inlineProgram(workDir: string, env: Record<string, string>): Promise<PulumiFn> {
-  const { readProject } = builtModules(join(repoRoot, "dist/cli/fleet/project.js")) as typeof import("../../cli/fleet/project.js");
-  const { inProcessRunner } = builtModules(join(repoRoot, "dist/cli/fleet/in-process.js")) as typeof import("../../cli/fleet/in-process.js");
+  const { readProject } = builtModules(join(repoRoot, "dist/cli/project/project.js")) as typeof import("../../cli/project/project.js");
+  const { inProcessRunner } = builtModules(join(repoRoot, "dist/cli/fleet/stacks/in-process.js")) as typeof import("../../cli/fleet/stacks/in-process.js");
   const runner = inProcessRunner(await readProject(workDir), { ...process.env, PULUMI_NODEJS_TRANSPILE_ONLY: "true" });
   if (!runner.inProcess) throw new Error(`${workDir} cannot run inline (${runner.reason}); create its stack with runner: "cli"`);
   const { program } = runner;

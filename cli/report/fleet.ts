@@ -1,15 +1,14 @@
 /**
- * The end of a fleet run: one row per stack (creates, updates, deletes, replaces, duration,
- * result), then what went wrong, what drifted and what was left mid-update. The same report is
- * written as JSON with `--json`.
+ * The report of a fleet run, as data: one entry per stack (its result, change counts, drift,
+ * lock), written as JSON with `--json` and merged across runners. Its renderings: table.ts,
+ * markdown.ts; drift's findings by section: drift.ts.
  */
+import { EXIT } from "../command/exit.js";
 import type { DriftedObject } from "../drift/changes.js";
-import { DRIFT_COLUMNS, driftCounts, driftLines } from "../drift/report.js";
 import type { UnmanagedObject } from "../drift/unmanaged.js";
-import type { ChangeCounts } from "./events.js";
-import type { TakenOverLock } from "./lease.js";
-import { describeLock, type LockHolder } from "./lock.js";
-import { parseShard } from "./shard.js";
+import type { TakenOverLock } from "../fleet/runners/lease.js";
+import type { LockHolder } from "../fleet/runners/lock.js";
+import { parseShard } from "../fleet/runners/shard.js";
 
 export type Verb = "preview" | "up" | "refresh" | "destroy" | "drift";
 
@@ -71,75 +70,23 @@ export interface FleetReport {
   stacks: StackReport[];
 }
 
-/** How the process exits: 0 all good, 1 a stack failed, 3 drift found, 130 interrupted. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, drifted: 3, interrupted: 130 } as const;
+export interface ChangeCounts {
+  create: number;
+  update: number;
+  delete: number;
+  replace: number;
+}
 
+export const noChanges = (): ChangeCounts => ({ create: 0, update: 0, delete: 0, replace: 0 });
+
+export const hasChanges = (counts: ChangeCounts): boolean => counts.create + counts.update + counts.delete + counts.replace > 0;
+
+/** 0 all good, 1 a stack failed or was locked (or a shard sent no report), 3 drift found, 130 interrupted. */
 export function exitCodeOf(report: FleetReport): number {
   if (report.interrupted) return EXIT.interrupted;
   if ((report.missingShards ?? []).length > 0 || report.stacks.some((stack) => stack.result === "failed" || stack.result === "locked")) return EXIT.failed;
-  if (report.stacks.some((stack) => stack.result === "drifted")) return EXIT.drifted;
+  if (report.stacks.some((stack) => stack.result === "drifted")) return EXIT.found;
   return EXIT.ok;
-}
-
-export function formatDuration(milliseconds: number): string {
-  const seconds = milliseconds / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)}s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}m${String(Math.round(seconds - minutes * 60)).padStart(2, "0")}s`;
-}
-
-const COLUMNS = ["stack", "create", "update", "delete", "replace", "duration", "result"] as const;
-
-export function renderTable(report: FleetReport): string {
-  const drift = report.verb === "drift";
-  const columns = drift ? DRIFT_COLUMNS : COLUMNS;
-  const rows = report.stacks.map((stack) => [
-    stack.stack,
-    ...(drift ? driftCounts(stack) : [stack.counts.create, stack.counts.update, stack.counts.delete, stack.counts.replace].map(String)),
-    formatDuration(stack.durationMs),
-    stack.lock === undefined ? stack.result : describeLock(stack.lock),
-  ]);
-  const widths = columns.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
-  // Names and results read left to right; numbers line up on the right.
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => (column === 0 || column === columns.length - 1 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  const lines = [line(columns), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)];
-
-  const failed = report.stacks.filter((stack) => stack.result === "failed");
-  if (failed.length > 0) {
-    lines.push("", "Failures:");
-    for (const stack of failed) lines.push(`  ${stack.stack}: ${stack.error ?? "failed without an error message (run the operation with the Pulumi CLI to see its output)"}`);
-  }
-  const locked = report.stacks.filter((stack) => stack.result === "locked");
-  if (locked.length > 0) {
-    lines.push("", "Locked stacks were being changed by another run and were left as they were: run them again once it ends, or pass --wait-lock SECONDS.");
-    for (const stack of locked) if (stack.lockNote !== undefined) lines.push(`  ${stack.stack}: not taken over: ${stack.lockNote}`);
-  }
-  const takenOver = report.stacks.filter((stack) => (stack.takenOver ?? []).length > 0);
-  if (takenOver.length > 0) {
-    lines.push("", "Locks taken over from runs that had stopped (each stack was then read from the service and run):");
-    for (const stack of takenOver) {
-      for (const { holder, why } of stack.takenOver ?? []) lines.push(`  ${stack.stack}: the lock of ${holder.user}@${holder.host} (pid ${holder.pid}, since ${holder.since}): ${why}`);
-    }
-  }
-  lines.push(...driftLines(report));
-  const notStarted = report.stacks.filter((stack) => stack.result === "not started" && stack.note !== undefined);
-  if (notStarted.length > 0) {
-    lines.push("", "Not started:");
-    for (const stack of notStarted) lines.push(`  ${stack.stack}: ${stack.note}`);
-  }
-  if ((report.missingShards ?? []).length > 0) {
-    lines.push("", `No report from shard ${report.missingShards?.join(", ")}: its runner did not finish, so its stacks are not in this table.`);
-  }
-  if (report.programs?.startsWith("in a process per stack: ") && !report.programs.endsWith("--isolated")) lines.push("", `Programs ran ${report.programs}.`);
-  const interrupted = report.stacks.filter((stack) => stack.result === "interrupted");
-  if (interrupted.length > 0) {
-    lines.push("", `Interrupted while running, possibly mid-update: ${interrupted.map((stack) => stack.stack).join(", ")}.`, ...recoveryAdvice(report.verb));
-  }
-  return `${lines.join("\n")}\n`;
 }
 
 /** A `--json` report and the file it was read from, for the messages of `mergeReports`. */
@@ -195,27 +142,4 @@ function inRunOrder(verb: Verb, stacks: readonly StackReport[]): StackReport[] {
   const shared = stacks.filter((stack) => stack.role === "shared");
   const clients = stacks.filter((stack) => stack.role !== "shared").sort((a, b) => (a.stack < b.stack ? -1 : a.stack > b.stack ? 1 : 0));
   return verb === "destroy" ? [...clients, ...shared] : [...shared, ...clients];
-}
-
-/**
- * What the next run does by itself for a stack whose operation was cut short. Nothing here needs
- * state surgery: the fleet released the locks it held (a lock left by a run killed outright is
- * taken over by the next run), the `up` or `destroy` after a takeover starts with a refresh that
- * clears the pending operations Pulumi recorded (creates included, which only such a refresh
- * drops), and every create is sent again with the idempotency key of its first attempt (before a
- * destroy, only the creates that were cut short, so that it deletes what they made).
- */
-export function recoveryAdvice(verb: Verb): string[] {
-  switch (verb) {
-    case "up":
-      return [
-        "Run `fleet up` again: it completes them by itself. It reads what the service holds first, finishes what was cut short",
-        "(a create is sent again with the same idempotency key, so an object made just before the interruption is found, not",
-        "duplicated) and clears the pending operations Pulumi recorded. A lock left behind is taken over (see --stale-lock-after).",
-      ];
-    case "destroy":
-      return ["Run `fleet destroy` again: it deletes what is left; an object already deleted counts as deleted."];
-    default:
-      return [`Run \`fleet ${verb}\` again: it reads every object afresh.`];
-  }
 }

@@ -1,16 +1,7 @@
 /**
- * A stack held by another run. Self-managed (DIY) backends, PostgreSQL among them, lock a stack
- * for the length of an `up`, `refresh` or `destroy`; a second one fails at once with
- *
- *   error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end
- *   or delete the lock file with `pulumi cancel`.
- *     postgres:///pulumi/.pulumi/locks/organization/agency/acme/0b7c.json: created by ci@runner-7 (pid 4242) at 2026-11-23T20:40:00Z
- *
- * The fleet reports that stack as `locked (by ci@runner-7, pid 4242, since 2026-11-23T20:40:00Z)`
- * and, with `--wait-lock`, tries again until the lock is gone or the time is up. It never runs
- * `pulumi cancel` on a stack it found locked: on these backends that deletes every lock of the
- * stack, the other run's included. A lock whose run died is taken over one lock at a time
- * (lease.ts).
+ * A stack held by another run: the holder named in the CLI's lock error, reported as
+ * `locked (by ci@runner-7, pid 4242, since …)` and, with `--wait-lock`, tried again. Never
+ * `pulumi cancel`: docs/architecture.md, "Locks and leases".
  */
 
 export interface LockHolder {

@@ -1,27 +1,8 @@
 /**
- * The fleet's view of a Pulumi project: its name, where its stacks' configuration files live,
- * the agency's rate budget, and the optional `fleet:` section of Pulumi.yaml:
- *
- *   fleet:
- *     shared:                      # a stack every client depends on, run before them
- *       dir: shared                # its project directory, relative to this one
- *       stack: shared              # its stack
- *       outputs:                   # its outputs, passed on to every client stack's configuration
- *         templateId: agency:templateId
- *     clients:                     # for `fleet init`
- *       dir: clients               # one spec file per client: clients/<stack>.yaml (default `clients`)
- *       configKey: agency:client   # the configuration key that receives it (default `<project>:client`)
- *
- *   drift:                         # for `drift` and `fleet drift` (docs/reconcile-and-drift.md)
- *     managedBy:                   # other projects whose stacks manage objects of the same account
- *       - dir: ../payments         # its project directory, relative to this one
- *         stacks: [prod]           # only these of its stacks (globs; default: every one)
- *     ignore:                      # objects never reported as unmanaged
- *       ids: [6f1c…]               # by id
- *       names: ["legacy-*"]        # by name (globs: * and ?)
- *
- * The budget is the project-level configuration value `monitoring:maxRequestsPerSecond`
- * (Pulumi.yaml `config:`), unless `--max-rps` overrides it.
+ * A Pulumi project as the commands read it from its Pulumi.yaml: its name, where its stacks'
+ * settings live, the agency's rate budget (`monitoring:maxRequestsPerSecond` of its `config:`,
+ * unless `--max-rps`), and its `fleet:` and `drift:` sections (docs/agencies-and-fleet.md,
+ * docs/reconcile-and-drift.md).
  */
 import { readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";

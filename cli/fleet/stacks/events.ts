@@ -4,24 +4,16 @@
  * objects whose state in the service differs from the state Pulumi recorded (../drift/changes.ts).
  */
 import type { EngineEvent, OpMap, StepEventMetadata } from "@pulumi/pulumi/automation";
-import { type DriftedObject, driftOf, nameOf, shortType } from "../drift/changes.js";
-import type { RecordedResource } from "../drift/unmanaged.js";
-
-export interface ChangeCounts {
-  create: number;
-  update: number;
-  delete: number;
-  replace: number;
-}
-
-export const noChanges = (): ChangeCounts => ({ create: 0, update: 0, delete: 0, replace: 0 });
+import { type DriftedObject, driftOf, nameOf, shortType } from "../../drift/changes.js";
+import type { RecordedResource } from "../../drift/unmanaged.js";
+import { errorSummary } from "../../project/errors.js";
+import { type ChangeCounts, noChanges } from "../../report/fleet.js";
 
 /** The counts of an engine summary (`same`, `read` and the like are not changes). */
 export function countsOf(summary: OpMap): ChangeCounts {
   return { create: summary.create ?? 0, update: summary.update ?? 0, delete: summary.delete ?? 0, replace: summary.replace ?? 0 };
 }
 
-export const hasChanges = (counts: ChangeCounts): boolean => counts.create + counts.update + counts.delete + counts.replace > 0;
 
 const GERUNDS: Partial<Record<string, string>> = {
   create: "creating",
@@ -39,24 +31,6 @@ const GERUNDS: Partial<Record<string, string>> = {
 export function describeStep(metadata: StepEventMetadata): string | undefined {
   const gerund = GERUNDS[metadata.op];
   return gerund === undefined ? undefined : `${gerund} ${shortType(metadata.type)} ${nameOf(metadata.urn)}`;
-}
-
-/** Engine messages carry color markup (`<{%reset%}>`) and sometimes ANSI codes. */
-export function plainText(message: string): string {
-  return message.replace(/<\{%[^%]*%\}>/g, "").replace(/\x1b\[[0-9;]*m/g, "");
-}
-
-/**
- * The informative part of an error message: without the stack trace of a program exception and
- * without blank lines, on one line.
- */
-export function errorSummary(message: string): string {
-  return plainText(message)
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("at ") && !/^error: (update|preview|refresh|destroy) failed$/.test(line))
-    .join(" ")
-    .replace(/^error: /, "");
 }
 
 /** Engine messages that only say that something failed, not what. */

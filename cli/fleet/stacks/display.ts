@@ -3,8 +3,9 @@
  * (queued, running and its current step, done and its counts, failed); elsewhere (CI logs), one
  * plain line each time a stack changes state.
  */
-import { formatDuration } from "./report.js";
-import type { ChangeCounts } from "./events.js";
+import type { Output } from "../../command/io.js";
+import type { ChangeCounts } from "../../report/fleet.js";
+import { formatDuration } from "../../report/table.js";
 
 export type LiveState =
   | { state: "queued" }
@@ -12,13 +13,6 @@ export type LiveState =
   | { state: "done"; result: string; counts: ChangeCounts; durationMs: number }
   | { state: "failed"; error: string; durationMs: number }
   | { state: "not started"; note?: string | undefined };
-
-export interface Output {
-  write(text: string): unknown;
-  isTTY?: boolean | undefined;
-  rows?: number | undefined;
-  columns?: number | undefined;
-}
 
 export interface Display {
   update(stack: string, state: LiveState): void;

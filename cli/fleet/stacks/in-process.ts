@@ -1,23 +1,8 @@
 /**
  * A project's Node.js program run inside the fleet's own process, as an Automation API inline
- * program, instead of in a language host and a new Node.js process for each stack run.
- *
- * Why: a `pulumi up` of a client stack spends about half of its CPU starting that process
- * (loading @pulumi/pulumi, TypeScript and the program's packages) before the program declares its
- * first resource. The fleet runs the same program for every stack, so it loads all that once.
- *
- * What stays as it is in a process of its own:
- *  - the project's own modules (every module not installed under a node_modules folder, except
- *    this package's) run again for each stack, so module-level code declares that stack's resources;
- *  - each run has its own stack name, project and configuration: @pulumi/pulumi keeps them per run
- *    (AsyncLocalStorage), which is what lets the Automation API run inline programs side by side;
- *  - TypeScript is compiled by ts-node with the options `pulumi up` gives it (tsconfig.json,
- *    PULUMI_NODEJS_TSCONFIG_PATH, PULUMI_NODEJS_TRANSPILE_ONLY, `noCheck`), and the working
- *    directory is the project's.
- * What differs: installed packages load once and the stacks share them, so a package that keeps
- * state per process sees every stack; `console` output goes to the stack's engine log (where
- * `pulumi up` shows it) rather than to the terminal the fleet draws on. `--isolated` runs each
- * stack's program the way `pulumi up` does.
+ * program, so that @pulumi/pulumi, TypeScript and the program's packages load once rather than
+ * for every stack. What stays as with `pulumi up` and what differs: docs/architecture.md,
+ * "Programs in the fleet's process".
  */
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -25,7 +10,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve, sep } from "node:path";
 import { format } from "node:util";
-import type { FleetProject } from "./project.js";
+import type { FleetProject } from "../../project/project.js";
 
 /** How the fleet runs a project's program: inside its own process, or why not. */
 export type ProgramRunner = { inProcess: true; program: PulumiFn } | { inProcess: false; reason: string };
@@ -38,7 +23,7 @@ interface PulumiTsUtils {
 
 const ourRequire = createRequire(__filename);
 /** This package's built modules (its SDK among them): a library the programs share, wherever it is installed. */
-const ourBuildDir = resolve(__dirname, "..", "..");
+const ourBuildDir = resolve(__dirname, "..", "..", "..");
 /**
  * How TypeScript is registered, and for which project; ts-node's hooks are process-wide, so a
  * later project can share them only when it would get the same setup.

@@ -1,42 +1,14 @@
 /**
- * What the fleet does about the state backend it runs on, for two behaviours of Pulumi 3.259's
- * PostgreSQL backend (`postgres://`, a DIY backend storing each file as a row):
- *
- * - Listing stacks waits forever once a project has more stacks than the backend's connection
- *   pool, `max(2 × GOMAXPROCS, 2)`, has room for: the CLI reads up to PULUMI_DIY_BACKEND_PARALLEL
- *   (default 10) stacks at once, and each read holds one connection with an open cursor while it
- *   asks for a second. The fleet runs the CLI with GOMAXPROCS set and PULUMI_DIY_BACKEND_PARALLEL
- *   below that pool, so that one read can always get its second connection.
- * - The backend finds a stack's files with `LIKE '<path of the stack>%'`, where `_` matches any
- *   one character: with `c_1` and `c-1` in one project, looking up `c_1` also finds `c-1.json`,
- *   and the CLI crashes (`slice bounds out of range`). The fleet refuses such names on that backend.
+ * The state backend the fleet runs on. Pulumi 3.259's PostgreSQL backend looks stacks up with SQL
+ * LIKE, so names such as c_1 and c-1 crash `pulumi stack ls`: the fleet refuses them there
+ * (docs/teams-and-ci.md; the environment that keeps its listing from hanging: cli/project/workspace.ts).
  */
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { readdir } from "node:fs/promises";
-import { availableParallelism } from "node:os";
-import type { FleetProject } from "./project.js";
-
-/** The CLI's default number of stacks a DIY backend reads at once. */
-const DIY_DEFAULT_PARALLEL = 10;
-
-const positiveWhole = (text: string | undefined): number | undefined => {
-  const value = Number(text);
-  return text !== undefined && Number.isInteger(value) && value >= 1 ? value : undefined;
-};
-
-/**
- * The environment the fleet adds to every CLI command: GOMAXPROCS as the user set it, else the
- * cores Node.js sees (set explicitly, since Go may count fewer under a container CPU quota and
- * its pool would be smaller), and PULUMI_DIY_BACKEND_PARALLEL as the user set it or the CLI's
- * default, but at most one less than the pool. Harmless on other backends: only DIY backends
- * read the second, and the first only sizes the CLI's own threads.
- */
-export function cliEnvironment(env: NodeJS.ProcessEnv = process.env, cores: number = availableParallelism()): Record<string, string> {
-  const gomaxprocs = positiveWhole(env["GOMAXPROCS"]) ?? cores;
-  const pool = Math.max(2 * gomaxprocs, 2);
-  const parallel = Math.min(positiveWhole(env["PULUMI_DIY_BACKEND_PARALLEL"]) ?? DIY_DEFAULT_PARALLEL, pool - 1);
-  return { GOMAXPROCS: String(gomaxprocs), PULUMI_DIY_BACKEND_PARALLEL: String(parallel) };
-}
+import type { FleetProject } from "../../project/project.js";
+import { FileLockStore, fileBackendRoot } from "./file-lock-store.js";
+import type { LockStore } from "./lock-store.js";
+import { PostgresLockStore } from "./postgres-lock-store.js";
 
 /** Whether `pattern`, read as SQL LIKE without `%` (`_` any one character), matches the start of `text`. */
 function likePrefixMatches(pattern: string, text: string): boolean {
@@ -109,4 +81,11 @@ export async function backendUrlOf(project: FleetProject, workspace: LocalWorksp
 export async function refuseCollidingNames(project: FleetProject, workspace: LocalWorkspace, names: readonly string[] = []): Promise<void> {
   const pairs = likeCollisions([...names, ...(await localStackNames(project))]);
   if (pairs.length > 0 && isPostgresBackend(await backendUrlOf(project, workspace))) throw new Error(collisionMessage(pairs));
+}
+
+/** The lock store of the backend at `url`, when it is one that leases can live beside. */
+export async function openLockStore(url: string | undefined): Promise<LockStore | undefined> {
+  if (url?.startsWith("postgres://")) return PostgresLockStore.open(url);
+  if (url?.startsWith("file://")) return new FileLockStore(fileBackendRoot(url));
+  return undefined;
 }

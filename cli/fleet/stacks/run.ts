@@ -1,139 +1,46 @@
 /**
- * `pulumi-monitoring fleet`: one Pulumi operation over every client stack of a project, at most
- * `--parallel` at a time, after the shared stack when the project declares one. Built on the
- * Automation API: each stack's operation is a `Stack` method, followed through its engine events.
+ * A fleet run of one Pulumi verb: the shared stack first (last for destroy), then the clients at
+ * most `--parallel` at a time, each through the Automation API and followed by its engine events;
+ * locks of dead runs taken over, Ctrl-C handled, and the report written at the end.
  */
-import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack, type StackSummary } from "@pulumi/pulumi/automation";
-import { readFile } from "node:fs/promises";
-import { basename, resolve } from "node:path";
+import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack } from "@pulumi/pulumi/automation";
+import { basename } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import { backendUrlOf, explainListingCrash, refuseCollidingNames } from "./backend.js";
-import { runnerBudget, stacksAtOnce, startSharedBudget } from "./budget.js";
-import { createDisplay, type Display, type Output } from "./display.js";
-import { hasChanges, noChanges, StackEvents } from "./events.js";
-import { initClients } from "./init.js";
+import { EXIT } from "../../command/exit.js";
+import type { CommandIO } from "../../command/io.js";
+import { UsageError } from "../../command/usage.js";
+import { backendUrlOf, openLockStore } from "../runners/backend.js";
+import { stacksAtOnce } from "../runners/budget.js";
+import { createDisplay, type Display } from "./display.js";
+import { StackEvents } from "./events.js";
 import { inProcessRunner } from "./in-process.js";
-import { keepLease, type LockPolicy, type LockStore, openLockStore, renewalPeriod, type StackPath, type TakenOverLock, takeOverStaleLocks } from "./lease.js";
-import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "./lock.js";
-import { abortOnceListening, commandErrorMessage, fleetWorkspace, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
-import { type FleetOptions, parseFleetArgs, UsageError, USAGE } from "./options.js";
-import { DRY_RUN_KEY, type FleetProject, readProject, readStackSettings } from "./project.js";
-import { describeSetting, settingBlamedIn } from "../../provider/http/setting-error.js";
-import { CONFIG_NAMESPACE } from "../../provider/config.js";
-import { EXIT, exitCodeOf, type FleetReport, mergeReports, renderTable, type StackReport, type Verb } from "./report.js";
+import { keepLease, type LockPolicy, renewalPeriod, type TakenOverLock, takeOverStaleLocks } from "../runners/lease.js";
+import type { LockStore, StackPath } from "../runners/lock-store.js";
+import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "../runners/lock.js";
+import { abortOnceListening, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
+import type { FleetOptions } from "../options.js";
+import { DRY_RUN_KEY, type FleetProject, readStackSettings } from "../../project/project.js";
+import { commandErrorMessage } from "../../project/errors.js";
+import { fleetWorkspace } from "../../project/workspace.js";
+import { describeSetting, settingBlamedIn } from "../../../provider/http/setting-error.js";
+import { CONFIG_NAMESPACE } from "../../../provider/config.js";
+import { exitCodeOf, type FleetReport, hasChanges, noChanges, type StackReport, type Verb } from "../../report/fleet.js";
+import { renderDriftMarkdown } from "../../report/markdown.js";
+import { renderTable } from "../../report/table.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
-import { byObject } from "../drift/changes.js";
-import { type ManagingProject, ScopeReads, type UnmanagedResult, unmanagedObjects } from "../drift/check.js";
-import { renderMarkdown } from "../drift/report.js";
-import type { RecordedResource } from "../drift/unmanaged.js";
-import { runBounded } from "./scheduler.js";
-import { selectStacks } from "./select.js";
-import { formatShard, shardMatrix, stacksOfShard } from "./shard.js";
-import { runFleetVerify } from "../verify/command.js";
-import { FLEET_BUDGET_ENV } from "../../provider/fleet-budget.js";
-import { FLEET_LISTS_ENV } from "../../provider/fleet-lists.js";
-import { HandedLists } from "../drift/handed-lists.js";
+import { byObject } from "../../drift/changes.js";
+import { type ManagingProject, ScopeReads, type UnmanagedResult, unmanagedObjects } from "../../drift/check.js";
+import type { RecordedResource } from "../../drift/unmanaged.js";
+import { runBounded, type Settled } from "../../../provider/concurrency.js";
+import { formatShard } from "../runners/shard.js";
+import { type FleetTargets, type StackTarget, withSharedBudget } from "../targets.js";
+import { FLEET_BUDGET_ENV } from "../../../provider/fleet-budget.js";
+import { FLEET_LISTS_ENV } from "../../../provider/fleet-lists.js";
+import { HandedLists } from "../../drift/handed-lists.js";
 
-export interface FleetIO {
-  stdout: Output;
-  stderr: Output;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** Where Ctrl-C arrives; the process by default. */
-  signals: Pick<NodeJS.Process, "on" | "off">;
-}
-
-const defaultIO = (): FleetIO => ({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signals: process });
-
-/** Runs the fleet command line `argv` (after `fleet`) and returns the exit status. */
-export async function runFleet(argv: readonly string[], io: FleetIO = defaultIO()): Promise<number> {
-  try {
-    const options = parseFleetArgs(argv, process.cwd());
-    if (options === "help") {
-      io.stdout.write(`${USAGE}\n`);
-      return EXIT.ok;
-    }
-    if (options.command === "report") return await mergeReportFiles(options, io);
-    const project = await readProject(options.cwd);
-    const workspace = await fleetWorkspace(project.dir);
-    if (options.command === "init") return (await initClients(options, project, workspace, io.stdout)) ? EXIT.ok : EXIT.failed;
-
-    await refuseCollidingNames(project, workspace);
-    const summaries = await clientStacksOf(project, workspace);
-    const allClients = summaries.map((stack) => stack.name);
-    const selected = selectStacks(allClients, options.stacks, options.exclude);
-    if (options.command === "list" && options.shards !== undefined) {
-      const matrix = shardMatrix(selected, options.shards);
-      io.stdout.write(options.json ? `${JSON.stringify({ include: matrix })}\n` : matrix.map((entry) => `${entry.shard}  ${entry.stacks}\n`).join(""));
-      return EXIT.ok;
-    }
-    const clients = options.shard === undefined ? selected : stacksOfShard(selected, options.shard);
-    if (options.command === "list") {
-      io.stdout.write(options.json ? `${JSON.stringify({ include: clients.map((stack) => ({ stack })) })}\n` : clients.map((stack) => `${stack}\n`).join(""));
-      return EXIT.ok;
-    }
-    if (options.command === "verify") return await runFleetVerify(options, project, workspace, clients, io);
-    return await new FleetRun(options, options.command, project, workspace, io).run(clients, sharedDestroyBlocker(options, clients, summaries));
-  } catch (error) {
-    io.stderr.write(`pulumi-monitoring fleet: ${(error as Error).message}\n`);
-    if (error instanceof UsageError) {
-      io.stderr.write("Run `pulumi-monitoring fleet --help` for the commands and options.\n");
-      return EXIT.usage;
-    }
-    return EXIT.failed;
-  }
-}
-
-/** The project's stacks in name order, without the shared one when it lives in the same project. */
-async function clientStacksOf(project: FleetProject, workspace: LocalWorkspace): Promise<StackSummary[]> {
-  let stacks: StackSummary[];
-  try {
-    stacks = await workspace.listStacks();
-  } catch (error) {
-    throw explainListingCrash(error) ?? error;
-  }
-  const sharedHere = project.shared !== undefined && project.shared.dir === project.dir;
-  return stacks.filter((stack) => !(sharedHere && basename(stack.name) === project.shared?.stack)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/**
- * Why a destroy must leave the shared stack alone, if it must: the client stacks use what it holds,
- * so it goes only in a run that destroys every one of them, or alone once none holds resources.
- */
-function sharedDestroyBlocker(options: FleetOptions, clients: readonly string[], all: readonly StackSummary[]): string | undefined {
-  if (options.sharedOnly) {
-    const holding = all.filter((stack) => (stack.resourceCount ?? 0) > 0).map((stack) => stack.name);
-    return holding.length === 0 ? undefined : `client stacks still hold resources: ${holding.join(", ")}`;
-  }
-  return clients.length === all.length ? undefined : "destroyed only together with every client stack of the project (--stack/--exclude/--shard left some out)";
-}
-
-/** `fleet report merge FILE...`: the reports of several runners as one table and one exit status. */
-async function mergeReportFiles(options: FleetOptions, io: FleetIO): Promise<number> {
-  const files = await Promise.all(
-    (options.reports ?? []).map(async (file) => {
-      const path = resolve(options.cwd, file);
-      try {
-        return { file, report: JSON.parse(await readFile(path, "utf8")) as FleetReport };
-      } catch (error) {
-        throw new Error(`${file}: not a fleet --json report (${(error as Error).message})`);
-      }
-    }),
-  );
-  const report = mergeReports(files);
-  if (options.markdown && report.verb !== "drift") throw new UsageError(`--markdown is for drift reports; these report ${report.verb}`);
-  io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : options.markdown ? renderMarkdown(report) : renderTable(report));
-  return exitCodeOf(report);
-}
-
-/** A stack to run: where it lives and how it is shown. */
-interface Target {
-  label: string;
-  name: string;
-  role: "shared" | "client";
-  project: FleetProject;
-  workspace: LocalWorkspace;
-  /** Set when the stack's program runs in the fleet's process. */
+/** A stack of the run, with its program when that runs in the fleet's process. */
+interface Target extends StackTarget {
   program?: PulumiFn;
 }
 
@@ -145,7 +52,7 @@ interface RunningStack {
 /** Times one stack is run again after its locks were taken over (or vanished), at most: locks that keep coming back are worth a look. */
 const MAX_TAKEOVERS = 3;
 
-class FleetRun {
+export class FleetRun {
   readonly #stopStarting = new AbortController();
   /** Aborted once a stack fails on a setting every stack shares: the others would fail the same way. */
   readonly #settingFailed = new AbortController();
@@ -170,32 +77,24 @@ class FleetRun {
     private readonly verb: Verb,
     private readonly project: FleetProject,
     private readonly workspace: LocalWorkspace,
-    private readonly io: FleetIO,
+    private readonly io: CommandIO,
   ) {
     this.#abandon = new Promise((resolve) => (this.#stopWaiting = resolve));
   }
 
   /** `sharedBlocker`: why a destroy must leave the shared stack alone, if it must. */
-  async run(clientNames: readonly string[], sharedBlocker: string | undefined): Promise<number> {
-    const { shard, sharedOnly } = this.options;
-    if (sharedOnly && this.project.shared === undefined) throw new UsageError("--shared-only: Pulumi.yaml names no shared stack (fleet.shared)");
+  async run(targets: FleetTargets, sharedBlocker: string | undefined): Promise<number> {
+    const { shard } = this.options;
     const runner = !RUNS_PROGRAM.has(this.verb) ? undefined : this.options.isolated ? ({ inProcess: false, reason: "--isolated" } as const) : inProcessRunner(this.project);
     const program = runner?.inProcess ? { program: runner.program } : {};
-    const clients: Target[] = sharedOnly ? [] : clientNames.map((name) => ({ label: name, name, role: "client", project: this.project, workspace: this.workspace, ...program }));
-    const sharedProject = this.project.shared ? await this.#sharedTarget() : undefined;
-    // --no-shared leaves the shared stack out of the run, not its outputs out of the clients. A
-    // shard leaves it to the run of its own that comes before the shards (--shared-only).
-    const shared = this.options.shared && shard === undefined ? sharedProject : undefined;
-    // A shard may hold no stack of a small project: its runner reports an empty share.
-    if (clients.length === 0 && shared === undefined && shard === undefined) throw new UsageError("no stack to run: the selection is empty");
+    const clients: Target[] = targets.clients.map((target) => ({ ...target, ...program }));
+    const { shared, sharedSource } = targets;
     if (!(await this.#confirmed(clients.length, shared))) {
       this.io.stderr.write("Confirmation declined; nothing was changed.\n");
       return EXIT.failed;
     }
 
     const atOnce = stacksAtOnce(this.options.parallel, clients.length);
-    // The runners of a split run at the same time: each has its share of the agency's budget.
-    const budget = runnerBudget(this.options.maxRps ?? this.project.budget, shard?.count, this.options.shardRps);
     const report: FleetReport = {
       verb: this.verb,
       project: this.project.name,
@@ -208,38 +107,33 @@ class FleetRun {
 
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
     this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
-    // One budget for the whole run: the stacks' providers (and this process's own API calls, for
-    // programs run in it and the drift check) take their turns from it, named in the environment
-    // that the Pulumi CLI and its dynamic provider host inherit.
-    const budgetServer = budget === undefined ? undefined : await startSharedBudget(budget);
-    const environmentBefore = process.env[FLEET_BUDGET_ENV];
-    if (budgetServer !== undefined) process.env[FLEET_BUDGET_ENV] = budgetServer.address;
-    let handedLists: HandedLists | undefined;
-    const listsBefore = process.env[FLEET_LISTS_ENV];
-    try {
-      if (this.verb === "drift") {
-        // The stacks' providers hand the complete lists their refreshes read to the check
-        // (provider/fleet-lists.ts), so that it does not read them again.
-        handedLists = await HandedLists.start();
-        process.env[FLEET_LISTS_ENV] = handedLists.address;
-        this.#scopeReads = new ScopeReads(this.options.parallel, handedLists);
+    // One budget for the whole run (the runners of a split each have their share): the stacks'
+    // providers, and this process's own API calls for programs run in it, learn its address from
+    // the environment that the Pulumi CLI and its dynamic provider host inherit; the drift check
+    // is handed it.
+    const { use } = await withSharedBudget(targets.budget, async (budget) => {
+      const restoreBudget = budget === undefined ? undefined : setEnvironment(FLEET_BUDGET_ENV, budget);
+      let handedLists: HandedLists | undefined;
+      let restoreLists: (() => void) | undefined;
+      try {
+        if (this.verb === "drift") {
+          // The stacks' providers hand the complete lists their refreshes read to the check
+          // (provider/fleet-lists.ts), so that it does not read them again.
+          handedLists = await HandedLists.start();
+          restoreLists = setEnvironment(FLEET_LISTS_ENV, handedLists.address);
+          this.#scopeReads = new ScopeReads(this.options.parallel, { handed: handedLists, ...(budget === undefined ? {} : { budget }) });
+        }
+        await this.#runPhases(report, order, clients, atOnce, shared, sharedSource, sharedBlocker);
+        if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
+      } finally {
+        await this.#scopeReads?.close();
+        restoreLists?.();
+        await handedLists?.close();
+        restoreBudget?.();
       }
-      await this.#runPhases(report, order, clients, atOnce, shared, sharedProject, sharedBlocker);
-      if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
-    } finally {
-      await this.#scopeReads?.close();
-      if (handedLists !== undefined) {
-        if (listsBefore === undefined) delete process.env[FLEET_LISTS_ENV];
-        else process.env[FLEET_LISTS_ENV] = listsBefore;
-        await handedLists.close();
-      }
-      if (budgetServer !== undefined) {
-        if (environmentBefore === undefined) delete process.env[FLEET_BUDGET_ENV];
-        else process.env[FLEET_BUDGET_ENV] = environmentBefore;
-        report.rateLimit = { budget: budget!, ...(await budgetServer.close()) };
-      }
-    }
-    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderMarkdown(report) : `\n${renderTable(report)}`);
+    });
+    if (use !== undefined) report.rateLimit = { budget: targets.budget!, ...use };
+    this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderDriftMarkdown(report) : `\n${renderTable(report)}`);
     return exitCodeOf(report);
   }
 
@@ -250,7 +144,7 @@ class FleetRun {
     clients: readonly Target[],
     atOnce: number,
     shared: Target | undefined,
-    sharedProject: Target | undefined,
+    sharedSource: Target | undefined,
     sharedBlocker: string | undefined,
   ): Promise<void> {
     const runConfig = await createRunConfigDir();
@@ -276,7 +170,7 @@ class FleetRun {
         if (shared !== undefined) {
           report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target), noMoreStarts)));
         }
-        report.stacks.push(...(await runClients(sharedProject !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedProject) : undefined)));
+        report.stacks.push(...(await runClients(sharedSource !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedSource) : undefined)));
       })();
       await Promise.race([phases, this.#abandon]);
       if (this.#interrupts > 1) report.stacks = this.#abandoned(order);
@@ -315,12 +209,6 @@ class FleetRun {
       stack.unmanaged = unmanaged;
       if (unmanaged.length > 0) stack.result = "drifted";
     }
-  }
-
-  async #sharedTarget(): Promise<Target> {
-    const shared = this.project.shared!;
-    const project = await readProject(shared.dir);
-    return { label: `${project.name}/${shared.stack}`, name: shared.stack, role: "shared", project, workspace: await fleetWorkspace(shared.dir) };
   }
 
   async #confirmed(clientCount: number, shared: Target | undefined): Promise<boolean> {
@@ -506,7 +394,7 @@ class FleetRun {
     return withConfigValues(await readStackSettings(target.project, target.name), { [DRY_RUN_KEY]: "true" });
   }
 
-  #settle(targets: readonly Target[], results: Awaited<ReturnType<typeof runBounded<Target, StackReport>>>): StackReport[] {
+  #settle(targets: readonly Target[], results: readonly Settled<StackReport>[]): StackReport[] {
     return targets.map((target, index) => {
       const result = results[index];
       if (result?.status === "fulfilled") return result.value;
@@ -561,4 +449,14 @@ async function cancelUpdate(stack: Stack): Promise<void> {
   } catch {
     // No update in progress: the CLI stopped cleanly.
   }
+}
+
+/** Sets an environment variable for the length of the run; the returned function puts back what was there. */
+function setEnvironment(name: string, value: string): () => void {
+  const before = process.env[name];
+  process.env[name] = value;
+  return () => {
+    if (before === undefined) delete process.env[name];
+    else process.env[name] = before;
+  };
 }

@@ -1,16 +1,7 @@
 /**
- * The API rate budget of a fleet, shared while stacks start and finish. The service limits
- * requests per key, and every stack of the fleet uses the same key, so the fleet runs one token
- * server for the whole run: each stack's provider asks it before every attempt (the protocol and
- * the provider's side: provider/fleet-budget.ts) over a local socket, named in the environment
- * the Pulumi CLI and its dynamic provider host inherit. A stack running alone may use the whole
- * budget; four at once share it by demand, not by a quarter each.
- *
- * The server grants starts evenly spaced at slightly less than the budget (see
- * {@link GRANT_GUARD_MS}), and learns of every 429 from the providers: the key's limit, which
- * every stack shares, so the shared rate is halved and every start pauses until `Retry-After` has
- * passed; each success then raises it again (the provider's own AIMD limiter, provider/http/rate-limit.ts,
- * run once for the fleet). 503s and dropped connections are faults, not limits: they cut nothing.
+ * The API rate budget of a fleet run: one token server that every stack's provider asks before
+ * each attempt (the provider's side: provider/fleet-budget.ts), over a private local socket. How
+ * it shares and guards the budget and reacts to 429s: docs/architecture.md, "The shared rate budget".
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -19,8 +10,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { HEARTBEAT_MS, parseBudgetLine } from "../../provider/fleet-budget.js";
-import { type Clock, RateLimiter } from "../../provider/http/rate-limit.js";
+import { FLEET_BUDGET_ENV, HEARTBEAT_MS, limiterFor, parseBudgetLine } from "../../../provider/fleet-budget.js";
+import { type Clock, RateLimiter, type RequestLimiter } from "../../../provider/http/rate-limit.js";
 
 /**
  * A request granted at one moment reaches the service a little later, and not every one equally
@@ -243,4 +234,12 @@ export function stacksAtOnce(parallel: number, stackCount: number): number {
 export function runnerBudget(fleetBudget: number | undefined, shardCount: number | undefined, runnerOwn: number | undefined): number | undefined {
   if (runnerOwn !== undefined) return runnerOwn;
   return fleetBudget === undefined || shardCount === undefined ? fleetBudget : fleetBudget / shardCount;
+}
+
+/**
+ * The limiter of this process's own API calls (drift's lists, verify's checks): within the run's
+ * budget when its token server is at `address`, else within `maxRequestsPerSecond`.
+ */
+export function limiterWithin(address: string | undefined, maxRequestsPerSecond: number | undefined): RequestLimiter {
+  return limiterFor(maxRequestsPerSecond, {}, address === undefined ? {} : { [FLEET_BUDGET_ENV]: address });
 }

@@ -1,8 +1,6 @@
 /** One fleet verb on one stack, through the Automation API. */
-import { type EngineEvent, LocalWorkspace, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
-import { cliEnvironment } from "./backend.js";
-import { errorSummary } from "./events.js";
-import type { Verb } from "./report.js";
+import type { EngineEvent, PulumiFn, Stack } from "@pulumi/pulumi/automation";
+import type { Verb } from "../../report/fleet.js";
 
 export interface OperationOptions {
   onEvent: (event: EngineEvent) => void;
@@ -29,18 +27,6 @@ export const MUTATING: ReadonlySet<Verb> = new Set(["up", "refresh", "destroy"])
 
 /** Verbs that run the program, hence read the configuration the shared stack's outputs go to. */
 export const RUNS_PROGRAM: ReadonlySet<Verb> = new Set(["preview", "up"]);
-
-/**
- * The Automation API workspace of a fleet project. Each of its commands names its stack
- * (`--stack`), so `Stack.select` does not run `pulumi stack select` here: run for several stacks at
- * once it would race over the user's current stack, and leave it changed. Its commands run with
- * the environment of backend.ts, which keeps the PostgreSQL backend's listing from waiting forever.
- */
-export async function fleetWorkspace(workDir: string): Promise<LocalWorkspace> {
-  const workspace = await LocalWorkspace.create({ workDir, envVars: cliEnvironment() });
-  workspace.selectStack = async () => undefined;
-  return workspace;
-}
 
 /**
  * The stack as the fleet runs verbs on it: after `up`, `refresh` and `destroy` the Automation API
@@ -116,7 +102,7 @@ async function pendingCreates(stack: Stack): Promise<string[]> {
  * listens for its signal only from the moment it starts the CLI, so an abort that came earlier
  * (while the stack's settings were written, say) would be lost and the stack run to the end: it is
  * passed on when the operation's first event shows that the CLI runs, and listens. (In a terminal
- * the CLI gets Ctrl-C itself, and the fleet sends no abort: cli/fleet/fleet.ts `#interrupt`.)
+ * the CLI gets Ctrl-C itself, and the fleet sends no abort: stacks/run.ts `#interrupt`.)
  */
 export function abortOnceListening(abort: AbortSignal): { signal: AbortSignal; listening(): void; dispose(): void } {
   const operation = new AbortController();
@@ -134,20 +120,4 @@ export function abortOnceListening(abort: AbortSignal): { signal: AbortSignal; l
     },
     dispose: () => abort.removeEventListener("abort", passOn),
   };
-}
-
-/**
- * The message of a failed CLI command, for when the engine reported no error event: the
- * `error:` lines of its stderr, else the first line of the error.
- */
-export function commandErrorMessage(error: unknown): string {
-  const stderr = (error as { commandResult?: { stderr?: string } }).commandResult?.stderr ?? "";
-  const errorLines = stderr
-    .split("\n")
-    .filter((line) => line.startsWith("error: "))
-    .map(errorSummary)
-    .filter((line) => line !== "");
-  if (errorLines.length > 0) return errorLines.join("; ");
-  const message = error instanceof Error ? error.message : String(error);
-  return errorSummary(message.split("\n").find((line) => line.trim() !== "") ?? message);
 }
