@@ -6,6 +6,8 @@
  * tests catch.
  */
 
+import specTables from "./routes.json";
+
 export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface Route {
@@ -18,118 +20,24 @@ export interface Route {
   section: string;
 }
 
-type Row = readonly [RouteMethod, string, string | null];
+const METHODS: readonly string[] = ["GET", "POST", "PUT", "PATCH", "DELETE"] satisfies RouteMethod[];
 
-function section(number: string, rows: readonly Row[]): Route[] {
-  return rows.map(([method, path, scope]) => ({ method, path, scope, section: number }));
+/** A row of schema/routes.json as a route; a row of another shape is a mistake in that file. */
+function routeFromRow(section: string, row: unknown): Route {
+  if (Array.isArray(row) && row.length === 3) {
+    const [method, path, scope] = row as unknown[];
+    if (typeof method === "string" && METHODS.includes(method) && typeof path === "string" && path.startsWith("/") && (scope === null || typeof scope === "string")) {
+      return { method: method as RouteMethod, path, scope, section };
+    }
+  }
+  throw new Error(`schema/routes.json, section ${section}: ${JSON.stringify(row)} is not [method, path, scope]`);
 }
 
-/** Every operation of the spec's tables, in their order. */
-export const ROUTES: readonly Route[] = [
-  ...section("4.2", [
-    ["GET", "/monitors", "monitor.write"],
-    ["POST", "/monitors", "monitor.write"],
-    ["POST", "/monitors/batch", "monitor.write"],
-    ["POST", "/monitors/batch/dry-run", "monitor.write"],
-    ["GET", "/monitors/{monitorID}", "monitor.delete"],
-    ["PUT", "/monitors/{monitorID}", "monitor.delete"],
-    ["PATCH", "/monitors/{monitorID}", "monitor.delete"],
-    ["DELETE", "/monitors/{monitorID}", "monitor.delete"],
-    ["GET", "/monitors/{monitorID}/availability", "monitor.read"],
-    ["GET", "/monitors/{monitorID}/certificates", "monitor.read"],
-    ["POST", "/monitors/{monitorID}/check", "monitor.write"],
-    ["PUT", "/monitors/{monitorID}/escalation-policy", "monitor.delete"],
-    ["DELETE", "/monitors/{monitorID}/escalation-policy", "monitor.delete"],
-    ["GET", "/monitors/{monitorID}/incidents", "monitor.read"],
-    ["GET", "/monitors/{monitorID}/notification_channels", "monitor.read"],
-    ["POST", "/monitors/{monitorID}/notification_channels/{channelID}", "monitor.delete"],
-    ["DELETE", "/monitors/{monitorID}/notification_channels/{channelID}", "monitor.delete"],
-    ["POST", "/monitors/{monitorID}/pause", "monitor.write"],
-    ["GET", "/monitors/{monitorID}/regions", "monitor.read"],
-    ["GET", "/monitors/{monitorID}/response_times", "monitor.read"],
-    ["GET", "/monitors/{monitorID}/results", "monitor.read"],
-    ["POST", "/monitors/{monitorID}/resume", "monitor.write"],
-    ["POST", "/monitors/{monitorID}/test-alert", "monitor.write"],
-  ]),
-  ...section("4.3", [
-    ["GET", "/heartbeats", "heartbeat.write"],
-    ["POST", "/heartbeats", "heartbeat.write"],
-    ["GET", "/heartbeats/{heartbeatID}", "heartbeat.write"],
-    ["PUT", "/heartbeats/{heartbeatID}", "heartbeat.write"],
-    ["PATCH", "/heartbeats/{heartbeatID}", "heartbeat.write"],
-    ["DELETE", "/heartbeats/{heartbeatID}", "heartbeat.write"],
-    ["GET", "/heartbeats/{heartbeatID}/availability", "heartbeat.read"],
-    ["POST", "/heartbeats/{heartbeatID}/pause", "heartbeat.write"],
-    ["PUT", "/heartbeats/{heartbeatID}/pause", "heartbeat.write"],
-    ["GET", "/heartbeats/{heartbeatID}/pings", "heartbeat.read"],
-    ["POST", "/heartbeats/{heartbeatID}/resume", "heartbeat.write"],
-    ["PUT", "/heartbeats/{heartbeatID}/resume", "heartbeat.write"],
-  ]),
-  ...section("4.4", [
-    ["GET", "/heartbeat-groups", "heartbeat.write"],
-    ["POST", "/heartbeat-groups", "heartbeat.write"],
-    ["POST", "/heartbeat-groups/assign", "heartbeat.write"],
-    ["GET", "/heartbeat-groups/{groupID}", "heartbeat.write"],
-    ["PUT", "/heartbeat-groups/{groupID}", "heartbeat.write"],
-    ["DELETE", "/heartbeat-groups/{groupID}", "heartbeat.write"],
-  ]),
-  ...section("4.5", [
-    ["GET", "/incidents", "incident.write"],
-    ["POST", "/incidents", "incident.write"],
-    ["GET", "/incidents/{incidentID}", "incident.read"],
-    ["POST", "/incidents/{incidentID}/acknowledge", "incident.write"],
-    ["PUT", "/incidents/{incidentID}/acknowledge", "incident.write"],
-    ["GET", "/incidents/{incidentID}/ai", null],
-  ]),
-  ...section("4.6", [
-    ["GET", "/escalation-policies", "escalation_policy.write"],
-    ["POST", "/escalation-policies", "escalation_policy.write"],
-    ["GET", "/escalation-policies/{policyID}", "escalation_policy.write"],
-    ["PUT", "/escalation-policies/{policyID}", "escalation_policy.write"],
-    ["DELETE", "/escalation-policies/{policyID}", "escalation_policy.write"],
-    ["POST", "/escalation-policies/{policyID}/test", "escalation_policy.write"],
-  ]),
-  ...section("4.7", [
-    ["GET", "/notification_channels", "notification_channel.write"],
-    ["POST", "/notification_channels", "notification_channel.write"],
-    ["GET", "/notification_channels/{channelID}", "notification_channel.write"],
-    ["PUT", "/notification_channels/{channelID}", "notification_channel.write"],
-    ["DELETE", "/notification_channels/{channelID}", "notification_channel.write"],
-    ["POST", "/notification_channels/{channelID}/test", "notification_channel.write"],
-  ]),
-  ...section("4.8", [
-    ["GET", "/webhook-subscriptions", "webhook.write"],
-    ["POST", "/webhook-subscriptions", "webhook.write"],
-    ["PUT", "/webhook-subscriptions/{subscriptionID}", "webhook.write"],
-    ["DELETE", "/webhook-subscriptions/{subscriptionID}", "webhook.write"],
-    ["GET", "/webhook-subscriptions/{subscriptionID}/deliveries", "webhook.read"],
-    ["POST", "/webhook-subscriptions/{subscriptionID}/redeliver/{deliveryID}", "webhook.write"],
-    ["POST", "/webhook-subscriptions/{subscriptionID}/test", "webhook.write"],
-  ]),
-  ...section("4.9", [
-    ["GET", "/clients", "client.write"],
-    ["POST", "/clients", "client.write"],
-    ["GET", "/clients/{clientID}", "client.write"],
-    ["PUT", "/clients/{clientID}", "client.write"],
-    ["POST", "/clients/{clientID}/archive", "client.write"],
-    ["POST", "/clients/{clientID}/unarchive", "client.write"],
-    ["GET", "/clients/{clientID}/portal-settings", "client.write"],
-    ["PUT", "/clients/{clientID}/portal-settings", "client.write"],
-    ["GET", "/clients/{clientID}/share-links", "client.write"],
-    ["POST", "/clients/{clientID}/share-links", "client.write"],
-    ["DELETE", "/clients/{clientID}/share-links/{linkID}", "client.write"],
-    ["GET", "/clients/{clientID}/teams", "client.read"],
-  ]),
-  ...section("4.10", [
-    ["GET", "/client-templates", null],
-    ["POST", "/client-templates", null],
-    ["GET", "/client-templates/{templateID}", null],
-    ["PUT", "/client-templates/{templateID}", null],
-    ["DELETE", "/client-templates/{templateID}", null],
-    ["GET", "/advisor", null],
-    ["POST", "/advisor/apply", null],
-  ]),
-];
+/**
+ * Every operation of the spec's tables, in their order: schema/routes.json holds them as the spec
+ * lists them, section by section (method, path template, scope or null).
+ */
+export const ROUTES: readonly Route[] = Object.entries(specTables as Record<string, unknown[]>).flatMap(([number, rows]) => rows.map((row) => routeFromRow(number, row)));
 
 /** `GET /monitors/{monitorID}` */
 export function routeName(route: Pick<Route, "method" | "path">): string {

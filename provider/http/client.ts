@@ -279,42 +279,13 @@ export class ApiClient {
 
   #report(call: Call, attempt: number, durationMs: number, result: AttemptResult): void {
     if (this.#onRequest === undefined) return;
-    const event: RequestEvent = {
-      method: call.method,
-      path: call.path,
-      status: result.status,
-      attempt,
-      durationMs,
-    };
-    if (result.kind === "response") {
-      const requestId = header(result.headers, "x-request-id");
-      if (requestId !== undefined) event.requestId = requestId;
-    } else {
-      event.errorCode = result.kind === "timeout" ? "timeout" : "network_error";
-    }
-    try {
-      this.#onRequest(event);
-    } catch {
-      // An observer must not be able to fail or alter the request it observes.
-    }
+    const requestId = result.kind === "response" ? header(result.headers, "x-request-id") : undefined;
+    notify(this.#onRequest, { ...attemptFacts(call, attempt, result), durationMs, ...(requestId === undefined ? {} : { requestId }) });
   }
 
   #announceRetry(call: Call, attempt: number, elapsedMs: number, delayMs: number, result: AttemptResult): void {
     if (this.#onRetry === undefined) return;
-    const event: RetryEvent = {
-      method: call.method,
-      path: call.path,
-      status: result.status,
-      attempt,
-      elapsedMs: Math.round(elapsedMs),
-      delayMs,
-    };
-    if (result.kind !== "response") event.errorCode = result.kind === "timeout" ? "timeout" : "network_error";
-    try {
-      this.#onRetry(event);
-    } catch {
-      // An observer must not be able to fail or alter the request it observes.
-    }
+    notify(this.#onRetry, { ...attemptFacts(call, attempt, result), elapsedMs: Math.round(elapsedMs), delayMs });
   }
 
   #failureError(call: Call, attempts: number, elapsedMs: number, result: AttemptResult): ApiError {
@@ -357,5 +328,20 @@ export class ApiClient {
     const requestId = header(result.headers, "x-request-id");
     const base = { method: call.method, path: call.path, attempts, status: result.status, code, ...(requestId === undefined ? {} : { requestId }) };
     return new SettingError({ ...base, problem, source: this.#sourcesNow().apiUrl, url: this.baseUrl });
+  }
+}
+
+/** What the request and retry events say of one attempt: no header, body or query. */
+function attemptFacts(call: Call, attempt: number, result: AttemptResult): Pick<RequestEvent, "method" | "path" | "status" | "attempt" | "errorCode"> {
+  const facts = { method: call.method, path: call.path, status: result.status, attempt };
+  return result.kind === "response" ? facts : { ...facts, errorCode: result.kind === "timeout" ? "timeout" : "network_error" };
+}
+
+/** Hands an event to its observer, which must not be able to fail or alter the request it observes. */
+function notify<E>(observer: (event: E) => void, event: E): void {
+  try {
+    observer(event);
+  } catch {
+    // The observer's failure is its own.
   }
 }
