@@ -1,20 +1,8 @@
 /**
- * Provider settings: stack configuration in the `monitoring` namespace, with environment
- * variables as the fallback for the connection. Resolved when a request is about to be made,
- * never when a module loads, and never stored in the serialized provider.
- *
- * | stack config                       | environment          | meaning                                         |
- * |------------------------------------|----------------------|-------------------------------------------------|
- * | `monitoring:apiKey` (secret)       | `MONITORING_API_KEY` | bearer key                                      |
- * | `monitoring:apiUrl`                | `MONITORING_API_URL` | service root, ending in `/v1`                   |
- * | `monitoring:retryBudgetSeconds`    |                      | how long a request is retried (default 120)     |
- * | `monitoring:maxRetries`            |                      | retries per request at most (default: no bound) |
- * | `monitoring:requestTimeoutSeconds` |                      | limit per attempt (default 30)                  |
- * | `monitoring:maxRequestsPerSecond`  |                      | shared by every resource of a deploy            |
- * | `monitoring:offeredRegions`        |                      | regions check accepts (default: any)            |
- * | `monitoring:dryRun`                |                      | check asks the service (dry-run.ts; default off) |
- * | `monitoring:now`                   | `PULUMI_MONITORING_NOW` | the instant a deploy takes for now (default the clock) |
- * | `monitoring:handPauses`            |                      | `putBack`, `keep` or a duration (default 4h)    |
+ * Provider settings: stack configuration in the `monitoring` namespace, with environment variables
+ * as the fallback for the connection and the clock. Resolved when a request is about to be made,
+ * never when a module loads, and never stored in the serialized provider. Every setting, its
+ * fallback and its default: README.md's configuration table.
  */
 import { instant } from "../schema/rules.js";
 import type { HandPauses } from "./pause-plan.js";

@@ -1,31 +1,8 @@
 /**
- * Preview asks the service (opt-in, `monitoring:dryRun: true`): check sends the bodies of the
- * monitors it is about to create or change to `POST /monitors/batch/dry-run`, at most
- * {@link MAX_PER_REQUEST} per request, and a monitor the service refuses fails check, naming the
- * resource and the field. Nothing is written: the endpoint validates and creates nothing.
- *
- * Where it runs, and why there: the dynamic provider host of this Pulumi version tells a provider
- * nothing about whether a deployment is a preview (neither configure, check nor diff carries it),
- * so the dry run runs at check time of every deployment that runs check (preview, and `up`, whose
- * own preview and update both check each resource); never on refresh or destroy, which do not.
- * Check gets the old inputs, so it knows what changes: a new monitor, or one whose inputs differ
- * from the recorded ones; a monitor whose inputs are unchanged is not sent. Diff is no place for
- * it: a create gets no diff.
- *
- * Batching: one {@link DryRunBatcher} per provider process gathers the bodies of the calls that
- * arrive within {@link WINDOW_MS} and sends them in requests of at most {@link MAX_PER_REQUEST},
- * handing each caller its own verdicts. A `MonitorSet` hands it all its changed monitors in one
- * call (a set of 250 new monitors: 3 requests). The Pulumi engine (3.259) checks resources one at
- * a time, though: it waits for one check to return before it sends the next, so checks of single
- * `Monitor` resources never overlap and each changed one costs a request of its own. The window is
- * kept short for that reason; it merges what does arrive together.
- *
- * The verdict (the spec shows neither body nor answer of the endpoint, only its 201; an
- * assumption, written down in docs/any-server.md): a refusal of the whole batch with the error
- * envelope whose `details` name items (`monitors[3].regions[0]`) fails those items on those
- * fields; a refusal that names no item fails every monitor of the request with the server's
- * message; a 201 answer fails an item whose result carries `valid: false`, showing what the result
- * says (its `errors`, `details` or `issues`, else the result itself) as the server gives it.
+ * Preview asks the service (opt-in, `monitoring:dryRun: true`): check sends the monitors it is
+ * about to create or change to `POST /monitors/batch/dry-run`, batched, and a refusal fails check
+ * naming the resource and the field. Why at check time, the batching and how a verdict is read:
+ * docs/architecture.md (The dry run at preview).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
