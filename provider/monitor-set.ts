@@ -118,7 +118,7 @@ class MonitorSetEngine {
     const before = [...recordedMembers(monitorSet, props).values()];
     const members: Members = new Map();
     const listed = before.length === 0 ? new Map<string, Values>() : await this.#scope(describeResource(monitorSet, props), () => this.#engine.reader.listScopeOf(before.map(stateOf)));
-    await forEachLimited(before, async (member) => {
+    await eachBounded(before, async (member) => {
       const current = await this.#scope(describeMember(monitorSet, props, member.key), () => this.#engine.read(member.id, stateOf(member), listed.get(member.id.toLowerCase()) ?? "absent"));
       if (current.id !== undefined && current.props !== undefined) members.set(member.key, recorded(member.key, current.id, current.props));
     });
@@ -134,7 +134,7 @@ class MonitorSetEngine {
 
   /** Runs `work` on each member (a key, or a recorded member) under its name, at most {@link CONCURRENCY} at once; a failure is added to `failures`. */
   async #each<T extends string | RecordedMember>(setValues: Values, items: readonly T[], failures: Failure[], work: (item: T) => Promise<void>): Promise<void> {
-    await forEachLimited(items, async (item) => {
+    await eachBounded(items, async (item) => {
       const key = typeof item === "string" ? item : item.key;
       try {
         await this.#scope(describeMember(monitorSet, setValues, key), () => work(item));
@@ -165,20 +165,20 @@ class MonitorSetEngine {
     const createOne = (key: string) => complete(key, () => this.#engine.create(memberInputs(setInputs, key)));
     const adopting = keys.filter((key) => memberInputs(setInputs, key)["adoptId"] !== undefined);
     const batched = keys.filter((key) => !adopting.includes(key));
-    await forEachLimited(adopting, createOne);
+    await eachBounded(adopting, createOne);
     let batchRefused = false;
     for (let start = 0; start < batched.length; start += BATCH_SIZE) {
       const chunk = batched.slice(start, start + BATCH_SIZE);
       if (batchRefused || chunk.length === 1) {
-        await forEachLimited(chunk, createOne);
+        await eachBounded(chunk, createOne);
         continue;
       }
       try {
         const { created, replayed } = await this.#scope(describeResource(monitorSet, setInputs), () => this.#postBatch(setInputs, chunk));
-        await forEachLimited(chunk, (key) => complete(key, () => this.#engine.completeCreate(created[chunk.indexOf(key)] as Values, replayed, memberInputs(setInputs, key))));
+        await eachBounded(chunk, (key) => complete(key, () => this.#engine.completeCreate(created[chunk.indexOf(key)] as Values, replayed, memberInputs(setInputs, key))));
       } catch (error) {
         batchRefused = error instanceof ApiError && BATCH_REFUSED.includes(error.status);
-        if (batchRefused) await forEachLimited(chunk, createOne);
+        if (batchRefused) await eachBounded(chunk, createOne);
         else failures.push(...chunk.map((key) => ({ key, message: `create failed: ${messageOf(error)}` })));
       }
     }
@@ -209,9 +209,7 @@ function partialFailure(inputs: Values, id: string, members: Members, failures: 
   return new PartialFailure(id, properties, message);
 }
 
-/** Runs `work` on every item, at most {@link CONCURRENCY} at once. */
-async function forEachLimited<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  await mapBounded(items, CONCURRENCY, work);
-}
+/** The set's requests in flight: at most {@link CONCURRENCY} at once. */
+const eachBounded = <T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<unknown> => mapBounded(items, CONCURRENCY, work);
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
