@@ -250,7 +250,7 @@ export function byObject(a: ObjectName, b: ObjectName): number {
  * (server outputs such as ids and statuses follow the object and are no change), secrets masked.
  * A field the program leaves out is compared from what the provider last wrote to it
  * (provider/left-out.ts): a value changed by hand that a deploy kept, and so recorded, is still
- * told as changed by hand and kept, on every check until the program declares the field.
+ * a change, which {@link findingsOf} tells as known until the program declares the field.
  */
 export function changedFields(definition: AnyResourceDefinition | undefined, recorded: Record<string, unknown>, actual: Record<string, unknown>): FieldChange[] {
   const declared = declaredInputs(recorded);
