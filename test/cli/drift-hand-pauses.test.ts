@@ -4,12 +4,13 @@
  * pause plan at the same instant (`monitoring:now`). A monitor that declares `paused: false` is
  * paused in the service's console; then, at each step, drift's refresh (a preview: nothing
  * recorded) says what the next deploy does, and a deploy (its refresh recorded, then diff and
- * update) does it. In the provider's process, through its dispatcher, as the engine drives it.
+ * update) does it. In the provider's process, through its dispatcher, as the engine drives it; the
+ * check's settings read from the stack's configuration as `drift` reads them.
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findingsOf, type HandPause } from "../../cli/drift/changes.js";
-import { deployInstant, handPauses } from "../../provider/config.js";
+import { pauseSettingsFrom } from "../../cli/drift/stack-findings.js";
 import { dispatcher } from "../../provider/index.js";
 import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
@@ -46,7 +47,8 @@ const STORIES: ReadonlyArray<[string, Step[]]> = [
 
 describe("a pause made by hand, under each monitoring:handPauses value: drift says what the deploys then do", () => {
   const config: Record<string, string> = {};
-  const setting = (key: string) => config[`monitoring:${key}`];
+  /** The stack's configuration as the Automation API gives it. */
+  const configMap = () => Object.fromEntries(Object.entries(config).map(([key, value]) => [key, { value }]));
   const on = useEmulatorWith(providerClientOn);
   beforeAll(async () => {
     Object.assign(config, { "monitoring:apiUrl": on.emulator.baseUrl, "monitoring:apiKey": on.emulator.apiKey });
@@ -66,7 +68,7 @@ describe("a pause made by hand, under each monitoring:handPauses value: drift sa
       // Drift: a refresh preview, judged with the stack's settings; nothing recorded.
       const refreshed = (await dispatcher.read(id, recorded)).props!;
       const step = { op: "same", urn, type: TYPE, provider: "", old: { id, inputs, outputs: recorded }, new: { id, outputs: refreshed } } as unknown as StepEventMetadata;
-      const found = findingsOf(step, { now: deployInstant(setting, {}), handPauses: handPauses(setting) });
+      const found = findingsOf(step, pauseSettingsFrom(configMap(), {}));
       expect(found.drift.map((entry) => entry.paused), `drift at +${minutes} min`).toEqual(drift === undefined ? [] : [drift]);
       // The deploy: its own refresh, recorded, then what the plan wants.
       recorded = (await dispatcher.read(id, recorded)).props!;
