@@ -21,7 +21,9 @@ Commands:
              the shared stack goes last, and only when every client stack is destroyed with it
   drift      Check, without changing anything, what was done outside Pulumi: per stack, declared
              fields changed (the next up puts them back), fields the program leaves out changed
-             (the next up keeps them), objects deleted, monitors and heartbeats paused, and
+             (the next up keeps them; known, no drift, once a deploy kept them), objects deleted,
+             monitors and heartbeats paused by hand (under monitoring:handPauses), overrides and
+             windows (no drift), and
              objects in the stack's scope that no stack manages (Pulumi.yaml \`drift:\` section;
              see docs/reconcile-and-drift.md). Same report as \`pulumi-monitoring drift\`
   verify     Prove that what each stack's last deploy created or changed works: a check of each

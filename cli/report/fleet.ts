@@ -4,7 +4,7 @@
  * markdown.ts; drift's findings by section: drift.ts.
  */
 import { EXIT } from "../command/exit.js";
-import type { DriftedObject } from "../drift/changes.js";
+import type { DriftedObject, KnownField, PauseHold } from "../drift/changes.js";
 import type { UnmanagedObject } from "../drift/unmanaged.js";
 import type { TakenOverLock } from "../fleet/runners/lease.js";
 import type { LockHolder } from "../fleet/runners/lock.js";
@@ -15,7 +15,8 @@ export type Verb = "preview" | "up" | "refresh" | "destroy" | "drift";
 /**
  * - `changes` / `no changes`: a preview.
  * - `succeeded`: an up, refresh or destroy that completed.
- * - `drifted` / `in sync`: a drift check (drifted: anything changed, deleted or paused by hand, or unmanaged).
+ * - `drifted` / `in sync`: a drift check (drifted: anything changed, deleted or paused by hand, or
+ *   unmanaged; known fields and the pauses overrides and windows hold are not drift).
  * - `failed`: the operation failed (`error` says why).
  * - `locked`: another run was updating the stack (`lock` says who); this run changed nothing.
  * - `interrupted`: it was running when the fleet was interrupted; it may have stopped mid-update.
@@ -34,6 +35,10 @@ export interface StackReport {
   error?: string;
   /** What a drift check found in the stack's objects. */
   drift?: DriftedObject[];
+  /** Left-out fields changed by hand that a deploy already kept: listed, not drift. */
+  known?: KnownField[];
+  /** Pauses an override or a window holds, and overrides that have ended: listed, not drift. */
+  overrides?: PauseHold[];
   /** What a drift check found in the stack's scope that no stack manages. */
   unmanaged?: UnmanagedObject[];
   /** Why a stack did not start. */

@@ -2,7 +2,7 @@
  * Reports as markdown, for a CI job to post as a comment, an issue or a job summary: drift's here,
  * verify's in cli/verify/render.ts, both with these tables and cells.
  */
-import { driftCounts, type Finding, formatValue, HEADINGS, type Sections, sectionsOf } from "./drift.js";
+import { describeHandPause, describeHold, describeKept, DRIFT_COUNT_TITLES, driftCounts, type Finding, formatValue, HEADINGS, type Sections, sectionsOf } from "./drift.js";
 import type { FleetReport } from "./fleet.js";
 
 /** The report as markdown, for a CI job to post as a comment or an issue. */
@@ -13,7 +13,7 @@ export function renderDriftMarkdown(report: FleetReport): string {
     `## Drift in \`${report.project}\`: ${drifted === 0 && failed.length === 0 ? "in sync" : `${drifted} of ${report.stacks.length} stacks drifted`}`,
     "",
     table(
-      ["stack", "put back", "kept", "deleted", "paused", "unmanaged", "result"],
+      ["stack", ...DRIFT_COUNT_TITLES, "result"],
       report.stacks.map((stack) => [stack.stack, ...driftCounts(stack), stack.result]),
     ),
   ];
@@ -27,12 +27,22 @@ export function renderDriftMarkdown(report: FleetReport): string {
   section(
     "paused",
     ["stack", "kind", "name", "id", "next deploy"],
-    sections.paused.map(({ stack, object }) => [stack, object.type, object.name, code(object.id ?? ""), object.paused?.declared ? "resumes it" : "keeps it paused: the program leaves `paused` out"]),
+    sections.paused.map(({ stack, object }) => [stack, object.type, object.name, code(object.id ?? ""), object.paused === undefined ? "" : describeHandPause(object.paused)]),
   );
   const fieldRow = ({ stack, object, field }: Finding): string[] => [stack, object.type, object.name, code(field?.field ?? ""), code(formatValue(field?.recorded)), code(formatValue(field?.actual))];
   section("putBack", ["stack", "kind", "name", "field", "recorded", "now"], sections.putBack.map(fieldRow));
   section("kept", ["stack", "kind", "name", "field", "recorded", "now"], sections.kept.map(fieldRow));
+  section(
+    "known",
+    ["stack", "kind", "name", "field", "recorded", "now", "since"],
+    sections.known.map(({ stack, object }) => [stack, object.type, object.name, code(object.field), code(formatValue(object.recorded)), code(formatValue(object.actual)), describeKept(object)]),
+  );
   section("deleted", ["stack", "kind", "name", "id"], sections.deleted.map(({ stack, object }) => [stack, object.type, object.name, code(object.id ?? "")]));
+  section(
+    "overrides",
+    ["stack", "kind", "name", "id", "pause"],
+    sections.overrides.map(({ stack, object }) => [stack, object.type, object.name, code(object.id ?? ""), describeHold(object)]),
+  );
   section(
     "unmanaged",
     ["stack", "kind", "name", "id", "client"],

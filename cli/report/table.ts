@@ -3,9 +3,8 @@
  * duration, result), then what went wrong, what drifted and what was left mid-update.
  */
 import { describeLock } from "../fleet/runners/lock.js";
-import type { DriftedObject } from "../drift/changes.js";
 import type { UnmanagedObject } from "../drift/unmanaged.js";
-import { driftCounts, type Finding, formatValue, HEADINGS, type Sections, sectionsOf } from "./drift.js";
+import { describeHandPause, describeHold, describeKept, DRIFT_COUNT_TITLES, driftCounts, type Finding, formatValue, HEADINGS, type Sections, sectionsOf } from "./drift.js";
 import type { FleetReport, Verb } from "./fleet.js";
 
 export function formatDuration(milliseconds: number): string {
@@ -69,11 +68,7 @@ export function renderTable(report: FleetReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-export const DRIFT_COLUMNS = ["stack", "put back", "kept", "deleted", "paused", "unmanaged", "duration", "result"] as const;
-
-function pauseOutcome(object: DriftedObject): string {
-  return object.paused?.declared ? "the next deploy resumes it" : "the program leaves `paused` out, so the next deploy keeps it paused (declare `paused: false` to resume it on every deploy)";
-}
+export const DRIFT_COLUMNS = ["stack", ...DRIFT_COUNT_TITLES, "duration", "result"] as const;
 
 const withId = (object: { id?: string | undefined }): string => (object.id === undefined ? "" : ` (id ${object.id})`);
 
@@ -86,12 +81,14 @@ function driftLines(report: FleetReport): string[] {
     const [title, note] = HEADINGS[key];
     lines.push("", `${title}. ${note}`, ...rows);
   };
-  section("paused", sections.paused.map(({ stack, object }) => `  ${stack}: ${object.type} ${object.name}${withId(object)}: PAUSED; ${pauseOutcome(object)}`));
+  section("paused", sections.paused.map(({ stack, object }) => `  ${stack}: ${object.type} ${object.name}${withId(object)}: ${object.paused === undefined ? "" : describeHandPause(object.paused)}`));
   const fieldLine = ({ stack, object, field }: Finding): string =>
     `  ${stack}: ${object.type} ${object.name}: ${field?.field} ${formatValue(field?.recorded)} -> ${formatValue(field?.actual)}`;
   section("putBack", sections.putBack.map(fieldLine));
   section("kept", sections.kept.map(fieldLine));
+  section("known", sections.known.map(({ stack, object }) => `${fieldLine({ stack, object: { ...object, drift: "changed", fields: [] }, field: { ...object, declared: false } })}, ${describeKept(object)}`));
   section("deleted", sections.deleted.map(({ stack, object }) => `  ${stack}: ${object.type} ${object.name}${withId(object)}`));
+  section("overrides", sections.overrides.map(({ stack, object }) => `  ${stack}: ${object.type} ${object.name}${withId(object)}: ${describeHold(object)}`));
   section(
     "unmanaged",
     sections.unmanaged.flatMap(({ stack, object }) => [

@@ -6,7 +6,7 @@
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { driftOf } from "../../cli/drift/changes.js";
+import { driftOf, type PauseSettings } from "../../cli/drift/changes.js";
 import { changedFields } from "../../provider/diff.js";
 import { monitor } from "../../schema/index.js";
 
@@ -14,6 +14,7 @@ const TYPE = "pulumi-nodejs:dynamic/monitoring:Monitor";
 const CHANNEL = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b";
 const OTHER_CHANNEL = "7a1e2b3c-4d5e-4f60-8172-93a4b5c6d7e8";
 
+const AT: PauseSettings = { now: Date.parse("2030-01-01T00:00:00Z"), handPauses: { rule: "putBack" } };
 const declared = { name: "Web", url: "https://example.com", regions: ["eu-west-1", "us-east-1"], notificationChannelIds: [CHANNEL, OTHER_CHANNEL] };
 const recorded = { ...declared, intervalSeconds: 60, dnsServer: null, status: "UP", __declaredInputs: Object.keys(declared) };
 
@@ -23,7 +24,7 @@ function refreshed(actual: Record<string, unknown>): StepEventMetadata {
     urn: `urn:pulumi:dev::shop::${TYPE}::web`,
     type: TYPE,
     provider: "",
-    old: { id: "m-1", outputs: recorded } as never,
+    old: { id: "m-1", inputs: declared, outputs: recorded } as never,
     new: { id: "m-1", outputs: actual } as never,
   };
 }
@@ -38,7 +39,7 @@ describe("drift reports a field exactly when the next deploy sees it changed", (
     ["a declared field renamed", { name: "Renamed" }, ["name"]],
   ] as const)("%s", (_case, change, drifted) => {
     const actual = { ...recorded, ...change };
-    const reported = driftOf(refreshed(actual))[0]?.fields.map((field) => field.field) ?? [];
+    const reported = driftOf(refreshed(actual), AT)[0]?.fields.map((field) => field.field) ?? [];
     expect(reported).toEqual(drifted);
     // The next deploy: the refreshed outputs against the program's inputs.
     expect(changedFields(monitor, actual, declared)).toEqual(drifted);
@@ -46,7 +47,7 @@ describe("drift reports a field exactly when the next deploy sees it changed", (
 
   it("a field the program leaves out is drift, kept by the next deploy", () => {
     const actual = { ...recorded, intervalSeconds: 900 };
-    expect(driftOf(refreshed(actual))[0]?.fields).toEqual([{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }]);
+    expect(driftOf(refreshed(actual), AT)[0]?.fields).toEqual([{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }]);
     expect(changedFields(monitor, actual, declared)).toEqual([]);
   });
 });

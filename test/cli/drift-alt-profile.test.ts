@@ -8,16 +8,18 @@
  * the client), and the same to the members of a MonitorSet (`api` renamed, `web` paused with its
  * interval changed, `docs` deleted). Each is found, as the report tells it, a set's member as a
  * single monitor; the deploys keep the pauses made by hand for 4 hours after the refresh saw them
- * (`monitoring:handPauses`' default; `monitoring:now` advances the clock) and put back the other
- * declared fields at once; after they resumed the pauses, and with the hand-made monitor ignored,
- * only the left-out intervals that the deploys kept are found, single and member alike.
+ * (`monitoring:handPauses`' default; `monitoring:now` advances the clock), as drift says they will,
+ * and put back the other declared fields at once; after they resumed the pauses, and with the
+ * hand-made monitor ignored, nothing drifted: the left-out intervals that the deploys kept are
+ * known, single and member alike, until they are changed by hand again.
  *
  * The commands as users run them, their wording and exit status, on the real engine:
  * test/e2e/hand-changes.test.ts (default profile).
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
-import { byObject, driftOf, type DriftedObject } from "../../cli/drift/changes.js";
+import { byObject, type Findings, findingsOf } from "../../cli/drift/changes.js";
+import { deployInstant, handPauses } from "../../provider/config.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { dispatcher } from "../../provider/index.js";
 import type { ApiClient } from "../../provider/http/client.js";
@@ -80,9 +82,15 @@ describe("drift on the alt profile", () => {
     await on.emulator.byHand("DELETE", `/monitors/${set.docs}`);
   });
 
-  /** A refresh: each resource read, its step as the engine reports it (a delete when the object is gone), and the report's entries of the steps. */
-  async function refresh(): Promise<DriftedObject[]> {
-    const drift: DriftedObject[] = [];
+  /** A refresh: each resource read, its step as the engine reports it (a delete when the object is gone), and the report's drift of the steps. */
+  async function refresh(): Promise<Findings["drift"]> {
+    return (await refreshFindings()).drift;
+  }
+  /** What drift finds in a refresh, judged with the stack's settings as its provider reads them. */
+  async function refreshFindings(): Promise<Findings> {
+    const setting = (key: string) => config[`monitoring:${key}`];
+    const settings = { now: deployInstant(setting, {}), handPauses: handPauses(setting) };
+    const found: Findings = { drift: [], known: [], holds: [] };
     for (const [name, recorded] of state) {
       const { id, props } = await dispatcher.read(recorded.id, recorded.outs);
       const gone = id === undefined || id === "";
@@ -91,14 +99,17 @@ describe("drift on the alt profile", () => {
         urn: urnOf(recorded.kind, name),
         type: `${TYPE}${recorded.kind}`,
         provider: "",
-        old: { id: recorded.id, outputs: recorded.outs },
+        old: { id: recorded.id, inputs: recorded.inputs, outputs: recorded.outs },
         new: gone ? undefined : { id, outputs: props },
       } as unknown as StepEventMetadata;
-      drift.push(...driftOf(metadata));
+      const { drift, known, holds } = findingsOf(metadata, settings);
+      found.drift.push(...drift);
+      found.known.push(...known);
+      found.holds.push(...holds);
       if (gone) state.delete(name);
       else state.set(name, { ...recorded, outs: props ?? {} });
     }
-    return drift.sort(byObject);
+    return { drift: found.drift.sort(byObject), known: found.known.sort(byObject), holds: found.holds };
   }
   const unmanaged = async (ignored: string[] = []) => {
     const recorded = [...state.values()].map(({ kind, id, outs }) => ({ type: `${TYPE}${kind}`, id, outputs: outs }));
@@ -116,7 +127,8 @@ describe("drift on the alt profile", () => {
         name: "web",
         id: web,
         drift: "changed",
-        paused: { declared: true },
+        // Seen first by this refresh: the next deploy's refresh starts the 4 hours.
+        paused: { managed: true, nextDeploy: "keeps", rule: "4h" },
         fields: [
           { field: "intervalSeconds", recorded: 60, actual: 900, declared: false },
           { field: "name", recorded: "Web", actual: "Renamed by hand", declared: true },
@@ -129,7 +141,7 @@ describe("drift on the alt profile", () => {
         name: "fleet[web]",
         id: set.web,
         drift: "changed",
-        paused: { declared: true },
+        paused: { managed: true, nextDeploy: "keeps", rule: "4h" },
         fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }],
       }),
     ]);
@@ -154,7 +166,7 @@ describe("drift on the alt profile", () => {
     }
   }
 
-  it("keeps the hand pauses for 4 hours after the refresh saw them (monitoring:handPauses by default) while it puts back the other declared fields, then resumes them", async () => {
+  it("keeps the hand pauses for 4 hours after the refresh saw them (monitoring:handPauses by default), as drift says, while it puts back the other declared fields, then resumes them", async () => {
     config["monitoring:now"] = at(60);
     await deployAll();
     const set = members();
@@ -163,21 +175,33 @@ describe("drift on the alt profile", () => {
     expect(await held(set.api)).toMatchObject({ name: "Api", paused: false });
     expect(await held(set.web)).toMatchObject({ name: "Web", paused: true, interval_seconds: 900 });
     expect(await held(set.docs)).toMatchObject({ name: "Docs" });
+    // Drift between the deploys: what the next deploy will do, by the same plan at the same instant.
+    const pauses = (await refresh()).map((entry) => [entry.name, entry.paused]);
+    const keptUntil = { managed: true, nextDeploy: "keeps", rule: "4h", seen: at(0), until: at(4 * 60) };
+    expect(pauses).toEqual([["web", keptUntil], ["fleet[web]", keptUntil]]);
     config["monitoring:now"] = at(4 * 60 + 5);
+    const due = (await refreshFindings()).drift.map((entry) => entry.paused?.nextDeploy);
+    expect(due).toEqual(["resumes", "resumes"]);
     await deployAll();
     expect(await held(ids().web)).toMatchObject({ paused: false });
     expect(await held(set.web)).toMatchObject({ paused: false });
   });
 
-  it("finds only the kept interval after the deploys put back what the program declares, with the hand-made monitor ignored", async () => {
-    // The refresh of that deploy recorded 900; it is still the value set by hand that every deploy keeps.
-    const kept = [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }];
-    const drift = await refresh();
-    expect(drift).toEqual([
-      expect.objectContaining({ type: "Monitor", name: "web", drift: "changed", fields: kept }),
-      expect.objectContaining({ type: "MonitorSet", name: "fleet[web]", drift: "changed", fields: kept }),
+  it("finds no drift after the deploys put back what the program declares, the kept intervals known, with the hand-made monitor ignored", async () => {
+    // A refresh recorded 900 before the deploys: the value set by hand that every deploy keeps.
+    const found = await refreshFindings();
+    expect(found.drift).toEqual([]);
+    expect(found.known.map(({ type, name, field, recorded, actual }) => [type, name, field, recorded, actual])).toEqual([
+      ["Monitor", "web", "intervalSeconds", 60, 900],
+      ["MonitorSet", "fleet[web]", "intervalSeconds", 60, 900],
     ]);
-    expect(drift[1]).not.toHaveProperty("paused");
     expect(await unmanaged([stray])).toEqual([]);
+  });
+
+  it("a second change by hand of a known field is drift again", async () => {
+    await on.emulator.byHand("PATCH", `/monitors/${members().web}`, { interval_seconds: 300 });
+    const found = await refreshFindings();
+    expect(found.drift).toEqual([expect.objectContaining({ name: "fleet[web]", fields: [{ field: "intervalSeconds", recorded: 60, actual: 300, declared: false }] })]);
+    expect(found.known.map(({ name }) => name)).toEqual(["web"]);
   });
 });

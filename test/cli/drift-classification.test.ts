@@ -1,16 +1,24 @@
 /**
  * How the drift report classifies what a refresh found about one object, as the report shows it:
  * which fields changed, whether the next deploy puts each back (the program declares it) or keeps
- * it, an object deleted by hand, a pause by hand told apart from the other fields, secrets masked,
- * server outputs and internal properties never drift, and the order of the report.
+ * it, a left-out field a deploy already kept (known, no drift) and one changed again (drift), an
+ * object deleted by hand, a pause by hand told under `monitoring:handPauses` by the provider's own
+ * pause plan, the pauses overrides and windows hold (no drift), secrets masked, server outputs and
+ * internal properties never drift, and the order of the report.
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { SECRET, byObject, changedFields, driftOf, nameOf, shortType } from "../../cli/drift/changes.js";
+import { SECRET, byObject, changedFields, driftOf, findingsOf, nameOf, type PauseSettings, shortType } from "../../cli/drift/changes.js";
+
+const NOW = Date.parse("2030-01-01T12:00:00Z");
+const HOUR = 3_600_000;
+const iso = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
+/** `monitoring:handPauses` at its default, 4h, at NOW. */
+const AT_NOW: PauseSettings = { now: NOW, handPauses: { rule: "for", ms: 4 * HOUR, text: "4h" } };
 
 /** The one entry a single resource's step gives, or undefined when it has not drifted. */
-function driftOne(metadata: StepEventMetadata) {
-  const entries = driftOf(metadata);
+function driftOne(metadata: StepEventMetadata, settings = AT_NOW) {
+  const entries = driftOf(metadata, settings);
   expect(entries.length).toBeLessThanOrEqual(1);
   return entries[0];
 }
@@ -18,14 +26,21 @@ function driftOne(metadata: StepEventMetadata) {
 const MONITOR = "pulumi-nodejs:dynamic/monitoring:Monitor";
 const urn = (name: string, type = MONITOR) => `urn:pulumi:acme::agency::${type}::${name}`;
 
-/** A refresh step: `op` as the engine reports it, the recorded outputs and the refreshed ones. */
-function step(op: string, recorded: Record<string, unknown>, actual: Record<string, unknown> | undefined, type = MONITOR, ids: { old?: string; new?: string } = { old: "m-1", new: "m-1" }): StepEventMetadata {
+/** A refresh step: `op` as the engine reports it, the recorded outputs and the refreshed ones; the recorded inputs `inputs`. */
+function step(
+  op: string,
+  recorded: Record<string, unknown>,
+  actual: Record<string, unknown> | undefined,
+  type = MONITOR,
+  ids: { old?: string; new?: string } = { old: "m-1", new: "m-1" },
+  inputs: Record<string, unknown> = {},
+): StepEventMetadata {
   return {
     op,
     urn: urn("web", type),
     type,
     provider: "",
-    old: { ...(ids.old === undefined ? {} : { id: ids.old }), outputs: recorded } as never,
+    old: { ...(ids.old === undefined ? {} : { id: ids.old }), inputs, outputs: recorded } as never,
     ...(actual === undefined ? {} : { new: { ...(ids.new === undefined ? {} : { id: ids.new }), outputs: actual } as never }),
   } as StepEventMetadata;
 }
@@ -101,34 +116,52 @@ describe("steps that lack a side", () => {
   });
 });
 
+/** A refresh step of the monitor `web` whose program declares `inputs` (its `paused`, its `pauses`). */
+const declaring = (inputs: Record<string, unknown>, recorded: Record<string, unknown>, actual: Record<string, unknown>) => step("same", recorded, actual, MONITOR, { old: "m-1", new: "m-1" }, inputs);
+const managedPause = { ...monitor, __declaredInputs: ["name", "url", "paused"] };
+
 describe("a pause made by hand", () => {
-  it("the program leaves paused out: flagged as kept, and not listed among the fields", () => {
+  it("the program leaves paused out: flagged as kept, not managed, and not listed among the fields", () => {
     expect(driftOne(step("same", monitor, { ...monitor, paused: true, name: "X" }))).toEqual({
       ...object,
       drift: "changed",
       fields: [{ field: "name", recorded: "Web", actual: "X", declared: true }],
-      paused: { declared: false },
+      paused: { managed: false, nextDeploy: "keeps" },
     });
   });
 
-  it("the program declares paused: false: flagged as put back, and not listed among the fields", () => {
-    const declared = { ...monitor, __declaredInputs: ["name", "url", "paused"] };
-    expect(driftOne(step("update", declared, { ...declared, paused: true }))).toEqual({ ...object, drift: "changed", fields: [], paused: { declared: true } });
+  it.each([
+    ["4h, not seen by a deploy yet: kept, its clock starts at the next deploy's refresh", AT_NOW, undefined, { nextDeploy: "keeps", rule: "4h" }],
+    ["4h, seen an hour ago: kept until 3 hours from now", AT_NOW, iso(-HOUR), { nextDeploy: "keeps", rule: "4h", seen: iso(-HOUR), until: iso(3 * HOUR) }],
+    ["4h, seen 5 hours ago: resumed", AT_NOW, iso(-5 * HOUR), { nextDeploy: "resumes", rule: "4h", seen: iso(-5 * HOUR), until: iso(-HOUR) }],
+    ["90m, seen an hour ago: kept half an hour more", { now: NOW, handPauses: { rule: "for", ms: 90 * 60_000, text: "90m" } }, iso(-HOUR), { nextDeploy: "keeps", rule: "90m", seen: iso(-HOUR), until: iso(HOUR / 2) }],
+    ["putBack: resumed", { now: NOW, handPauses: { rule: "putBack" } }, iso(-HOUR), { nextDeploy: "resumes", rule: "putBack", seen: iso(-HOUR) }],
+    ["keep: kept, with no end", { now: NOW, handPauses: { rule: "keep" } }, iso(-100 * HOUR), { nextDeploy: "keeps", rule: "keep", seen: iso(-100 * HOUR) }],
+  ] as const)("paused: false declared, monitoring:handPauses %s", (_case, settings, seen, expected) => {
+    const recorded = { ...managedPause, ...(seen === undefined ? {} : { paused: true, __handPauseSeen: seen }) };
+    // The refresh records when it first saw the pause: now, when no refresh of a deploy had.
+    const actual = { ...managedPause, paused: true, __handPauseSeen: seen ?? iso(0) };
+    expect(driftOne(declaring({ paused: false }, recorded, actual), settings as PauseSettings)).toEqual({ ...object, drift: "changed", fields: [], paused: { managed: true, ...expected } });
+  });
+
+  it("pauses declared and no window in force: managed, under the same rule", () => {
+    const windows = [{ from: iso(2 * HOUR), to: iso(3 * HOUR), reason: "upgrade" }];
+    expect(driftOne(declaring({ pauses: windows }, monitor, { ...monitor, paused: true, __handPauseSeen: iso(0) }))?.paused).toEqual({ managed: true, nextDeploy: "keeps", rule: "4h" });
   });
 
   it("the program declares paused: true and the object is paused: no drift", () => {
-    const pausedOnPurpose = { ...monitor, paused: true, __declaredInputs: ["name", "url", "paused"] };
-    expect(driftOne(step("same", pausedOnPurpose, pausedOnPurpose))).toBeUndefined();
+    const pausedOnPurpose = { ...managedPause, paused: true };
+    expect(driftOne(declaring({ paused: true }, pausedOnPurpose, pausedOnPurpose))).toBeUndefined();
   });
 
   it("recorded by an earlier refresh while the program leaves paused out: still flagged", () => {
     const recordedPause = { ...monitor, paused: true };
-    expect(driftOne(step("same", recordedPause, recordedPause))).toEqual({ ...object, drift: "changed", fields: [], paused: { declared: false } });
+    expect(driftOne(step("same", recordedPause, recordedPause))).toEqual({ ...object, drift: "changed", fields: [], paused: { managed: false, nextDeploy: "keeps" } });
   });
 
   it("resumed by hand: an ordinary field change, no pause flag", () => {
-    const declared = { ...monitor, paused: true, __declaredInputs: ["name", "url", "paused"] };
-    expect(driftOne(step("update", declared, { ...declared, paused: false }))).toEqual({
+    const declared = { ...managedPause, paused: true };
+    expect(driftOne(step("update", declared, { ...declared, paused: false }, MONITOR, undefined, { paused: true }))).toEqual({
       ...object,
       drift: "changed",
       fields: [{ field: "paused", recorded: true, actual: false, declared: true }],
@@ -141,6 +174,72 @@ describe("a pause made by hand", () => {
       drift: "changed",
       fields: [{ field: "paused", recorded: false, actual: "yes", declared: false }],
     });
+  });
+
+  it("a kind without a pause state is not judged by the pause plan: a paused output is none of its inputs, no drift", () => {
+    const recorded = { name: "Ops", __declaredInputs: ["name"] };
+    expect(driftOf(step("same", recorded, { ...recorded, paused: true }, "pulumi-nodejs:dynamic/monitoring:NotificationChannel"), AT_NOW)).toEqual([]);
+  });
+});
+
+describe("pauses an override or a window holds: told, never drift", () => {
+  const override = (until: string) => ({ __override: { until, reason: "incident 42", by: "alice", at: iso(-HOUR) } });
+  const window = { from: iso(-HOUR), to: iso(HOUR), reason: "Black Friday freeze" };
+  const holdOf = (inputs: Record<string, unknown>, recorded: Record<string, unknown>, actual: Record<string, unknown>) => findingsOf(declaring(inputs, recorded, actual), AT_NOW);
+  const hold = { ...object, reason: "incident 42", by: "alice" };
+
+  it.each([
+    ["an active override, paused: kept", { paused: false }, { paused: true, ...override(iso(HOUR)) }, { ...hold, cause: "override", until: iso(HOUR), nextDeploy: "keeps" }],
+    ["an active override resumed by hand: paused again", { paused: false }, { paused: false, ...override(iso(HOUR)) }, { ...hold, cause: "override", until: iso(HOUR), nextDeploy: "pauses" }],
+    ["a window in force, paused: kept", { pauses: [window] }, { paused: true }, { ...object, cause: "window", reason: "Black Friday freeze", until: iso(HOUR), nextDeploy: "keeps" }],
+    ["a window in force, not paused yet: paused", { pauses: [window] }, { paused: false }, { ...object, cause: "window", reason: "Black Friday freeze", until: iso(HOUR), nextDeploy: "pauses" }],
+    ["an override that has ended, paused: resumed", { paused: false }, { paused: true, ...override(iso(-1)) }, { ...hold, cause: "ended override", until: iso(-1), nextDeploy: "resumes" }],
+    ["an override that has ended, resumed already: the record dropped", { paused: false }, { paused: false, ...override(iso(-1)) }, { ...hold, cause: "ended override", until: iso(-1), nextDeploy: "leaves" }],
+    ["an override that has ended while the program declares paused: true: kept", { paused: true }, { paused: true, ...override(iso(-1)) }, { ...hold, cause: "ended override", until: iso(-1), nextDeploy: "keeps" }],
+  ] as const)("%s", (_case, inputs, state, expected) => {
+    const recorded = { ...managedPause, paused: true, ...("__override" in state ? { __override: state.__override } : {}) };
+    expect(holdOf(inputs, recorded, { ...managedPause, ...state })).toEqual({ drift: [], known: [], holds: [expected] });
+  });
+
+  it("the override's pause state is the hold's: a resume by hand is not also a field, other fields still drift", () => {
+    const recorded = { ...managedPause, paused: true, ...override(iso(HOUR)) };
+    const found = holdOf({ paused: false }, recorded, { ...recorded, paused: false, name: "X" });
+    expect(found.drift).toEqual([{ ...object, drift: "changed", fields: [{ field: "name", recorded: "Web", actual: "X", declared: true }] }]);
+    expect(found.holds).toHaveLength(1);
+  });
+
+  it("a set's member: its own inputs, override and window, by key", () => {
+    const SET = "pulumi-nodejs:dynamic/monitoring:MonitorSet";
+    const member = { name: "Api", url: "https://example.com", paused: true };
+    const recorded = { ids: { api: "m-a", web: "m-w" }, monitors: { api: member, web: member }, __declaredInputs: { api: ["name", "url", "paused"], web: ["name", "url"] }, __override: { api: override(iso(HOUR)).__override } };
+    const inputs = { monitors: { api: { name: "Api", url: "https://example.com", paused: false }, web: { name: "Web", url: "https://example.com", pauses: [window] } } };
+    const found = findingsOf({ op: "same", urn: urn("fleet", SET), type: SET, provider: "", old: { id: "s-1", inputs, outputs: recorded }, new: { id: "s-1", outputs: recorded } } as never, AT_NOW);
+    expect(found.drift).toEqual([]);
+    expect(found.holds.map(({ name, id, cause }) => [name, id, cause])).toEqual([
+      ["fleet[api]", "m-a", "override"],
+      ["fleet[web]", "m-w", "window"],
+    ]);
+  });
+});
+
+describe("a left-out field changed by hand, and a deploy that kept it", () => {
+  const written = { ...monitor, intervalSeconds: 900, __leftOutAsWritten: { intervalSeconds: 60 } };
+
+  it.each([
+    ["changed by hand, no deploy since: drift", monitor, { ...monitor, intervalSeconds: 900 }, { drift: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }], known: [] }],
+    ["recorded by a deploy's refresh: known, no drift", written, written, { drift: [], known: [{ ...object, field: "intervalSeconds", recorded: 60, actual: 900 }] }],
+    ["changed again by hand after the deploy: drift again", written, { ...written, intervalSeconds: 300 }, { drift: [{ field: "intervalSeconds", recorded: 60, actual: 300, declared: false }], known: [] }],
+    ["set back to what the provider wrote: nothing", written, { ...written, intervalSeconds: 60 }, { drift: [], known: [] }],
+  ] as const)("%s", (_case, recorded, actual, expected) => {
+    const found = findingsOf(step("same", recorded, actual), AT_NOW);
+    expect(found.drift.flatMap((entry) => entry.fields)).toEqual(expected.drift);
+    expect(found.known).toEqual(expected.known);
+  });
+
+  it("a known field beside a declared one changed by hand: the object drifts for the declared one alone", () => {
+    const found = findingsOf(step("same", written, { ...written, name: "X" }), AT_NOW);
+    expect(found.drift).toEqual([{ ...object, drift: "changed", fields: [{ field: "name", recorded: "Web", actual: "X", declared: true }] }]);
+    expect(found.known.map((known) => known.field)).toEqual(["intervalSeconds"]);
   });
 });
 

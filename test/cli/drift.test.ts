@@ -1,13 +1,13 @@
 /**
- * The drift report without the Pulumi CLI: how a refreshed object is told (put back, kept,
- * deleted, paused, secrets masked), where a stack's objects live and which it manages, the
+ * The drift report without the Pulumi CLI: how a refreshed object is told (put back, kept, known,
+ * deleted, paused by hand, held by an override or a window, secrets masked), where a stack's objects live and which it manages, the
  * unmanaged-object scan against the emulator (list pages only), the `drift:` settings, and the
  * three formats with their exit code.
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { driftOf } from "../../cli/drift/changes.js";
+import { driftOf as driftAt, type PauseSettings } from "../../cli/drift/changes.js";
 import { ScopeReads, unmanagedObjects } from "../../cli/drift/check.js";
 import { renderDriftMarkdown } from "../../cli/report/markdown.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
@@ -19,6 +19,9 @@ import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
 
 const MONITOR_TYPE = "pulumi-nodejs:dynamic/monitoring:Monitor";
+/** Deploys put a pause made by hand back (`monitoring:handPauses: putBack`), at a fixed instant. */
+const PUT_BACK: PauseSettings = { now: Date.parse("2030-01-01T12:00:00Z"), handPauses: { rule: "putBack" } };
+const driftOf = (metadata: StepEventMetadata) => driftAt(metadata, PUT_BACK);
 const urn = (name: string, type = MONITOR_TYPE) => `urn:pulumi:acme::agency::${type}::${name}`;
 
 /** Whether a declared input differs, which is what makes the engine's refresh step an update. */
@@ -32,7 +35,8 @@ describe("a refreshed object", () => {
     urn: urn("web", type),
     type,
     provider: "",
-    old: { id: "m-1", outputs: recorded } as never,
+    // The program's inputs: `paused: false` when it declares paused.
+    old: { id: "m-1", inputs: ((recorded["__declaredInputs"] as string[] | undefined) ?? []).includes("paused") ? { paused: false } : {}, outputs: recorded } as never,
     ...(actual === undefined ? {} : { new: { id: "m-1", outputs: actual } as never }),
   });
   const monitor = { name: "Web", url: "https://example.com", intervalSeconds: 60, paused: false, status: "UP", __declaredInputs: ["name", "url"] };
@@ -40,7 +44,7 @@ describe("a refreshed object", () => {
   it.each([
     ["a declared field: put back", { name: "Renamed" }, { fields: [{ field: "name", recorded: "Web", actual: "Renamed", declared: true }] }],
     ["a field the program leaves out: kept", { intervalSeconds: 900 }, { fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] }],
-    ["a pause the program does not declare: flagged, kept", { paused: true, status: "PAUSED" }, { fields: [], paused: { declared: false } }],
+    ["a pause the program does not declare: flagged, kept", { paused: true, status: "PAUSED" }, { fields: [], paused: { managed: false, nextDeploy: "keeps" } }],
     ["a secret: masked", { requestHeaders: [{ name: "x-token", value: "t0ken" }] }, { fields: [{ field: "requestHeaders", recorded: undefined, actual: "[secret]", declared: false }] }],
   ])("%s", (_case, change, expected) => {
     expect(driftOf(refreshed(monitor, { ...monitor, ...change }))[0]).toEqual({ type: "Monitor", name: "web", urn: urn("web"), id: "m-1", drift: "changed", ...expected });
@@ -48,14 +52,15 @@ describe("a refreshed object", () => {
 
   it("a pause the program declares is put back by the next deploy", () => {
     const declared = { ...monitor, __declaredInputs: ["name", "url", "paused"] };
-    expect(driftOf(refreshed(declared, { ...declared, paused: true }))[0]?.paused).toEqual({ declared: true });
+    expect(driftOf(refreshed(declared, { ...declared, paused: true }))[0]?.paused).toEqual({ managed: true, nextDeploy: "resumes", rule: "putBack" });
   });
 
   it("a pause recorded by an earlier refresh stays flagged while the program does not declare paused: true", () => {
     const recordedPause = { ...monitor, paused: true };
     const unchanged = (outputs: Record<string, unknown>): StepEventMetadata => ({ ...refreshed(outputs, outputs), op: "same" });
-    expect(driftOf(unchanged(recordedPause))[0]).toMatchObject({ name: "web", drift: "changed", fields: [], paused: { declared: false } });
-    expect(driftOf(unchanged({ ...recordedPause, __declaredInputs: ["name", "url", "paused"] }))).toEqual([]);
+    expect(driftOf(unchanged(recordedPause))[0]).toMatchObject({ name: "web", drift: "changed", fields: [], paused: { managed: false } });
+    const declaresPaused = { ...unchanged({ ...recordedPause, __declaredInputs: ["name", "url", "paused"] }) };
+    expect(driftOf({ ...declaresPaused, old: { ...declaresPaused.old!, inputs: { paused: true } } })).toEqual([]);
     expect(driftOf(unchanged(monitor))).toEqual([]);
   });
 
@@ -85,12 +90,13 @@ describe("a refreshed MonitorSet, member by member", () => {
     monitors: { api: member("Renamed by hand"), web: member("Web", { paused: true, intervalSeconds: 900 }) },
     __declaredInputs: { api: declared, web: declared },
   };
+  const inputs = { monitors: { api: { paused: false }, web: { paused: false }, docs: { paused: false } } };
   const step = (op: "update" | "delete", actual?: Record<string, unknown>): StepEventMetadata => ({
     op,
     urn: urn("fleet", SET_TYPE),
     type: SET_TYPE,
     provider: "",
-    old: { id: "set-1", outputs: recorded } as never,
+    old: { id: "set-1", inputs, outputs: recorded } as never,
     ...(actual === undefined ? {} : { new: { id: "set-1", outputs: actual } as never }),
   });
   const fourChanges = [
@@ -102,7 +108,7 @@ describe("a refreshed MonitorSet, member by member", () => {
       id: "m-w",
       drift: "changed",
       fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }],
-      paused: { declared: true },
+      paused: { managed: true, nextDeploy: "resumes", rule: "putBack" },
     },
     { type: "MonitorSet", name: "fleet[docs]", urn: urn("fleet", SET_TYPE), id: "m-d", drift: "deleted", fields: [] },
   ];
@@ -129,8 +135,8 @@ describe("a refreshed MonitorSet, member by member", () => {
       stacks: [{ stack: "acme", role: "client", result: "drifted", counts: noChanges(), durationMs: 4200, drift: driftOf(step("update", refreshed)), unmanaged: [] }],
     };
     const table = renderTable(report);
-    expect(table).toMatch(/^acme +1 +1 +1 +1 +0 +4\.2s +drifted$/m);
-    expect(table).toContain("  acme: MonitorSet fleet[web] (id m-w): PAUSED; the next deploy resumes it");
+    expect(table).toMatch(/^acme +1 +1 +0 +1 +1 +0 +0 +4\.2s +drifted$/m);
+    expect(table).toContain("  acme: MonitorSet fleet[web] (id m-w): paused by hand, not seen by a deploy yet: the next deploy resumes it (monitoring:handPauses putBack)");
     expect(table).toContain('  acme: MonitorSet fleet[api]: name "Api" -> "Renamed by hand"');
     expect(table).toContain("  acme: MonitorSet fleet[web]: intervalSeconds 60 -> 900");
     expect(table).toContain("  acme: MonitorSet fleet[docs] (id m-d)");
@@ -250,8 +256,14 @@ describe("the drift report", () => {
       stack({
         drift: [
           { ...monitor, name: "web", drift: "changed", fields: [{ field: "name", recorded: "Web", actual: "Renamed | by hand", declared: true }, { field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] },
-          { ...monitor, name: "api", drift: "changed", fields: [], paused: { declared: false } },
+          { ...monitor, name: "api", drift: "changed", fields: [], paused: { managed: false, nextDeploy: "keeps" } },
+          { ...monitor, name: "docs", drift: "changed", fields: [], paused: { managed: true, nextDeploy: "keeps", rule: "4h", seen: "2030-01-01T11:00:00.000Z", until: "2030-01-01T15:00:00.000Z" } },
           { type: "Heartbeat", urn: "u", id: "h-1", name: "backup", drift: "deleted", fields: [] },
+        ],
+        known: [{ ...monitor, name: "shop", field: "timeoutSeconds", recorded: 30, actual: 10, keptBy: { operation: "deploy", at: "2030-01-01T06:00:00.000Z" } }],
+        overrides: [
+          { ...monitor, id: "m-2", name: "checkout", cause: "override", reason: "incident 42", by: "alice", until: "2030-01-01T14:00:00.000Z", nextDeploy: "keeps" },
+          { ...monitor, id: "m-3", name: "search", cause: "window", reason: "Black Friday freeze", until: "2030-01-02T02:00:00.000Z", nextDeploy: "keeps" },
         ],
         unmanaged: [{ kind: "Monitor", name: "Stray", id: "m-9", clientId: "c-1", adopt: 'new mon.Monitor("stray", {\n  adoptId: "m-9",\n})' }],
       }),
@@ -262,13 +274,14 @@ describe("the drift report", () => {
   it("is a table of stacks by finding, then each finding under what the next deploy does", () => {
     expect(renderTable(fiveChanges)).toBe(
       [
-        "stack   put back  kept  deleted  paused  unmanaged  duration  result",
-        "------  --------  ----  -------  ------  ---------  --------  -------",
-        "acme           1     1        1       1          1      4.2s  drifted",
-        "globex         0     0        0       0          0      4.2s  in sync",
+        "stack   put back  kept  known  deleted  paused  overrides  unmanaged  duration  result",
+        "------  --------  ----  -----  -------  ------  ---------  ---------  --------  -------",
+        "acme           1     1      1        1       2          2          1      4.2s  drifted",
+        "globex         0     0      0        0       0          0          0      4.2s  in sync",
         "",
         "Paused by hand. No checks and no alerts while paused.",
-        "  acme: Monitor api (id m-1): PAUSED; the program leaves `paused` out, so the next deploy keeps it paused (declare `paused: false` to resume it on every deploy)",
+        "  acme: Monitor api (id m-1): paused by hand; the program leaves `paused` out, so the next deploy keeps it (declare `paused: false` to resume it on every deploy)",
+        "  acme: Monitor docs (id m-1): paused by hand, seen at 2030-01-01 11:00 UTC: the next deploy keeps it until 2030-01-01 15:00 UTC (monitoring:handPauses 4h)",
         "",
         "Declared fields changed by hand. The next deploy puts them back.",
         '  acme: Monitor web: name "Web" -> "Renamed | by hand"',
@@ -276,8 +289,15 @@ describe("the drift report", () => {
         "Fields the program leaves out, changed by hand. The next deploy keeps them: declare a field to manage it.",
         "  acme: Monitor web: intervalSeconds 60 -> 900",
         "",
+        "Known: fields the program leaves out, kept by a deploy. Not drift: every deploy keeps them; a new change by hand is drift again. Declare a field to manage it.",
+        "  acme: Monitor shop: timeoutSeconds 30 -> 10, kept by the deploy of 2030-01-01 06:00 UTC",
+        "",
         "Deleted by hand. The next deploy creates them again.",
         "  acme: Heartbeat backup (id h-1)",
+        "",
+        "Overrides and windows. Pauses recorded in the state or declared in the program: not drift.",
+        "  acme: Monitor checkout (id m-2): override by alice for 'incident 42' until 2030-01-01 14:00 UTC: the next deploy keeps it",
+        "  acme: Monitor search (id m-3): paused for 'Black Friday freeze' until 2030-01-02 02:00 UTC: the next deploy keeps it",
         "",
         "Unmanaged objects. In the stack's scope and managed by no stack: adopt one by declaring it with its adoptId, or leave it out with `drift.ignore` in Pulumi.yaml.",
         '  acme: Monitor "Stray" (id m-9, in client c-1)',
@@ -289,15 +309,15 @@ describe("the drift report", () => {
     );
   });
 
-  it("is markdown for a CI job, table cells escaped", () => {
+  it("is markdown for a CI job, table cells escaped, in the table's sentences", () => {
     expect(renderDriftMarkdown(fiveChanges)).toBe(
       [
         "## Drift in `agency`: 1 of 2 stacks drifted",
         "",
-        "| stack | put back | kept | deleted | paused | unmanaged | result |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
-        "| acme | 1 | 1 | 1 | 1 | 1 | drifted |",
-        "| globex | 0 | 0 | 0 | 0 | 0 | in sync |",
+        "| stack | put back | kept | known | deleted | paused | overrides | unmanaged | result |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| acme | 1 | 1 | 1 | 1 | 2 | 2 | 1 | drifted |",
+        "| globex | 0 | 0 | 0 | 0 | 0 | 0 | 0 | in sync |",
         "",
         "### Paused by hand",
         "",
@@ -305,7 +325,8 @@ describe("the drift report", () => {
         "",
         "| stack | kind | name | id | next deploy |",
         "| --- | --- | --- | --- | --- |",
-        "| acme | Monitor | api | `m-1` | keeps it paused: the program leaves `paused` out |",
+        "| acme | Monitor | api | `m-1` | paused by hand; the program leaves `paused` out, so the next deploy keeps it (declare `paused: false` to resume it on every deploy) |",
+        "| acme | Monitor | docs | `m-1` | paused by hand, seen at 2030-01-01 11:00 UTC: the next deploy keeps it until 2030-01-01 15:00 UTC (monitoring:handPauses 4h) |",
         "",
         "### Declared fields changed by hand",
         "",
@@ -323,6 +344,14 @@ describe("the drift report", () => {
         "| --- | --- | --- | --- | --- | --- |",
         "| acme | Monitor | web | `intervalSeconds` | `60` | `900` |",
         "",
+        "### Known: fields the program leaves out, kept by a deploy",
+        "",
+        "Not drift: every deploy keeps them; a new change by hand is drift again. Declare a field to manage it.",
+        "",
+        "| stack | kind | name | field | recorded | now | since |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| acme | Monitor | shop | `timeoutSeconds` | `30` | `10` | kept by the deploy of 2030-01-01 06:00 UTC |",
+        "",
         "### Deleted by hand",
         "",
         "The next deploy creates them again.",
@@ -330,6 +359,15 @@ describe("the drift report", () => {
         "| stack | kind | name | id |",
         "| --- | --- | --- | --- |",
         "| acme | Heartbeat | backup | `h-1` |",
+        "",
+        "### Overrides and windows",
+        "",
+        "Pauses recorded in the state or declared in the program: not drift.",
+        "",
+        "| stack | kind | name | id | pause |",
+        "| --- | --- | --- | --- | --- |",
+        "| acme | Monitor | checkout | `m-2` | override by alice for 'incident 42' until 2030-01-01 14:00 UTC: the next deploy keeps it |",
+        "| acme | Monitor | search | `m-3` | paused for 'Black Friday freeze' until 2030-01-02 02:00 UTC: the next deploy keeps it |",
         "",
         "### Unmanaged objects",
         "",
@@ -349,15 +387,49 @@ describe("the drift report", () => {
     );
   });
 
-  it("as JSON, is the report itself: each finding names its stack, kind, name and field", () => {
+  it("as JSON, is the report itself: each finding names its stack, kind, name and field, and what the next deploy does", () => {
     const json = JSON.parse(JSON.stringify(fiveChanges)) as FleetReport;
     expect(json.stacks[0]?.drift?.[0]?.fields[1]).toEqual({ field: "intervalSeconds", recorded: 60, actual: 900, declared: false });
+    expect(json.stacks[0]?.drift?.[2]?.paused).toEqual({ managed: true, nextDeploy: "keeps", rule: "4h", seen: "2030-01-01T11:00:00.000Z", until: "2030-01-01T15:00:00.000Z" });
+    expect(json.stacks[0]?.known?.[0]).toMatchObject({ name: "shop", field: "timeoutSeconds", keptBy: { operation: "deploy" } });
+    expect(json.stacks[0]?.overrides?.map((hold) => [hold.cause, hold.nextDeploy])).toEqual([["override", "keeps"], ["window", "keeps"]]);
     expect(json.stacks[0]?.unmanaged?.[0]).toMatchObject({ kind: "Monitor", name: "Stray", id: "m-9" });
   });
 
-  it("exits 3 when anything drifted or is unmanaged, 0 when every stack is in sync", () => {
+  it.each([
+    ["a hand pause of the 4h rule not seen by a deploy yet", { managed: true, nextDeploy: "keeps", rule: "4h" }, "paused by hand, not seen by a deploy yet: the next deploy keeps it, for 4h from its refresh (monitoring:handPauses 4h)"],
+    ["a hand pause past its 4h", { managed: true, nextDeploy: "resumes", rule: "4h", seen: "2030-01-01T06:00:00Z", until: "2030-01-01T10:00:00Z" }, "paused by hand, seen at 2030-01-01 06:00 UTC: the next deploy resumes it (monitoring:handPauses 4h)"],
+    ["a hand pause under keep", { managed: true, nextDeploy: "keeps", rule: "keep", seen: "2030-01-01T06:00:00Z" }, "paused by hand, seen at 2030-01-01 06:00 UTC: the next deploy keeps it (monitoring:handPauses keep)"],
+    ["a hand pause under putBack", { managed: true, nextDeploy: "resumes", rule: "putBack" }, "paused by hand, not seen by a deploy yet: the next deploy resumes it (monitoring:handPauses putBack)"],
+  ] as const)("says what the next deploy does: %s", (_case, paused, sentence) => {
+    const report = { ...fiveChanges, stacks: [stack({ drift: [{ ...monitor, name: "web", drift: "changed", fields: [], paused }] })] };
+    expect(renderTable(report)).toContain(`  acme: Monitor web (id m-1): ${sentence}\n`);
+    expect(renderDriftMarkdown(report)).toContain(`| acme | Monitor | web | \`m-1\` | ${sentence} |`);
+  });
+
+  it.each([
+    ["an override that has ended", { cause: "ended override", by: "alice", nextDeploy: "resumes" }, "override by alice for 'why' ended 2030-01-01 14:00 UTC: the next deploy resumes it"],
+    ["an ended override resumed already", { cause: "ended override", by: "alice", nextDeploy: "leaves" }, "override by alice for 'why' ended 2030-01-01 14:00 UTC: it is active again: the next deploy drops the record"],
+    ["a window not applied yet", { cause: "window", nextDeploy: "pauses" }, "paused for 'why' until 2030-01-01 14:00 UTC: the next deploy pauses it"],
+  ] as const)("says what the next deploy does: %s", (_case, hold, sentence) => {
+    const report = { ...fiveChanges, stacks: [stack({ result: "in sync", overrides: [{ ...monitor, name: "web", reason: "why", until: "2030-01-01T14:00:00Z", ...hold }] })] };
+    expect(renderTable(report)).toContain(`  acme: Monitor web (id m-1): ${sentence}\n`);
+    expect(renderDriftMarkdown(report)).toContain(`| acme | Monitor | web | \`m-1\` | ${sentence} |`);
+  });
+
+  it.each([
+    ["a refresh", { operation: "refresh", at: "2030-01-01T06:00:00Z" }, "recorded by the refresh of 2030-01-01 06:00 UTC, kept by every deploy"],
+    ["no history", undefined, "kept by a deploy"],
+  ] as const)("dates a known field by the stack's last operation: %s", (_case, keptBy, sentence) => {
+    const known = { ...monitor, name: "web", field: "intervalSeconds", recorded: 60, actual: 900, ...(keptBy === undefined ? {} : { keptBy }) };
+    expect(renderTable({ ...fiveChanges, stacks: [stack({ result: "in sync", known: [known] })] })).toContain(`  acme: Monitor web: intervalSeconds 60 -> 900, ${sentence}\n`);
+  });
+
+  it("exits 3 when anything drifted or is unmanaged, 0 when every stack is in sync, known fields and overrides included", () => {
     expect(exitCodeOf(fiveChanges)).toBe(3);
     expect(exitCodeOf({ ...fiveChanges, stacks: [fiveChanges.stacks[1]!] })).toBe(0);
+    const held = stack({ result: "in sync", known: fiveChanges.stacks[0]!.known!, overrides: fiveChanges.stacks[0]!.overrides! });
+    expect(exitCodeOf({ ...fiveChanges, stacks: [held] })).toBe(0);
   });
 
   it("says in markdown when everything is in sync", () => {

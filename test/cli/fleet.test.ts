@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runnerBudget, stacksAtOnce } from "../../cli/fleet/runners/budget.js";
 import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/stacks/display.js";
 import { StackEvents } from "../../cli/fleet/stacks/events.js";
+import { driftOf } from "../../cli/drift/changes.js";
 import { inProcessRunner } from "../../cli/fleet/stacks/in-process.js";
 import { abortOnceListening } from "../../cli/fleet/stacks/operations.js";
 import { commandErrorMessage, errorSummary } from "../../cli/project/errors.js";
@@ -111,12 +112,13 @@ describe("engine events of one stack", () => {
     expect(events.firstError()).toBe("Running program failed: Error: contacts.emails.0: must be an email address");
   });
 
-  it("reports drift in a refresh field by field, without provider internals, and deleted objects", () => {
+  it("keeps a refresh's steps, whose drift is told field by field, without provider internals, and deleted objects", () => {
     const events = new StackEvents(true);
     const recorded = { name: "Home", intervalSeconds: 60, regions: ["eu-west-1"], __provider: "a", __declaredInputs: ["name", "regions"] };
     events.observe(event({ resOutputsEvent: { metadata: step("update", MONITOR, [recorded, { ...recorded, name: "Renamed", regions: ["us-east-1"], __provider: "b" }]) } }));
     events.observe(event({ resOutputsEvent: { metadata: step("delete", MONITOR.replace("acme-root", "acme-api")) } }));
-    expect(events.drift).toEqual([
+    const settings = { now: Date.parse("2030-01-01T00:00:00Z"), handPauses: { rule: "putBack" } } as const;
+    expect(events.refreshSteps.flatMap((metadata) => driftOf(metadata, settings))).toEqual([
       {
         type: "Monitor",
         name: "acme-root",
@@ -133,10 +135,10 @@ describe("engine events of one stack", () => {
     expect(events.recorded).toEqual([{ type: "pulumi-nodejs:dynamic/monitoring:Monitor", outputs: recorded }]);
   });
 
-  it("does not count an up's updates as drift", () => {
+  it("does not keep an up's updates as drift", () => {
     const events = new StackEvents(false);
     events.observe(event({ resOutputsEvent: { metadata: step("update", MONITOR, [{ name: "a" }, { name: "b" }]) } }));
-    expect(events.drift).toEqual([]);
+    expect(events.refreshSteps).toEqual([]);
   });
 
   it("summarizes a CLI failure by its error lines", () => {

@@ -14,7 +14,7 @@ function capturedIO() {
 }
 
 describe.each([
-  { name: "drift", run: drift.run, exitLine: "Exit status: 0 in sync, 1 the check failed, 2 bad usage, 3 drift or unmanaged objects found.", ownOption: "--markdown" },
+  { name: "drift", run: drift.run, exitLine: "Exit status: 0 in sync (known fields, overrides and windows may be listed), 1 the check failed,\n2 bad usage, 3 drift (a pause made by hand included) or unmanaged objects found.", ownOption: "--markdown" },
   { name: "verify", run: verify.run, exitLine: "Exit status: 0 everything passed, 1 could not verify", ownOption: "--junit FILE" },
 ])("pulumi-monitoring $name", ({ name, run, exitLine, ownOption }) => {
   it("--help prints the usage with its own options, the common ones and the exit statuses, and exits 0", async () => {

@@ -13,9 +13,10 @@
  * `pulumi-monitoring drift` reports each, a set's member as a single monitor
  * (`MonitorSet fleet[<key>]`), reading each list of the client once (its check takes the lists
  * the refresh read from the stack's provider), in its JSON report (the table and markdown rendered from it are
- * test/cli/drift.test.ts's); one plain up (the Automation API's, without its refresh option:
- * the project's option alone makes it refresh) puts back what the program declares, and
- * `fleet drift --markdown` after it reports only the kept intervals, single and member alike. Then `pulumi refresh`
+ * test/cli/drift.test.ts's), and exits 3; one plain up (the Automation API's, without its refresh
+ * option: the project's option alone makes it refresh) puts back what the program declares, and
+ * `fleet drift --markdown` after it exits 0, listing the intervals that deploy kept as known, single
+ * and member alike; a second change by hand of the same intervals is drift again (exit 3). Then `pulumi refresh`
  * records changes made by hand in the state. That a plain `pulumi up` run as users run it (the
  * CLI) does the same, its preview showing the repair before it is made, and `--refresh=false`
  * skips it, is test/e2e/reconcile.test.ts; that a plain preview refreshes first reading only, its
@@ -126,7 +127,7 @@ describe("changes made by hand, single objects and a set's members (default prof
         name: "web",
         id: ids.web,
         drift: "changed",
-        paused: { declared: true },
+        paused: { managed: true, nextDeploy: "resumes", rule: "putBack" },
         fields: [
           { field: "intervalSeconds", recorded: 60, actual: 900, declared: false },
           { field: "name", recorded: "Web", actual: "Renamed by hand", declared: true },
@@ -140,7 +141,7 @@ describe("changes made by hand, single objects and a set's members (default prof
         name: "fleet[web]",
         id: setIds.web,
         drift: "changed",
-        paused: { declared: true },
+        paused: { managed: true, nextDeploy: "resumes", rule: "putBack" },
         fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }],
       }),
     ]);
@@ -168,17 +169,32 @@ describe("changes made by hand, single objects and a set's members (default prof
     setIds = members;
   }, STEP_MS);
 
-  it("fleet drift after it, the hand-made monitor ignored, reports only the kept intervals, single and member alike", async () => {
+  it("fleet drift after it, the hand-made monitor ignored, exits 0: the intervals the up kept are known, single and member alike", async () => {
     await appendFile(join(deployment.harness.workDir, "Pulumi.yaml"), `drift:\n  ignore:\n    ids: [${stray}]\n`);
-    // The up's refresh recorded 900; it is still the value set by hand that every deploy keeps until the program declares it.
+    // The up's refresh recorded 900; it is the value set by hand that every deploy keeps until the program declares it.
     // As markdown: the report's rendering is test/cli/drift.test.ts; this proves that --markdown reaches it.
     const { code, stdout, stderr } = await cli("fleet", "drift", "--markdown");
-    console.log(stdout);
-    expect(code, stdout + stderr).toBe(3);
-    expect(stdout).toContain(`| ${stackName} | 0 | 2 | 0 | 0 | 0 | drifted |`);
-    expect(stdout).toContain(`| ${stackName} | Monitor | web | \`intervalSeconds\` | \`60\` | \`900\` |`);
-    expect(stdout).toContain(`| ${stackName} | MonitorSet | fleet[web] | \`intervalSeconds\` | \`60\` | \`900\` |`);
-    expect(stdout).not.toMatch(/### (Paused|Declared fields|Deleted|Unmanaged)/);
+    expect(code, stdout + stderr).toBe(0);
+    expect(stdout).toContain(`| ${stackName} | 0 | 0 | 2 | 0 | 0 | 0 | 0 | in sync |`);
+    // Dated by the stack's last operation, the up.
+    const since = "kept by the deploy of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC";
+    expect(stdout).toMatch(new RegExp(`\\| ${stackName} \\| Monitor \\| web \\| \`intervalSeconds\` \\| \`60\` \\| \`900\` \\| ${since} \\|`));
+    expect(stdout).toMatch(new RegExp(`\\| ${stackName} \\| MonitorSet \\| fleet\\[web\\] \\| \`intervalSeconds\` \\| \`60\` \\| \`900\` \\| ${since} \\|`));
+    expect(stdout).not.toMatch(/### (Paused|Declared fields|Fields the program leaves out|Deleted|Unmanaged)/);
+  }, STEP_MS);
+
+  it("a second change by hand of the known intervals is drift again, and exits 3", async () => {
+    await deployment.emulator.byHand("PATCH", `/monitors/${ids.web}`, { interval_seconds: 300 });
+    await deployment.emulator.byHand("PATCH", `/monitors/${setIds.web}`, { interval_seconds: 300 });
+    const { code, stdout, stderr } = await cli("drift", "--stack", stackName, "--json");
+    expect(code, stderr).toBe(3);
+    const [stack] = (JSON.parse(stdout) as FleetReport).stacks;
+    const interval = [{ field: "intervalSeconds", recorded: 60, actual: 300, declared: false }];
+    expect(stack?.drift).toEqual([
+      expect.objectContaining({ type: "Monitor", name: "web", fields: interval }),
+      expect.objectContaining({ type: "MonitorSet", name: "fleet[web]", fields: interval }),
+    ]);
+    expect(stack?.known).toEqual([]);
   }, STEP_MS);
 
   it("then previews no changes", async () => {
@@ -199,11 +215,11 @@ describe("changes made by hand, single objects and a set's members (default prof
     expect(refresh.summary.resourceChanges).toMatchObject({ update: 2, delete: 1 }); // web and the set; backup gone
     const state = (await deployment.harness.stack.exportStack()).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
     const ofKind = (kind: string) => state.filter((resource) => resource.type.endsWith(`:${kind}`));
-    expect(ofKind("Monitor")[0]!.outputs).toMatchObject({ intervalSeconds: 900, name: "Renamed by hand", paused: true, notificationChannelIds: [] });
+    expect(ofKind("Monitor")[0]!.outputs).toMatchObject({ intervalSeconds: 300, name: "Renamed by hand", paused: true, notificationChannelIds: [] });
     expect(ofKind("Heartbeat")).toEqual([]);
     const set = ofKind("MonitorSet")[0]!.outputs as { ids: Record<string, string>; monitors: Record<string, Record<string, unknown>> };
     expect(set.monitors.api).toMatchObject({ name: "Api renamed by hand" });
-    expect(set.monitors.web).toMatchObject({ paused: true, intervalSeconds: 900 });
+    expect(set.monitors.web).toMatchObject({ paused: true, intervalSeconds: 300 });
     expect(set.ids).not.toHaveProperty("docs");
   }, STEP_MS);
 });

@@ -1,15 +1,16 @@
 /**
- * A field the program leaves out, changed by hand, stays reported by drift after the deploy that
- * kept it: a single `Monitor` and a member of a `MonitorSet` alike, through the one path. The
+ * A field the program leaves out, changed by hand, is drift until a deploy kept it, then listed by
+ * drift as known: a single `Monitor` and a member of a `MonitorSet` alike, through the one path. The
  * provider's methods against the emulator, driven as the engine drives them: create, changes by
  * hand, the deploy (its refresh, diff and update), then drift's own refresh, classified by
- * `driftOf` exactly as `pulumi-monitoring drift` classifies it. What the provider keeps for it
+ * `findingsOf` exactly as `pulumi-monitoring drift` classifies it. What the provider keeps for it
  * (`__leftOutAsWritten`) causes no diff, survives every refresh unchanged, and goes once the field
- * is back as written or declared.
+ * is back as written or declared. The engine here has no pause wrapper: the deploy puts a pause back
+ * (`monitoring:handPauses: putBack`).
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
-import { driftOf } from "../../cli/drift/changes.js";
+import { findingsOf, type PauseSettings } from "../../cli/drift/changes.js";
 import { monitor } from "../../schema/index.js";
 import { check, checkGroup } from "../../provider/check.js";
 import { diff, diffGroup } from "../../provider/diff.js";
@@ -33,10 +34,17 @@ beforeAll(async () => {
 const TYPE = (kind: string) => `pulumi-nodejs:dynamic/monitoring:${kind}`;
 const urnOf = (kind: string, name: string) => `urn:pulumi:dev::proj::${TYPE(kind)}::${name}`;
 
-/** A refresh step as drift sees it: the state's outputs, and the outputs the refresh read. */
-function refreshStep(kind: string, name: string, recorded: Values, actual: Values): StepEventMetadata {
-  return { op: "same", urn: urnOf(kind, name), type: TYPE(kind), provider: "", old: { id: "x", outputs: recorded } as never, new: { id: "x", outputs: actual } as never };
+/** A refresh step as drift sees it: the state's inputs and outputs, and the outputs the refresh read. */
+function refreshStep(kind: string, name: string, inputs: Values, recorded: Values, actual: Values): StepEventMetadata {
+  return { op: "same", urn: urnOf(kind, name), type: TYPE(kind), provider: "", old: { id: "x", inputs, outputs: recorded } as never, new: { id: "x", outputs: actual } as never };
 }
+
+const PUT_BACK: PauseSettings = { now: Date.now(), handPauses: { rule: "putBack" } };
+/** What drift finds in a refresh step: its drift and its known fields. */
+const found = (step: StepEventMetadata) => {
+  const { drift, known } = findingsOf(step, PUT_BACK);
+  return { drift, known };
+};
 
 const byHand = async (method: HttpMethod, path: string, body?: Values) => on.api.request(method, path, body === undefined ? {} : { body });
 
@@ -49,7 +57,7 @@ describe("a single Monitor", () => {
     return result.inputs;
   };
 
-  it("drift after the deploy reports only the kept field, as changed by hand and kept", async () => {
+  it("drift after the deploy reports no drift, and the kept field as known", async () => {
     const { id, outs: created } = await engine.create(inputs());
     expect(created).not.toHaveProperty("__leftOutAsWritten");
     await byHand("PATCH", `/monitors/${id}`, { name: "Renamed by hand", interval_seconds: 900 });
@@ -57,27 +65,31 @@ describe("a single Monitor", () => {
 
     // Before the deploy: the rename and the pause put back, the interval kept.
     const before = (await engine.read(id, created)).props!;
-    expect(driftOf(refreshStep("Monitor", "web", created, before))).toEqual([
-      expect.objectContaining({
-        paused: { declared: true },
-        fields: [
-          { field: "intervalSeconds", recorded: 60, actual: 900, declared: false },
-          { field: "name", recorded: "Web", actual: "Renamed by hand", declared: true },
-        ],
-      }),
-    ]);
+    expect(found(refreshStep("Monitor", "web", inputs(), created, before))).toEqual({
+      drift: [
+        expect.objectContaining({
+          paused: { managed: true, nextDeploy: "resumes", rule: "putBack" },
+          fields: [
+            { field: "intervalSeconds", recorded: 60, actual: 900, declared: false },
+            { field: "name", recorded: "Web", actual: "Renamed by hand", declared: true },
+          ],
+        }),
+      ],
+      known: [],
+    });
 
     // The deploy: its refresh recorded 900, its update put back the name and resumed the monitor.
     expect(diff(monitor, before, inputs()).changes).toBe(true);
     const { outs: deployed } = await engine.update(id, before, inputs());
     expect(deployed).toMatchObject({ name: "Web", paused: false, intervalSeconds: 900, __leftOutAsWritten: { intervalSeconds: 60 } });
 
-    // Drift's refresh after it: only the interval, still changed by hand since the provider wrote it.
+    // Drift's refresh after it: no drift; the interval, changed by hand since the provider wrote it, known.
     const after = (await engine.read(id, deployed)).props!;
     expect(after).toEqual(deployed);
-    expect(driftOf(refreshStep("Monitor", "web", deployed, after))).toEqual([
-      { type: "Monitor", name: "web", urn: urnOf("Monitor", "web"), id: "x", drift: "changed", fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] },
-    ]);
+    expect(found(refreshStep("Monitor", "web", inputs(), deployed, after))).toEqual({
+      drift: [],
+      known: [{ type: "Monitor", name: "web", urn: urnOf("Monitor", "web"), id: "x", field: "intervalSeconds", recorded: 60, actual: 900 }],
+    });
     // It changes nothing the next deploy does: no diff, no replacement.
     expect(diff(monitor, after, inputs())).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
 
@@ -85,7 +97,7 @@ describe("a single Monitor", () => {
     await byHand("PATCH", `/monitors/${id}`, { interval_seconds: 60 });
     const restored = (await engine.read(id, after)).props!;
     expect(restored).not.toHaveProperty("__leftOutAsWritten");
-    expect(driftOf(refreshStep("Monitor", "web", after, restored))).toEqual([]);
+    expect(found(refreshStep("Monitor", "web", inputs(), after, restored))).toEqual({ drift: [], known: [] });
     await engine.delete(id, restored);
   });
 
@@ -98,7 +110,7 @@ describe("a single Monitor", () => {
     const news = check(monitor, { ...declared, intervalSeconds: 900, __urn: urnOf("Monitor", "web") }).inputs;
     const { outs } = await engine.update(id, refreshed, news);
     expect(outs).not.toHaveProperty("__leftOutAsWritten");
-    expect(driftOf(refreshStep("Monitor", "web", outs, (await engine.read(id, outs)).props!))).toEqual([]);
+    expect(found(refreshStep("Monitor", "web", news, outs, (await engine.read(id, outs)).props!))).toEqual({ drift: [], known: [] });
     await engine.delete(id, outs);
   });
 });
@@ -134,7 +146,7 @@ describe("what is kept, for any object", () => {
 });
 
 describe("a member of a MonitorSet, through the same path", () => {
-  it("drift after the deploy reports only the member's kept field; a set nobody touched keeps nothing", async () => {
+  it("drift after the deploy reports the member's kept field as known, no drift; a set nobody touched keeps nothing", async () => {
     const provider = monitorSetProvider(engine, () => ({}));
     const setInputs = () => checkGroup(monitorSet, { monitors: { web: { name: "Web", url: "https://example.com", paused: false }, api: { name: "Api", url: "https://example.com/api" } }, __urn: urnOf("MonitorSet", "fleet") }).inputs;
     const { id, outs: created } = await provider.create(setInputs());
@@ -152,16 +164,10 @@ describe("a member of a MonitorSet, through the same path", () => {
     const after = (await provider.read!(id, deployed)).props!;
     expect(after).toEqual(deployed);
     expect(diffGroup(monitorSet, after, setInputs()).changes).toBe(false);
-    expect(driftOf(refreshStep("MonitorSet", "fleet", deployed, after))).toEqual([
-      {
-        type: "MonitorSet",
-        name: "fleet[web]",
-        urn: urnOf("MonitorSet", "fleet"),
-        id: ids.web,
-        drift: "changed",
-        fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }],
-      },
-    ]);
+    expect(found(refreshStep("MonitorSet", "fleet", setInputs(), deployed, after))).toEqual({
+      drift: [],
+      known: [{ type: "MonitorSet", name: "fleet[web]", urn: urnOf("MonitorSet", "fleet"), id: ids.web, field: "intervalSeconds", recorded: 60, actual: 900 }],
+    });
     await provider.delete!(id, after);
   });
 });

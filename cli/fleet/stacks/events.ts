@@ -1,10 +1,10 @@
 /**
  * What one stack's run looks like, folded from the engine events the Automation API streams
  * (`onEvent`): the step under way, change counts, the first error, and for a drift check the
- * objects whose state in the service differs from the state Pulumi recorded (../drift/changes.ts).
+ * refresh steps, which ../../drift/stack-findings.ts judges once they are all in.
  */
 import type { EngineEvent, OpMap, StepEventMetadata } from "@pulumi/pulumi/automation";
-import { type DriftedObject, driftOf, nameOf, shortType } from "../../drift/changes.js";
+import { nameOf, shortType } from "../../drift/changes.js";
 import type { RecordedResource } from "../../drift/unmanaged.js";
 import { errorSummary } from "../../project/errors.js";
 import { type ChangeCounts, noChanges } from "../../report/fleet.js";
@@ -41,7 +41,8 @@ export class StackEvents {
   counts = noChanges();
   /** Set from the engine's summary at the end of a run that completed. */
   summary: ChangeCounts | undefined;
-  readonly drift: DriftedObject[] = [];
+  /** In a refresh: its steps, each object as recorded and as read. */
+  readonly refreshSteps: StepEventMetadata[] = [];
   /** In a refresh: every resource as the stack's state records it (where its objects live, their ids). */
   readonly recorded: RecordedResource[] = [];
   readonly #resourceErrors: string[] = [];
@@ -57,7 +58,7 @@ export class StackEvents {
       const { metadata } = event.resOutputsEvent;
       if (metadata.op in this.counts) this.counts[metadata.op as keyof ChangeCounts] += 1;
       if (this.refreshing) {
-        this.#recordDrift(metadata);
+        this.refreshSteps.push(metadata);
         if (metadata.old !== undefined) this.recorded.push({ type: metadata.type, id: metadata.old.id, outputs: metadata.old.outputs });
       }
     } else if (event.summaryEvent) {
@@ -77,10 +78,6 @@ export class StackEvents {
   /** The first error naming a resource, else the first error of the run. */
   firstError(): string | undefined {
     return this.#resourceErrors[0] ?? this.#otherErrors[0];
-  }
-
-  #recordDrift(metadata: StepEventMetadata): void {
-    this.drift.push(...driftOf(metadata));
   }
 }
 

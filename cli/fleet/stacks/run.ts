@@ -29,7 +29,7 @@ import { exitCodeOf, type FleetReport, hasChanges, noChanges, type StackReport, 
 import { renderDriftMarkdown } from "../../report/markdown.js";
 import { renderTable } from "../../report/table.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
-import { byObject } from "../../drift/changes.js";
+import { stackFindings } from "../../drift/stack-findings.js";
 import { type ManagingProject, ScopeReads, type UnmanagedResult, unmanagedObjects } from "../../drift/check.js";
 import type { RecordedResource } from "../../drift/unmanaged.js";
 import { runBounded, type Settled } from "../../../provider/concurrency.js";
@@ -278,6 +278,7 @@ export class FleetRun {
     let operated = false;
     try {
       stack = await Stack.select(target.name, target.workspace);
+      const judge = this.verb === "drift" ? stackFindings(stack) : undefined;
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
       const configFile = this.options.dryRun ? await writeConfig(target.label, await this.#runSettings(target)) : undefined;
@@ -336,14 +337,16 @@ export class FleetRun {
         }
       }
       const counts = events.summary ?? events.counts;
-      const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : this.verb === "drift" ? (events.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
+      const findings = await judge?.(events.refreshSteps);
+      const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : findings !== undefined ? (findings.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
       const durationMs = Date.now() - startedAt;
       this.#display?.update(target.label, { state: "done", result, counts, durationMs });
       if (this.verb === "drift") {
         this.#recorded.set(target.label, events.recorded);
         this.#scopeReads?.start({ ...target, resources: events.recorded });
       }
-      return { ...base(), result, counts, durationMs, ...(this.verb === "drift" ? { drift: [...events.drift].sort(byObject) } : {}) };
+      const found = findings === undefined ? {} : { drift: findings.drift, known: findings.known, overrides: findings.holds };
+      return { ...base(), result, counts, durationMs, ...found };
     } catch (error) {
       const durationMs = Date.now() - startedAt;
       const counts = events.summary ?? events.counts;

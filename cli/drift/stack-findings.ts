@@ -1,0 +1,48 @@
+/**
+ * A checked stack's findings: the steps of its refresh judged with its own pause settings (the
+ * deploy's instant, `monitoring:handPauses`), as its deploys would judge them, and its known
+ * left-out fields dated by the last operation that wrote its state.
+ */
+import type { Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { CONFIG_NAMESPACE, deployInstant, handPauses } from "../../provider/config.js";
+import { byObject, type Findings, findingsOf, type KnownField, type PauseSettings } from "./changes.js";
+
+/** The stack's pause settings, from its configuration (Pulumi.yaml's included) and the environment, as its provider reads them. */
+export function pauseSettingsFrom(config: Record<string, { value: string }>, env: NodeJS.ProcessEnv = process.env): PauseSettings {
+  const source = (key: string): string | undefined => config[`${CONFIG_NAMESPACE}:${key}`]?.value;
+  return { now: deployInstant(source, env), handPauses: handPauses(source) };
+}
+
+/**
+ * Starts reading `stack`'s configuration now, beside its refresh; the function it returns judges
+ * the refresh's steps once they are all in.
+ */
+export function stackFindings(stack: Stack): (steps: readonly StepEventMetadata[]) => Promise<Findings> {
+  const config = stack.getAllConfig();
+  config.catch(() => undefined);
+  return async (steps) => {
+    const settings = pauseSettingsFrom(await config);
+    const findings: Findings = { drift: [], known: [], holds: [] };
+    for (const step of steps) {
+      const found = findingsOf(step, settings);
+      findings.drift.push(...found.drift);
+      findings.known.push(...found.known);
+      findings.holds.push(...found.holds);
+    }
+    if (findings.known.length > 0) {
+      const keptBy = await lastOperation(stack);
+      if (keptBy !== undefined) findings.known = findings.known.map((known) => ({ ...known, keptBy }));
+    }
+    return { drift: findings.drift.sort(byObject), known: findings.known.sort(byObject), holds: findings.holds.sort(byObject) };
+  };
+}
+
+/**
+ * The last operation that wrote the stack's state, when it is a deploy or a refresh: a refresh
+ * (a deploy's own, or `pulumi refresh`) recorded the known values, and a later deploy kept them.
+ */
+async function lastOperation(stack: Stack): Promise<KnownField["keptBy"]> {
+  const [last] = await stack.history(1).catch(() => []);
+  if (last === undefined || (last.kind !== "update" && last.kind !== "refresh")) return undefined;
+  return { operation: last.kind === "update" ? "deploy" : "refresh", at: new Date(last.endTime ?? last.startTime).toISOString() };
+}
