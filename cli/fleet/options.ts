@@ -166,9 +166,9 @@ export interface FleetOptions {
   /** A lock of this host whose process is gone is stale at once. */
   pidCheck: boolean;
   /** pause/resume/overrides: globs of the objects (`web`, `fleet[*]`). */
-  resources: string[];
+  resources?: string[];
   /** pause: `--for`, `--until` and `--reason` as given (checked by cli/overrides/request.ts). */
-  pause: { for?: string; until?: string; reason?: string };
+  pause?: { for?: string; until?: string; reason?: string };
   /** report merge: the --json reports to merge. */
   reports?: string[];
   /** verify: every object, not only what the last deploy created or changed. */
@@ -240,8 +240,6 @@ export function defaultFleetOptions(command: FleetCommand, cwd: string): FleetOp
     yes: false,
     staleLockAfterMs: DEFAULT_STALE_AFTER_MS,
     pidCheck: true,
-    resources: [],
-    pause: {},
   };
 }
 

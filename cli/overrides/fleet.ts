@@ -25,9 +25,9 @@ interface StackWork {
 }
 
 export async function runFleetOverrides(verb: OverrideVerb, options: FleetOptions, dir: string, stacks: readonly string[], io: CommandIO): Promise<number> {
-  const globs = options.resources.length === 0 ? (verb === "overrides" ? ["*"] : []) : options.resources;
+  const globs = options.resources ?? (verb === "overrides" ? ["*"] : []);
   if (globs.length === 0) throw new UsageError(`fleet ${verb} needs --resource GLOB (web, fleet[*], *): which objects of each stack`);
-  const asked = verb === "pause" ? pauseAsked(options.pause) : undefined;
+  const asked = verb === "pause" ? pauseAsked(options.pause ?? {}) : undefined;
   const atOnce = stacksAtOnce(options.parallel, stacks.length);
   const states = await runBounded(stacks, atOnce, (stack) => readStackState(dir, stack, io.env));
   const read = stacks.map((stack, index) => {
