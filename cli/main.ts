@@ -9,6 +9,9 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   drift: { summary: "check one stack for changes made outside Pulumi and for objects no stack manages", load: async () => (await import("./drift/command.js")).drift },
   fleet: { summary: "preview, deploy and check drift across every client stack of a project", load: async () => (await import("./fleet/command.js")).fleet },
   import: { summary: "write a Pulumi program that adopts an existing account", load: async () => (await import("./import/main.js")).importCommand },
+  overrides: { summary: "list the overrides (pauses with an end) recorded in a stack's state", load: async () => (await import("./overrides/command.js")).overrides },
+  pause: { summary: "pause a monitor or heartbeat now, until an end, with a reason; every deploy keeps it paused", load: async () => (await import("./overrides/command.js")).pause },
+  resume: { summary: "end an override early: resume the object", load: async () => (await import("./overrides/command.js")).resume },
   scopes: { summary: "list the scopes an API key needs for each command on a stack; --check proves the key holds them", load: async () => (await import("./scopes/command.js")).scopes },
   verify: { summary: "prove that what the last deploy created or changed works: checks, test deliveries, test alerts", load: async () => (await import("./verify/command.js")).verify },
 };

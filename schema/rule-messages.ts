@@ -196,7 +196,8 @@ function plural(count: number, noun: "item" | "entry"): string {
   return noun === "entry" ? "entries" : "items";
 }
 
-function editDistance(a: string, b: string): number {
+/** The Levenshtein distance between `a` and `b`: how close a mistyped name is to a known one. */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

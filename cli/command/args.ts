@@ -32,3 +32,20 @@ export function positiveNumber(option: string, text: string, what = "a positive 
   if (!(value > 0) || !Number.isFinite(value)) throw new UsageError(`${option} must be ${what}, got ${text}`);
   return value;
 }
+
+/**
+ * The command line with each of `options` followed by its value written as `--for=X`: a value that
+ * starts with a dash (`--for -1h`) then reaches the option's own rule, not taken for an option.
+ */
+export function joinedValues(argv: readonly string[], options: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index] as string;
+    const value = argv[index + 1];
+    if (options.includes(word) && value !== undefined) {
+      joined.push(`${word}=${value}`);
+      index++;
+    } else joined.push(word);
+  }
+  return joined;
+}

@@ -6,7 +6,8 @@
 import type { LocalWorkspace, StackSummary } from "@pulumi/pulumi/automation";
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { defineCommand } from "../command/command.js";
+import { joinedValues } from "../command/args.js";
+import { type Command, defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
@@ -17,14 +18,16 @@ import { exitCodeOf, type FleetReport, mergeReports } from "../report/fleet.js";
 import { renderDriftMarkdown } from "../report/markdown.js";
 import { renderTable } from "../report/table.js";
 import { initClients } from "./init.js";
-import { FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, USAGE } from "./options.js";
+import { runFleetOverrides } from "../overrides/fleet.js";
+import { VALUED_OPTIONS } from "../overrides/request.js";
+import { FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, isOverrideVerb, USAGE } from "./options.js";
 import { explainListingCrash, refuseCollidingNames } from "./runners/backend.js";
 import { shardMatrix, stacksOfShard } from "./runners/shard.js";
 import { FleetRun } from "./stacks/run.js";
 import { fleetTargets } from "./targets.js";
 import { runFleetVerify } from "./verify.js";
 
-export const fleet = defineCommand({
+const fleetCommand = defineCommand({
   name: "fleet",
   usage: USAGE,
   options: FLEET_OPTIONS,
@@ -32,6 +35,9 @@ export const fleet = defineCommand({
   hint: "Run `pulumi-monitoring fleet --help` for the commands and options.",
   run: (line, io) => runFleet(fleetOptionsOf(line, process.cwd()), io),
 });
+
+/** `--for -1h` reaches its rule rather than being taken for an option. */
+export const fleet: Command = { run: (argv, io) => fleetCommand.run(joinedValues(argv, VALUED_OPTIONS), io) };
 
 /** Runs a fleet verb with its options parsed (`drift` runs one for its stack) and returns the exit status. */
 export async function runFleet(options: FleetOptions, io: CommandIO): Promise<number> {
@@ -54,6 +60,7 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
     io.stdout.write(options.json ? `${JSON.stringify({ include: clients.map((stack) => ({ stack })) })}\n` : clients.map((stack) => `${stack}\n`).join(""));
     return EXIT.ok;
   }
+  if (isOverrideVerb(options.command)) return runFleetOverrides(options.command, options, project.dir, clients, io);
   if (options.command === "verify") return runFleetVerify(options, project, await fleetTargets(options, project, workspace, clients), io);
   const targets = await fleetTargets(options, project, workspace, clients, { passOutputs: true });
   return new FleetRun(options, options.command, project, workspace, io).run(targets, sharedDestroyBlocker(options, clients, summaries));

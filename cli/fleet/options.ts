@@ -29,6 +29,11 @@ Commands:
   verify     Prove that what each stack's last deploy created or changed works: a check of each
              monitor, a test delivery of each webhook subscription, with --alerts one test per
              notification channel; one report (--junit FILE too). Same as \`pulumi-monitoring verify\`
+  pause      Pause the objects --resource names in each stack now, until --for/--until, with
+             --reason, and record the override in the stack's state: every deploy keeps them
+             paused until the end (docs/overrides-and-maintenance.md). Same as \`pulumi-monitoring pause\`
+  resume     End the overrides of the objects --resource names in each stack early
+  overrides  List the overrides recorded in each stack's state (--resource filters them)
   list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]};
              with --shards N the N shares instead: {"include":[{"shard":"1/2","stacks":"acme globex"},...]}
   init       Create a stack for each spec file of the clients folder (clients/<stack>.yaml)
@@ -84,6 +89,11 @@ Options:
   --alerts         verify: send each notification channel in scope one test notification
   --timeout S      verify: how long to wait for a check's result or a delivery's outcome (default 120)
   --junit FILE     verify: also write the report as JUnit XML to FILE
+  --resource GLOB  pause/resume/overrides: the objects, by the program's name (web) or a set's
+                   member (fleet[web]); repeatable; * and ? wildcards
+  --for DURATION   pause: how long from now (2h, 90m, 1d)
+  --until INSTANT  pause: until when, an ISO 8601 instant with an offset
+  --reason TEXT    pause: why (not empty)
   --json           Write the report (list: the matrix) as JSON on stdout instead of a table
   --markdown       drift, report merge of drift reports: write the report as markdown, for a CI
                    job to post as a comment or an issue
@@ -115,8 +125,12 @@ Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
-export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "list", "init", "report"] as const;
+export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "pause", "resume", "overrides", "list", "init", "report"] as const;
 export type FleetCommand = (typeof VERBS)[number];
+
+/** The verbs of cli/overrides/fleet.ts. */
+const OVERRIDE_VERBS: readonly string[] = ["pause", "resume", "overrides"];
+export const isOverrideVerb = (command: string): command is "pause" | "resume" | "overrides" => OVERRIDE_VERBS.includes(command);
 
 export interface FleetOptions {
   command: FleetCommand;
@@ -153,6 +167,10 @@ export interface FleetOptions {
   breakLocksOlderThanMs?: number;
   /** A lock of this host whose process is gone is stale at once. */
   pidCheck: boolean;
+  /** pause/resume/overrides: globs of the objects (`web`, `fleet[*]`). */
+  resources?: string[];
+  /** pause: `--for`, `--until` and `--reason` as given (checked by cli/overrides/request.ts). */
+  pause?: { for?: string; until?: string; reason?: string };
   /** report merge: the --json reports to merge. */
   reports?: string[];
   /** verify: every object, not only what the last deploy created or changed. */
@@ -194,6 +212,10 @@ export const FLEET_OPTIONS = {
   alerts: { type: "boolean" },
   timeout: { type: "string" },
   junit: { type: "string" },
+  resource: { type: "string", multiple: true },
+  for: { type: "string" },
+  until: { type: "string" },
+  reason: { type: "string" },
   yes: { type: "boolean", short: "y" },
 } as const;
 
@@ -287,6 +309,14 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
     if (command !== "verify") throw new UsageError("--all, --alerts, --timeout and --junit go with verify");
     const timeout = values.timeout === undefined ? undefined : positiveNumber("--timeout", values.timeout, "a positive number of seconds");
     Object.assign(options, { verifyAll: values.all ?? false, alerts: values.alerts ?? false, ...(timeout === undefined ? {} : { timeoutSeconds: timeout }), ...(values.junit === undefined ? {} : { junit: values.junit }) });
+  }
+  if (values.resource !== undefined) {
+    if (!isOverrideVerb(command)) throw new UsageError("--resource goes with pause, resume and overrides");
+    options.resources = values.resource;
+  }
+  if (values.for !== undefined || values.until !== undefined || values.reason !== undefined) {
+    if (command !== "pause") throw new UsageError("--for, --until and --reason go with pause");
+    options.pause = { ...(values.for === undefined ? {} : { for: values.for }), ...(values.until === undefined ? {} : { until: values.until }), ...(values.reason === undefined ? {} : { reason: values.reason }) };
   }
   if (values["wait-lock"] !== undefined) {
     const seconds = Number(values["wait-lock"]);

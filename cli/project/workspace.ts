@@ -32,10 +32,10 @@ export function cliEnvironment(env: NodeJS.ProcessEnv = process.env, cores: numb
  * The Automation API workspace of a fleet project. Each of its commands names its stack
  * (`--stack`), so `Stack.select` does not run `pulumi stack select` here: run for several stacks at
  * once it would race over the user's current stack, and leave it changed. Its commands run with
- * {@link cliEnvironment}.
+ * {@link cliEnvironment}, and `envVars` (a run's own settings, such as an override to record).
  */
-export async function fleetWorkspace(workDir: string): Promise<LocalWorkspace> {
-  const workspace = await LocalWorkspace.create({ workDir, envVars: cliEnvironment() });
+export async function fleetWorkspace(workDir: string, envVars: Record<string, string> = {}): Promise<LocalWorkspace> {
+  const workspace = await LocalWorkspace.create({ workDir, envVars: { ...cliEnvironment(), ...envVars } });
   workspace.selectStack = async () => undefined;
   return workspace;
 }

@@ -221,6 +221,11 @@ describe("the command line", () => {
     expect(parseFleetArgs(["up", "--no-refresh"], "/here")).toMatchObject({ command: "up", refresh: false });
     expect(parseFleetArgs(["preview", "--dry-run"], "/here")).toMatchObject({ command: "preview", dryRun: true });
     expect(parseFleetArgs(["up", "--shard", "2/4", "--max-rps", "20", "--shard-rps", "8"], "/here")).toMatchObject({ shard: { index: 2, count: 4 }, maxRps: 20, shardRps: 8 });
+    expect(parseFleetArgs(["pause", "--resource", "web", "--resource", "fleet[*]", "--for", "2h", "--reason", "maintenance"], "/here")).toMatchObject({
+      command: "pause",
+      resources: ["web", "fleet[*]"],
+      pause: { for: "2h", reason: "maintenance" },
+    });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 
@@ -238,6 +243,8 @@ describe("the command line", () => {
     expect(() => parseFleetArgs(["up", "--dry-run"], "/")).toThrow("--dry-run goes with preview");
     expect(() => parseFleetArgs(["up", "--shard-rps", "5"], "/")).toThrow("--shard-rps goes with --shard I/N");
     expect(() => parseFleetArgs(["up", "--shard", "1/2", "--shard-rps", "0"], "/")).toThrow("--shard-rps must be a positive number");
+    expect(() => parseFleetArgs(["up", "--resource", "web"], "/")).toThrow("--resource goes with pause, resume and overrides");
+    expect(() => parseFleetArgs(["resume", "--for", "2h"], "/")).toThrow("--for, --until and --reason go with pause");
   });
 });
 

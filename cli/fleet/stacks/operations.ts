@@ -45,7 +45,8 @@ function withoutResultReads(stack: Stack): Stack {
 export function withoutRefresh(stack: Stack): Stack {
   type Command = (args: string[], ...rest: unknown[]) => Promise<unknown>;
   const run = (stack as unknown as { runPulumiCmd: Command }).runPulumiCmd.bind(stack);
-  return Object.assign(Object.create(stack) as Stack, { runPulumiCmd: (args: string[], ...rest: unknown[]) => run([...args, "--refresh=false"], ...rest) });
+  // Only theirs: the reads an up makes after it (`stack history`) take no such flag.
+  return Object.assign(Object.create(stack) as Stack, { runPulumiCmd: (args: string[], ...rest: unknown[]) => run(args[0] === "up" || args[0] === "preview" ? [...args, "--refresh=false"] : args, ...rest) });
 }
 
 export async function operate(fleetStack: Stack, verb: Verb, { program, refresh, clearPendingCreates, ...options }: OperationOptions): Promise<void> {

@@ -1,0 +1,79 @@
+/**
+ * `fleet pause|resume|overrides --stack GLOB --resource GLOB`: the override commands across client
+ * stacks, for a maintenance several clients share. Every selected stack's state is read and every
+ * request checked first, so a refused command writes nothing; then the stacks run at most
+ * `--parallel` at a time (one targeted run per object), and each stack gets its line in the report.
+ */
+import { runBounded } from "../../provider/concurrency.js";
+import { type OverrideRequest, type OverrideRow, overridesInState } from "../../provider/overrides.js";
+import { EXIT } from "../command/exit.js";
+import type { CommandIO } from "../command/io.js";
+import { UsageError } from "../command/usage.js";
+import type { FleetOptions } from "../fleet/options.js";
+import { stacksAtOnce } from "../fleet/runners/budget.js";
+import { globToRegExp } from "../project/select.js";
+import { doneLine, pauseRequest, renderOverrides, resumeRequest, rowName } from "./command.js";
+import { actorOf, pauseAsked } from "./request.js";
+import { readStackState, runOverride, type StackState } from "./run.js";
+import { matchingTargets, type OverrideTarget } from "./targets.js";
+
+export type OverrideVerb = "pause" | "resume" | "overrides";
+
+interface StackWork {
+  stack: string;
+  requests: Array<{ target: OverrideTarget; request: OverrideRequest }>;
+}
+
+export async function runFleetOverrides(verb: OverrideVerb, options: FleetOptions, dir: string, stacks: readonly string[], io: CommandIO): Promise<number> {
+  const globs = options.resources ?? (verb === "overrides" ? ["*"] : []);
+  if (globs.length === 0) throw new UsageError(`fleet ${verb} needs --resource GLOB (web, fleet[*], *): which objects of each stack`);
+  const asked = verb === "pause" ? pauseAsked(options.pause ?? {}) : undefined;
+  const atOnce = stacksAtOnce(options.parallel, stacks.length);
+  const states = await runBounded(stacks, atOnce, (stack) => readStackState(dir, stack, io.env));
+  const read = stacks.map((stack, index) => {
+    const state = states[index];
+    if (state?.status !== "fulfilled") throw new Error(`stack ${stack}: its state could not be read: ${state?.status === "rejected" ? (state.reason as Error).message : "not read"}`);
+    return { stack, state: state.value };
+  });
+  if (verb === "overrides") {
+    const listed = read.map(({ stack, state }) => ({ stack, rows: overridesInState(state.exported, state.now).filter((row) => globs.some((glob) => globToRegExp(glob).test(rowName(row)))) }));
+    io.stdout.write(options.json ? `${JSON.stringify({ stacks: listed.map(({ stack, rows }) => ({ stack, overrides: rows })) }, null, 2)}\n` : renderOverrides(listed));
+    return EXIT.ok;
+  }
+  const by = await actorOf(io.env, dir);
+  const work: StackWork[] = read.map(({ stack, state }) => ({
+    stack,
+    requests: targetsOf(verb, state, globs).map((target) => (asked === undefined ? resumeRequest(state, stack, target.name) : pauseRequest(state, stack, target.name, asked, by))),
+  }));
+  if (work.every((entry) => entry.requests.length === 0)) {
+    throw new UsageError(`--resource ${globs.join(", ")} matches no ${verb === "resume" ? "object with an override" : "monitor, heartbeat or set member"} in the selected stacks (${stacks.join(", ")})`);
+  }
+  const results = await runBounded(work, atOnce, async ({ stack, requests }) => {
+    const lines: string[] = [];
+    for (const { target, request } of requests) {
+      await runOverride(dir, stack, target, request);
+      lines.push(doneLine(stack, target, request));
+    }
+    return lines;
+  });
+  let failed = 0;
+  results.forEach((result, index) => {
+    const { stack, requests } = work[index] as StackWork;
+    if (requests.length === 0) io.stdout.write(`${stack}: nothing matches --resource ${globs.join(", ")}\n`);
+    else if (result.status === "fulfilled") io.stdout.write(result.value.map((line) => `${stack}: ${line}\n`).join(""));
+    else {
+      failed++;
+      io.stdout.write(`${stack}: FAILED: ${result.status === "rejected" ? (result.reason as Error).message : "not run"}\n`);
+    }
+  });
+  return failed === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/** The objects of a stack the globs match: for resume, those with an override recorded. */
+function targetsOf(verb: OverrideVerb, state: StackState, globs: readonly string[]): OverrideTarget[] {
+  const matched = new Map<string, OverrideTarget>();
+  for (const glob of globs) for (const target of matchingTargets(state.exported, glob)) matched.set(target.name, target);
+  if (verb === "pause") return [...matched.values()];
+  const withOverride = new Set(overridesInState(state.exported, state.now).map(rowName));
+  return [...matched.values()].filter((target) => withOverride.has(target.name));
+}

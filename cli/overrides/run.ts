@@ -1,0 +1,46 @@
+/**
+ * One stack as the override commands see it (its exported state and the deploys' clock), and the
+ * one targeted run that records or ends an override: `pulumi up --target <urn> --refresh=false`
+ * with PULUMI_MONITORING_OVERRIDE set (provider/overrides.ts). No refresh: a refresh would record
+ * in the state whatever else changed by hand on the object, and the run must write only the pause.
+ * The provider sends only the pause (or resume) call in that run, so the program's other pending
+ * changes to the object wait for the next deploy.
+ */
+import { Stack } from "@pulumi/pulumi/automation";
+import { CONFIG_NAMESPACE, deployInstant } from "../../provider/config.js";
+import { OVERRIDE_VARIABLE, type OverrideRequest } from "../../provider/overrides.js";
+import { errorSummary } from "../project/errors.js";
+import { fleetWorkspace } from "../project/workspace.js";
+import { withoutRefresh } from "../fleet/stacks/operations.js";
+import type { OverrideTarget } from "./targets.js";
+
+export interface StackState {
+  /** `pulumi stack export`. */
+  exported: unknown;
+  /** The instant deploys of the stack take for now: monitoring:now, else PULUMI_MONITORING_NOW, else the clock. */
+  now: number;
+}
+
+/** The stack's exported state and its clock; reads only (no request to the service). */
+export async function readStackState(dir: string, stack: string, env: NodeJS.ProcessEnv = process.env): Promise<StackState> {
+  const workspace = await fleetWorkspace(dir);
+  const [exported, config] = await Promise.all([workspace.exportStack(stack), workspace.getAllConfig(stack)]);
+  return { exported, now: deployInstant((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value, env) };
+}
+
+/**
+ * Records (or ends) the override `request` on `target` with one targeted run of the stack's
+ * program; fails when the run changed nothing, so that a silent no-op is never taken for a pause.
+ */
+export async function runOverride(dir: string, stack: string, target: OverrideTarget, request: OverrideRequest): Promise<void> {
+  const workspace = await fleetWorkspace(dir, { [OVERRIDE_VARIABLE]: JSON.stringify(request) });
+  const selected = withoutRefresh(await Stack.select(stack, workspace));
+  let updated: number;
+  try {
+    const result = await selected.up({ target: [target.urn] });
+    updated = result.summary.resourceChanges?.["update"] ?? 0;
+  } catch (error) {
+    throw new Error(`stack ${stack}: the run that records the override of ${target.name} failed: ${errorSummary((error as Error).message)}`);
+  }
+  if (updated !== 1) throw new Error(`stack ${stack}: the run that records the override of ${target.name} updated ${updated} resources instead of 1`);
+}
