@@ -27,6 +27,11 @@ Commands:
   verify     Prove that what each stack's last deploy created or changed works: a check of each
              monitor, a test delivery of each webhook subscription, with --alerts one test per
              notification channel; one report (--junit FILE too). Same as \`pulumi-monitoring verify\`
+  apply-due  Apply the pauses and resumes due now in each stack, and nothing else (a scheduled
+             job's command): a stack with nothing due, found from its state, runs no Pulumi
+             operation; the others one \`up --target <urn>... --refresh=false\` that sends only
+             those pauses and resumes. Prints the requests sent beside the minimum. Same as
+             \`pulumi-monitoring apply-due\`
   list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]};
              with --shards N the N shares instead: {"include":[{"shard":"1/2","stacks":"acme globex"},...]}
   init       Create a stack for each spec file of the clients folder (clients/<stack>.yaml)
@@ -113,7 +118,7 @@ Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
-export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "list", "init", "report"] as const;
+export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "apply-due", "list", "init", "report"] as const;
 export type FleetCommand = (typeof VERBS)[number];
 
 export interface FleetOptions {
