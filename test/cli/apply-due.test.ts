@@ -6,7 +6,9 @@
  *   service gets no request;
  * - at T+1h05 exactly the two windows' pauses are due: the service gets those 2 writes and
  *   nothing else (no refresh, no read), the command prints "2 requests (minimum 2", and a change
- *   of the program made meanwhile (a name) waits for the next deploy.
+ *   of the program made meanwhile (a name) waits for the next deploy;
+ * - at T+3h05 `apply-due --stack c01` (one stack) resumes its monitor with 1 request, still
+ *   leaving the name to the next deploy.
  * The fleet runs as a child process, as a CI job runs it; the clock is set by PULUMI_MONITORING_NOW.
  */
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
@@ -15,7 +17,7 @@ import { cp, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapBounded } from "../../provider/concurrency.js";
-import { runFleetCli } from "../examples/support.js";
+import { runCli, runFleetCli } from "../examples/support.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
 
@@ -93,5 +95,16 @@ describe("fleet apply-due on 20 stacks", () => {
     const after = await stateTimes();
     const written = Object.keys(after).filter((file) => after[file] !== before[file]);
     expect(written.sort()).toEqual(WINDOWED.map((stack) => `${stack}.json`));
+  }, STEP_MS);
+
+  it("on one stack, resumes its monitor once the window has ended, with one request", async () => {
+    const stack = WINDOWED[0]!;
+    await emulator.admin.clearRequestLog();
+    const { code, stdout, stderr } = await runCli(["apply-due", "--stack", stack, "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(185) });
+    expect(code, stderr).toBe(0);
+    const requests = (await emulator.admin.requestLog()).map(({ method, path }) => `${method} ${path}`);
+    expect(requests).toEqual([expect.stringMatching(/^POST \/monitors\/[^/]+\/resume$/)]);
+    expect(await emulator.byHand("GET", requests[0]!.slice(5, -"/resume".length))).toMatchObject({ name: `${stack} site`, paused: false });
+    expect(stdout).toBe(`${stack}  applied: resume site\n\n1 request (minimum 1: one write per due change); 0 of 1 stack had nothing due\n`);
   }, STEP_MS);
 });
