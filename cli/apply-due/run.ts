@@ -62,7 +62,7 @@ export async function applyDue(targets: readonly StackTarget[], { atOnce, budget
       return { stack, due: [], result: "failed", error: outcome.status === "rejected" ? commandErrorMessage(outcome.reason) : "not started" };
     });
   });
-  const summary: ApplyDueSummary = { stacks: result, requests: use?.granted ?? 0, minimum: result.reduce((sum, stack) => sum + (stack.result === "applied" ? stack.due.length : 0), 0) };
+  const summary: ApplyDueSummary = { stacks: result, requests: use?.granted ?? 0, minimum: result.reduce((sum, stack) => sum + stack.due.length, 0) };
   io.stdout.write(renderSummary(summary));
   return result.some((stack) => stack.result === "failed" || stack.result === "locked") ? EXIT.failed : EXIT.ok;
 }
