@@ -15,6 +15,7 @@ const engineFiles = [
   "test/import/import-*.test.ts",
   "test/cli/fleet-in-process.test.ts",
   "test/cli/fleet-rate.test.ts",
+  "test/cli/apply-due.test.ts",
   "test/sdk/editor.test.ts",
   "test/docs/snippets.test.ts",
 ];

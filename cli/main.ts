@@ -6,6 +6,7 @@
 import type { Command } from "./command/command.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  "apply-due": { summary: "apply the pauses and resumes due now, and nothing else (for a job every 15 minutes)", load: async () => (await import("./apply-due/command.js")).applyDueCommand },
   drift: { summary: "check one stack for changes made outside Pulumi and for objects no stack manages", load: async () => (await import("./drift/command.js")).drift },
   fleet: { summary: "preview, deploy and check drift across every client stack of a project", load: async () => (await import("./fleet/command.js")).fleet },
   import: { summary: "write a Pulumi program that adopts an existing account", load: async () => (await import("./import/main.js")).importCommand },

@@ -4,7 +4,9 @@
  * (provider/pause-plan.ts) wants at the deploy's instant, so the writer sends a pause or resume
  * call exactly when the plan changes and nothing else; reads and updates carry the records the plan
  * needs (`__override`, `__handPauseSeen`); a run that the command line aims at one object with a
- * new override (provider/overrides.ts) applies only that. Preview and up say what time will do.
+ * new override (provider/overrides.ts) applies only that, and a "pauses only" run (the scheduled
+ * `apply-due`, {@link PAUSES_ONLY_VARIABLE}) only the pauses and resumes that are due. Preview and up
+ * say what time will do.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { memberOf, monitorSet } from "../schema/members.js";
@@ -24,7 +26,27 @@ export interface PauseSettings {
   handPauses: HandPauses;
   /** The new override the command line asks this run to record or end, if any. */
   override: OverrideRequest | undefined;
+  /** This run sends only the pauses and resumes that are due, every other output kept as recorded. */
+  pausesOnly: boolean;
 }
+
+/**
+ * Set to `1` by `apply-due` for its one targeted run without refresh: updates send only the pause
+ * or resume the plan wants and keep every other output as recorded, so program changes not yet
+ * deployed are not applied.
+ */
+export const PAUSES_ONLY_VARIABLE = "PULUMI_MONITORING_PAUSES_ONLY";
+
+export function pausesOnlyRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[PAUSES_ONLY_VARIABLE] === "1";
+}
+
+/** Whether the plan changes the pause state the outputs record: a pause or resume is due. */
+export function isDue(plan: PausePlan, outputs: Values): boolean {
+  return plan.paused !== "unmanaged" && plan.paused !== (outputs["paused"] === true);
+}
+
+const CHANGES = { changes: true, replaces: [], deleteBeforeReplace: false };
 
 /** The kinds whose objects have a pause state that windows and overrides drive. */
 export const PAUSABLE_KINDS = ["Monitor", "Heartbeat"];
@@ -156,7 +178,8 @@ export function withPauses(kind: string, provider: Provider, settings: () => Pau
       const request = overrideFor(now.override, news[internal.urn]);
       const plan = request === undefined ? planOf(news, olds, now) : overridePlan(news, olds, request, now);
       await announce(news[internal.urn], [noticeOf(subjectOf(news[internal.urn], kind), plan, olds, now.now)]);
-      if (request !== undefined) return { changes: true, replaces: [], deleteBeforeReplace: false };
+      if (request !== undefined) return CHANGES;
+      if (now.pausesOnly) return isDue(plan, olds) ? CHANGES : { changes: false };
       return diff(id, olds, effectiveInputs(news, plan));
     },
     create: (inputs) => provider.create(effectiveInputs(inputs, planOf(inputs, {}, settings()))),
@@ -168,13 +191,13 @@ export function withPauses(kind: string, provider: Provider, settings: () => Pau
     update: async (id, olds, news) => {
       const now = settings();
       const request = overrideFor(now.override, news[internal.urn]);
-      if (request !== undefined) {
-        const plan = overridePlan(news, olds, request, now);
+      const plan = request === undefined ? planOf(news, olds, now) : overridePlan(news, olds, request, now);
+      if (request !== undefined || (now.pausesOnly && isDue(plan, olds))) {
         const { outs } = await update(id, olds, onlyPaused(olds, plan.paused as boolean, internalsOf(news)));
         const kept = { ...olds, paused: outs["paused"], ...(outs["status"] === undefined ? {} : { status: outs["status"] }) };
         return { outs: withRecords(kept, recordsAfterUpdate(olds, plan, now.now, request)) };
       }
-      const plan = planOf(news, olds, now);
+      if (now.pausesOnly) return { outs: olds };
       const records = recordsAfterUpdate(olds, plan, now.now);
       const { outs } = await update(id, olds, effectiveInputs(news, plan)).catch(recordOnFailure(records));
       return { outs: withRecords(outs, records) };
@@ -227,23 +250,42 @@ function memberOutputs(outputs: Values, key: string): Values {
   return memberOf(monitorSet, outputs, key)?.values ?? {};
 }
 
-/** The override run of one member: only its pause state is written, every other member and field left as recorded. */
-async function overrideMember(update: Required<Provider>["update"], id: string, olds: Values, news: Values, key: string, plan: PausePlan, request: OverrideRequest, now: number): Promise<Values> {
+/** What a run that writes only pause states does to one member: the state it sends and the records it keeps. */
+interface MemberPause {
+  paused: boolean;
+  records: Values;
+}
+
+/**
+ * Writes only the pause state of the members `changes` names (an override run's one member, a
+ * "pauses only" run's due members); every other member and field is left as recorded.
+ */
+async function writeMemberPauses(update: Required<Provider>["update"], id: string, olds: Values, news: Values, changes: ReadonlyMap<string, MemberPause>): Promise<Values> {
   const ids = isRecord(olds["ids"]) ? Object.keys(olds["ids"]) : [];
   const monitors = Object.fromEntries(ids.map((member) => {
     const outputs = memberOutputs(olds, member);
-    return [member, member === key ? onlyPaused(outputs, plan.paused as boolean, {}) : asRecorded(outputs)];
+    const change = changes.get(member);
+    return [member, change === undefined ? asRecorded(outputs) : onlyPaused(outputs, change.paused, {})];
   }));
   const clientId = olds["clientId"];
   const { outs } = await update(id, olds, { ...internalsOf(news), ...(clientId === undefined ? {} : { clientId }), monitors });
-  const written = memberOutputs(outs, key);
   const kept = structuredClone(olds) as Values & { monitors: Record<string, Values>; statuses?: Record<string, unknown> };
-  kept.monitors[key] = { ...kept.monitors[key], paused: written["paused"] };
-  if (isRecord(kept.statuses) && written["status"] !== undefined) kept.statuses[key] = written["status"];
-  return withMemberRecords(kept, (member) => {
-    const outputs = memberOutputs(olds, member);
-    return member === key ? recordsAfterUpdate(outputs, plan, now, request) : pick(outputs, [internal.override, internal.handPauseSeen]);
-  });
+  for (const key of changes.keys()) {
+    const written = memberOutputs(outs, key);
+    kept.monitors[key] = { ...kept.monitors[key], paused: written["paused"] };
+    if (isRecord(kept.statuses) && written["status"] !== undefined) kept.statuses[key] = written["status"];
+  }
+  return withMemberRecords(kept, (member) => changes.get(member)?.records ?? pick(memberOutputs(olds, member), [internal.override, internal.handPauseSeen]));
+}
+
+/** The members whose pause or resume is due, in a "pauses only" run: those the set holds and the program still declares. */
+function duePauses(olds: Values, plans: MemberPlans, now: number): Map<string, MemberPause> {
+  const due = new Map<string, MemberPause>();
+  for (const [key, plan] of plans) {
+    const outputs = memberOutputs(olds, key);
+    if (memberOf(monitorSet, olds, key) !== undefined && isDue(plan, outputs)) due.set(key, { paused: plan.paused as boolean, records: recordsAfterUpdate(outputs, plan, now) });
+  }
+  return due;
 }
 
 function pick(values: Values, keys: readonly string[]): Values {
@@ -270,7 +312,8 @@ export function withMemberPauses(provider: Provider, settings: () => PauseSettin
       const now = settings();
       const plans = memberPlans(news, olds, now);
       await announce(news[internal.urn], notices(news, olds, plans, now.now));
-      if ([...plans.keys()].some((key) => overrideFor(now.override, news[internal.urn], key) !== undefined)) return { changes: true, replaces: [], deleteBeforeReplace: false };
+      if ([...plans.keys()].some((key) => overrideFor(now.override, news[internal.urn], key) !== undefined)) return CHANGES;
+      if (now.pausesOnly) return duePauses(olds, plans, now.now).size > 0 ? CHANGES : { changes: false };
       return diff(id, olds, effectiveSetInputs(news, plans));
     },
     create: (inputs) => provider.create(effectiveSetInputs(inputs, memberPlans(inputs, {}, settings()))),
@@ -287,7 +330,13 @@ export function withMemberPauses(provider: Provider, settings: () => PauseSettin
       const target = [...plans.keys()].find((key) => overrideFor(now.override, news[internal.urn], key) !== undefined);
       if (target !== undefined) {
         const request = overrideFor(now.override, news[internal.urn], target) as OverrideRequest;
-        return { outs: await overrideMember(update, id, olds, news, target, plans.get(target) as PausePlan, request, now.now) };
+        const plan = plans.get(target) as PausePlan;
+        const change = { paused: plan.paused as boolean, records: recordsAfterUpdate(memberOutputs(olds, target), plan, now.now, request) };
+        return { outs: await writeMemberPauses(update, id, olds, news, new Map([[target, change]])) };
+      }
+      if (now.pausesOnly) {
+        const due = duePauses(olds, plans, now.now);
+        return { outs: due.size === 0 ? olds : await writeMemberPauses(update, id, olds, news, due) };
       }
       const recordsOf = (key: string) => {
         const plan = plans.get(key);

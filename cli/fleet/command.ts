@@ -1,7 +1,7 @@
 /**
  * `pulumi-monitoring fleet <verb>`: one verb over the client stacks of a project (and its shared
  * stack). This module picks the stacks and hands them to the verb: stacks/run.ts runs Pulumi
- * operations, verify.ts verifies, init.ts creates stacks; `list` and `report merge` are answered here.
+ * operations, verify.ts verifies, cli/apply-due/ applies what is due, init.ts creates stacks; `list` and `report merge` are answered here.
  */
 import type { LocalWorkspace, StackSummary } from "@pulumi/pulumi/automation";
 import { readFile } from "node:fs/promises";
@@ -17,11 +17,13 @@ import { fleetWorkspace } from "../project/workspace.js";
 import { exitCodeOf, type FleetReport, mergeReports } from "../report/fleet.js";
 import { renderDriftMarkdown } from "../report/markdown.js";
 import { renderTable } from "../report/table.js";
+import { applyDue } from "../apply-due/run.js";
 import { initClients } from "./init.js";
 import { runFleetOverrides } from "../overrides/fleet.js";
 import { VALUED_OPTIONS } from "../overrides/request.js";
 import { FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, isOverrideVerb, USAGE } from "./options.js";
 import { explainListingCrash, refuseCollidingNames } from "./runners/backend.js";
+import { stacksAtOnce } from "./runners/budget.js";
 import { shardMatrix, stacksOfShard } from "./runners/shard.js";
 import { FleetRun } from "./stacks/run.js";
 import { fleetTargets } from "./targets.js";
@@ -62,6 +64,11 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
   }
   if (isOverrideVerb(options.command)) return runFleetOverrides(options.command, options, project.dir, clients, io);
   if (options.command === "verify") return runFleetVerify(options, project, await fleetTargets(options, project, workspace, clients), io);
+  if (options.command === "apply-due") {
+    const { clients: targets, shared, budget } = await fleetTargets(options, project, workspace, clients);
+    const all = shared === undefined ? targets : [shared, ...targets];
+    return applyDue(all, { atOnce: stacksAtOnce(options.parallel, all.length), budget, waitLockMs: (options.waitLockSeconds ?? 0) * 1000 }, io);
+  }
   const targets = await fleetTargets(options, project, workspace, clients, { passOutputs: true });
   return new FleetRun(options, options.command, project, workspace, io).run(targets, sharedDestroyBlocker(options, clients, summaries));
 }

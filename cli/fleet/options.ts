@@ -29,6 +29,11 @@ Commands:
   verify     Prove that what each stack's last deploy created or changed works: a check of each
              monitor, a test delivery of each webhook subscription, with --alerts one test per
              notification channel; one report (--junit FILE too). Same as \`pulumi-monitoring verify\`
+  apply-due  Apply the pauses and resumes due now in each stack, and nothing else (a scheduled
+             job's command): a stack with nothing due, found from its state, runs no Pulumi
+             operation; the others one \`up --target <urn>... --refresh=false\` that sends only
+             those pauses and resumes. Prints the requests sent beside the minimum. Same as
+             \`pulumi-monitoring apply-due\`
   pause      Pause the objects --resource names in each stack now, until --for/--until, with
              --reason, and record the override in the stack's state: every deploy keeps them
              paused until the end (docs/overrides-and-maintenance.md). Same as \`pulumi-monitoring pause\`
@@ -125,7 +130,7 @@ Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
-export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "pause", "resume", "overrides", "list", "init", "report"] as const;
+export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "apply-due", "pause", "resume", "overrides", "list", "init", "report"] as const;
 export type FleetCommand = (typeof VERBS)[number];
 
 /** The verbs of cli/overrides/fleet.ts. */

@@ -45,6 +45,8 @@ export interface FleetProject {
   backendUrl?: string;
   /** Pulumi.yaml `drift`: which objects the unmanaged-object check leaves alone. */
   drift: DriftSettings;
+  /** Pulumi.yaml `config`: the project-level values every stack has unless its own file sets them. */
+  config?: Record<string, unknown>;
 }
 
 const configKey = z.string().regex(/^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/, "must be a configuration key such as agency:templateId");
@@ -101,6 +103,7 @@ export function parseProject(dir: string, text: string): FleetProject {
     },
   };
   if (backend?.url) project.backendUrl = backend.url;
+  if (config !== undefined) project.config = config;
   if (fleet?.shared) project.shared = { ...fleet.shared, dir: resolve(dir, fleet.shared.dir) };
   const budget = projectBudget(config?.[RATE_LIMIT_KEY]);
   if (budget !== undefined) project.budget = budget;
@@ -108,8 +111,12 @@ export function parseProject(dir: string, text: string): FleetProject {
 }
 
 /** A project-level value is written plainly or as `{ value: ... }` / `{ default: ... }`. */
+export function projectValue(setting: unknown): unknown {
+  return typeof setting === "object" && setting !== null ? ((setting as { value?: unknown; default?: unknown }).value ?? (setting as { default?: unknown }).default) : setting;
+}
+
 function projectBudget(setting: unknown): number | undefined {
-  const raw = typeof setting === "object" && setting !== null ? ((setting as { value?: unknown; default?: unknown }).value ?? (setting as { default?: unknown }).default) : setting;
+  const raw = projectValue(setting);
   if (raw === undefined) return undefined;
   const budget = Number(raw);
   if (!(budget > 0)) throw new Error(`Pulumi.yaml config ${RATE_LIMIT_KEY} must be a positive number, got ${JSON.stringify(raw)}`);

@@ -160,7 +160,7 @@ describe("a stack's settings file", () => {
 describe("the project's fleet section", () => {
   const base = "name: agency\nruntime: nodejs\n";
 
-  it("reads the shared stack, the clients folder and the budget", () => {
+  it("reads the shared stack, the clients folder, the budget and the project-level configuration", () => {
     const project = parseProject(
       "/p",
       `${base}config:\n  monitoring:maxRequestsPerSecond: 20\nfleet:\n  shared:\n    dir: shared\n    stack: shared\n    outputs:\n      templateId: agency:templateId\n`,
@@ -174,6 +174,7 @@ describe("the project's fleet section", () => {
       clients: { dir: "/p/clients", configKey: "agency:client" },
       budget: 20,
       drift: { managedBy: [], ignore: { ids: [], names: [] } },
+      config: { "monitoring:maxRequestsPerSecond": 20 },
     });
   });
 

@@ -15,7 +15,7 @@ import type { OverrideRow } from "../../provider/overrides.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { type CommandResult, runCommandCli } from "./support.js";
+import { type CommandResult, runCli } from "./support.js";
 
 const STEP_MS = 400_000;
 const STACK = "acme";
@@ -54,7 +54,7 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks }: { 
     /** `pulumi-monitoring <args>` on runner's checkout at T + minutes, and the writes it sent. */
     async function run(runner: Runner, minutes: number, args: string[]): Promise<CommandResult & { writes: string[] }> {
       await emulator.admin.clearRequestLog();
-      const result = await runCommandCli([...args, "--cwd", runners[runner]], { ...process.env, ...envOf(runner, minutes) });
+      const result = await runCli([...args, "--cwd", runners[runner]], { ...process.env, ...envOf(runner, minutes) });
       const writes = (await emulator.admin.requestLog()).filter((request) => request.method !== "GET").map(({ method, path }) => `${method} ${path}`);
       return { ...result, writes: writes.sort() };
     }

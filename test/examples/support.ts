@@ -109,16 +109,16 @@ export async function runFleetHere(args: readonly string[], env: NodeJS.ProcessE
   }
 }
 
-/** Runs `pulumi-monitoring fleet <args>` as users run it (`node dist/cli/main.js`), with `env`. */
-export function runFleetCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
-  return runCommandCli(["fleet", ...args], env);
-}
-
-/** Runs `pulumi-monitoring <args>` (any command) as users run it, with `env`. */
-export function runCommandCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+/** Runs `pulumi-monitoring <args>` as users run it (`node dist/cli/main.js`), with `env`. */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
   return new Promise((resolve) =>
     execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), ...args], { env, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
     ),
   );
+}
+
+/** Runs `pulumi-monitoring fleet <args>` as users run it (`node dist/cli/main.js`), with `env`. */
+export function runFleetCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return runCli(["fleet", ...args], env);
 }

@@ -8,11 +8,15 @@
  *   same for a set's member, whose siblings stay as they are; an override ended early (`end`)
  *   resumes it at once;
  * - a refresh that finds a pause made by hand records when it saw it (`__handPauseSeen`), and the
- *   deploys keep it paused 4 hours (`monitoring:handPauses`' default) while other changes apply.
+ *   deploys keep it paused 4 hours (`monitoring:handPauses`' default) while other changes apply;
+ * - a "pauses only" run (`apply-due`, PULUMI_MONITORING_PAUSES_ONLY) sends only the pauses and
+ *   resumes that are due, a single object's or a set's members', and leaves the program's other
+ *   changes for the next deploy.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatcher } from "../../provider/index.js";
 import { OVERRIDE_VARIABLE } from "../../provider/overrides.js";
+import { PAUSES_ONLY_VARIABLE } from "../../provider/pauses.js";
 import { profiles } from "../e2e/support.js";
 import { type TestEmulator, startTestEmulator } from "../support/emulator.js";
 
@@ -44,9 +48,10 @@ describe.each(profiles)("overrides and hand pauses on the $profile profile", ({ 
    * check, diff and, on a change, update), with `override` asked for by the command line: its
    * writes and its outputs.
    */
-  async function deployAt(minutes: number, kind: string, name: string, args: Values, override?: Values) {
+  async function deployAt(minutes: number, kind: string, name: string, args: Values, override?: Values | "pausesOnly") {
     config["monitoring:now"] = at(minutes);
-    if (override !== undefined) process.env[OVERRIDE_VARIABLE] = JSON.stringify({ urn: urnOf(kind, name), ...override });
+    if (override === "pausesOnly") process.env[PAUSES_ONLY_VARIABLE] = "1";
+    else if (override !== undefined) process.env[OVERRIDE_VARIABLE] = JSON.stringify({ urn: urnOf(kind, name), ...override });
     await emulator.admin.clearRequestLog();
     try {
       const { inputs } = await dispatcher.check({}, { ...args, __urn: urnOf(kind, name) });
@@ -65,6 +70,7 @@ describe.each(profiles)("overrides and hand pauses on the $profile profile", ({ 
       }
     } finally {
       delete process.env[OVERRIDE_VARIABLE];
+      delete process.env[PAUSES_ONLY_VARIABLE];
     }
     const writes = (await emulator.admin.requestLog()).filter((request) => request.method !== "GET").map(({ method, path }) => `${method} ${path.toLowerCase()}`);
     return { writes, outs: state.get(name)!.outs };
@@ -121,5 +127,27 @@ describe.each(profiles)("overrides and hand pauses on the $profile profile", ({ 
     const after = await deployAt(4 * 60 + 15, "Monitor", "job", { ...job, name: "Nightly job" });
     expect(after.writes).toEqual([`POST /monitors/${id.toLowerCase()}/resume`]);
     expect(after.outs).not.toHaveProperty("__handPauseSeen");
+  });
+
+  it("a pauses-only run sends only the pauses and resumes due, a single monitor's and a set's member's, and leaves the program's other changes to the next deploy", async () => {
+    const pauses = [{ from: at(60), to: at(180), reason: "database upgrade" }];
+    const shop = { name: "Shop", url: "https://shop.example/shop", pauses };
+    const set = (docs: string) => ({ monitors: { api: { name: "Api", url: "https://shop.example/api", pauses }, docs: { name: docs, url: "https://shop.example/docs" } } });
+    await deployAt(0, "Monitor", "shop", shop);
+    await deployAt(0, "MonitorSet", "catalog", set("Docs"));
+    const id = state.get("shop")!.id.toLowerCase();
+    const api = (state.get("catalog")!.outs["ids"] as Record<string, string>).api!.toLowerCase();
+
+    expect((await deployAt(30, "Monitor", "shop", { ...shop, name: "Shop v2" }, "pausesOnly")).writes).toEqual([]);
+    const started = await deployAt(65, "Monitor", "shop", { ...shop, name: "Shop v2" }, "pausesOnly");
+    expect(started.writes).toEqual([`POST /monitors/${id}/pause`]);
+    expect(started.outs).toMatchObject({ name: "Shop", paused: true });
+    const member = await deployAt(65, "MonitorSet", "catalog", set("Docs v2"), "pausesOnly");
+    expect(member.writes).toEqual([`POST /monitors/${api}/pause`]);
+    expect(member.outs).toMatchObject({ monitors: { api: { paused: true }, docs: { name: "Docs", paused: false } } });
+    expect((await deployAt(70, "MonitorSet", "catalog", set("Docs v2"), "pausesOnly")).writes).toEqual([]);
+
+    expect((await deployAt(185, "Monitor", "shop", { ...shop, name: "Shop v2" }, "pausesOnly")).writes).toEqual([`POST /monitors/${id}/resume`]);
+    expect((await deployAt(190, "Monitor", "shop", { ...shop, name: "Shop v2" })).writes).toEqual([`PATCH /monitors/${id}`]);
   });
 });

@@ -33,7 +33,7 @@ export const RUNS_PROGRAM: ReadonlySet<Verb> = new Set(["preview", "up"]);
  * reads the stack's outputs twice and its last update (three more CLI runs per stack, each
  * loading the state and its secrets), for results the fleet takes from the engine's events.
  */
-function withoutResultReads(stack: Stack): Stack {
+export function withoutResultReads(stack: Stack): Stack {
   return Object.assign(Object.create(stack) as Stack, { outputs: async () => ({}), info: async () => undefined });
 }
 

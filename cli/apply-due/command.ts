@@ -1,0 +1,44 @@
+/**
+ * `pulumi-monitoring apply-due`: the pauses and resumes due at now in one stack, and nothing else,
+ * for a job scheduled every few minutes (cli/apply-due/run.ts; `fleet apply-due` for many stacks).
+ */
+import { positiveNumber } from "../command/args.js";
+import { defineCommand } from "../command/command.js";
+import { readProject } from "../project/project.js";
+import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
+import { fleetWorkspace } from "../project/workspace.js";
+import { applyDue } from "./run.js";
+
+export const USAGE = `Usage: pulumi-monitoring apply-due [options]
+
+Applies the pauses and resumes that are due at now in one stack, and writes nothing else: a
+window of \`pauses\` that started or ended, an override that ended, a pause made by hand whose
+time (monitoring:handPauses) ended. Meant for a job scheduled every 15 minutes.
+
+It reads the stack's state (no request to the service) and finds what is due compared with what
+the state records. With nothing due it runs no Pulumi operation and sends no request. Otherwise it
+runs one \`pulumi up --target <urn>... --refresh=false\` in which the provider sends only those
+pauses and resumes: other changes of the program wait for the next deploy. It prints the requests
+sent beside the minimum, one write per due change. Now is monitoring:now or PULUMI_MONITORING_NOW
+when set, else the clock.
+
+Options:
+  --stack NAME   The stack (default: the project's selected stack)
+  --cwd DIR      The Pulumi project directory (default: the current directory)
+  --wait-lock S  When a deploy holds the stack's lock, retry for up to S seconds instead of
+                 reporting it as locked (default 0)
+  -h, --help     Show this text
+
+Exit status: 0 done (or nothing due), 1 the stack could not be read or updated (or was locked), 2 bad usage.`;
+
+export const applyDueCommand = defineCommand({
+  name: "apply-due",
+  usage: USAGE,
+  options: { ...STACK_OPTIONS, "wait-lock": { type: "string" } },
+  async run({ values }, io) {
+    const cwd = values.cwd ?? process.cwd();
+    const [name, project, workspace] = await Promise.all([chosenStack(cwd, values.stack), readProject(cwd), fleetWorkspace(cwd)]);
+    const waitLockMs = values["wait-lock"] === undefined ? 0 : positiveNumber("--wait-lock", values["wait-lock"], "a positive number of seconds") * 1000;
+    return applyDue([{ label: name, name, role: "client", project, workspace }], { atOnce: 1, budget: project.budget, waitLockMs }, io);
+  },
+});

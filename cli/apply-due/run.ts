@@ -1,0 +1,127 @@
+/**
+ * `apply-due` on some stacks: the pauses and resumes due at now, and nothing else, at the least
+ * cost. Each stack's state is read (`pulumi stack export`, no request to the service), its settings
+ * from its files, and the pure plan finds what is due (provider/due.ts); a stack with nothing due
+ * runs no Pulumi operation; the others run ONE `pulumi up --target <urn>... --refresh=false` in the provider's "pauses only" mode
+ * (provider/pauses.ts). Every request goes through one token server, which counts them.
+ */
+import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { setTimeout as sleep } from "node:timers/promises";
+import { CONFIG_NAMESPACE, type ConfigSource, deployInstant, handPauses } from "../../provider/config.js";
+import { runBounded } from "../../provider/concurrency.js";
+import { type DueChange, dueInState } from "../../provider/due.js";
+import { FLEET_BUDGET_ENV } from "../../provider/fleet-budget.js";
+import { PAUSES_ONLY_VARIABLE } from "../../provider/pauses.js";
+import { EXIT } from "../command/exit.js";
+import type { CommandIO } from "../command/io.js";
+import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
+import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "../fleet/runners/lock.js";
+import { type StackTarget, withSharedBudget } from "../fleet/targets.js";
+import { configValue } from "../fleet/stacks/run-config.js";
+import { commandErrorMessage } from "../project/errors.js";
+import { type FleetProject, projectValue, readStackSettings } from "../project/project.js";
+import { fleetWorkspace } from "../project/workspace.js";
+
+/**
+ * The budget of a run whose project sets none: high enough never to slow it, since its token
+ * server is there to count the requests.
+ */
+const COUNTING_BUDGET = 1000;
+
+export interface StackOutcome {
+  stack: string;
+  due: DueChange[];
+  result: "nothing due" | "applied" | "failed" | "locked";
+  error?: string;
+}
+
+export interface ApplyDueSummary {
+  stacks: StackOutcome[];
+  /** Requests sent to the service, every attempt counted (the token server's grants). */
+  requests: number;
+  /** One write per due change. */
+  minimum: number;
+}
+
+export interface ApplyDueOptions {
+  /** Stacks at a time. */
+  atOnce: number;
+  /** Requests per second across the stacks, if the project or the command line sets a budget. */
+  budget: number | undefined;
+  /** How long to retry a stack another run holds locked (a deploy), in milliseconds. */
+  waitLockMs: number;
+}
+
+/** Applies what is due in `targets`; prints the outcome. */
+export async function applyDue(targets: readonly StackTarget[], { atOnce, budget, waitLockMs }: ApplyDueOptions, io: Pick<CommandIO, "stdout" | "env">): Promise<number> {
+  const { result, use } = await withSharedBudget(budget ?? COUNTING_BUDGET, async (address) => {
+    const settled = await runBounded(targets, atOnce, (target) => applyDueOn(target, address as string, Date.now() + waitLockMs, io.env));
+    return settled.map((outcome, index): StackOutcome => {
+      const stack = targets[index]!.label;
+      if (outcome.status === "fulfilled") return outcome.value;
+      return { stack, due: [], result: "failed", error: outcome.status === "rejected" ? commandErrorMessage(outcome.reason) : "not started" };
+    });
+  });
+  const summary: ApplyDueSummary = { stacks: result, requests: use?.granted ?? 0, minimum: result.reduce((sum, stack) => sum + stack.due.length, 0) };
+  io.stdout.write(renderSummary(summary));
+  return result.some((stack) => stack.result === "failed" || stack.result === "locked") ? EXIT.failed : EXIT.ok;
+}
+
+/** One stack: what is due from its state, and, when something is, the one targeted run that applies it. */
+async function applyDueOn(target: StackTarget, budgetAddress: string, waitLockUntil: number, env: NodeJS.ProcessEnv): Promise<StackOutcome> {
+  const [exported, settings] = await Promise.all([target.workspace.exportStack(target.name), readStackSettings(target.project, target.name)]);
+  const setting = settingOf(settings, target.project);
+  const due = dueInState(exported, deployInstant(setting, env), handPauses(setting));
+  if (due.length === 0) return { stack: target.label, due, result: "nothing due" };
+  // A workspace of its own: its CLI runs carry the "pauses only" mode and the token server's address to the provider.
+  const workspace: LocalWorkspace = await fleetWorkspace(target.workspace.workDir);
+  Object.assign(workspace.envVars, { [PAUSES_ONLY_VARIABLE]: "1", [FLEET_BUDGET_ENV]: budgetAddress });
+  const stack = withoutRefresh(withoutResultReads(await Stack.select(target.name, workspace)));
+  for (;;) {
+    try {
+      await stack.up({ target: [...new Set(due.map((change) => change.urn))] });
+      return { stack: target.label, due, result: "applied" };
+    } catch (error) {
+      // A deploy holds the stack: nothing was done, so the same run can start again once it ends.
+      const lock = lockHolderOf(error);
+      if (lock !== undefined && Date.now() < waitLockUntil) {
+        await sleep(Math.min(LOCK_RETRY_MS, waitLockUntil - Date.now()));
+        continue;
+      }
+      if (lock !== undefined) return { stack: target.label, due, result: "locked", error: describeLock(lock) };
+      return { stack: target.label, due, result: "failed", error: commandErrorMessage(error) };
+    }
+  }
+}
+
+/**
+ * A plain `monitoring:` value of the stack's settings file, else of Pulumi.yaml's `config`: read
+ * from the files, without one more CLI run per stack (`monitoring:now` and `monitoring:handPauses`
+ * are never secrets).
+ */
+function settingOf(settings: string, project: FleetProject): ConfigSource {
+  const plain = (value: unknown) => (typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined);
+  return (key) => plain(configValue(settings, `${CONFIG_NAMESPACE}:${key}`)) ?? plain(projectValue(project.config?.[`${CONFIG_NAMESPACE}:${key}`]));
+}
+
+/** `web` or `fleet[api]`. */
+function objectName(change: DueChange): string {
+  return change.member === undefined ? change.resource : `${change.resource}[${change.member}]`;
+}
+
+function describeChange(change: DueChange): string {
+  return change.paused ? `pause ${objectName(change)} ('${change.reason}')` : `resume ${objectName(change)}`;
+}
+
+/** One line per stack, then the requests sent beside the minimum. */
+export function renderSummary({ stacks, requests, minimum }: ApplyDueSummary): string {
+  const width = Math.max(0, ...stacks.map((stack) => stack.stack.length));
+  const lines = stacks.map((stack) => {
+    const changes = stack.due.map(describeChange).join(", ");
+    const what = stack.result === "nothing due" ? "nothing due (no Pulumi operation)" : stack.result === "applied" ? `applied: ${changes}` : `${stack.result} (${stack.error}); not applied: ${changes || "unknown"}`;
+    return `${stack.stack.padEnd(width)}  ${what}`;
+  });
+  const idle = stacks.filter((stack) => stack.result === "nothing due").length;
+  lines.push("", `${requests} request${requests === 1 ? "" : "s"} (minimum ${minimum}: one write per due change); ${idle} of ${stacks.length} stack${stacks.length === 1 ? "" : "s"} had nothing due`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,110 @@
+/**
+ * `fleet apply-due`, the scheduled job's command, on a fleet of 20 stacks of one monitor each
+ * (test/programs/pauses, whose Pulumi.yaml says `refresh: always`), deployed once at T, two of
+ * them with a window from T+1h to T+3h:
+ * - at T+30m nothing is due: no stack runs a Pulumi operation (no state file is written) and the
+ *   service gets no request;
+ * - at T+1h05 exactly the two windows' pauses are due: the service gets those 2 writes and
+ *   nothing else (no refresh, no read), the command prints "2 requests (minimum 2", and a change
+ *   of the program made meanwhile (a name) waits for the next deploy;
+ * - at T+3h05 `apply-due --stack c01` (one stack) resumes its monitor with 1 request, still
+ *   leaving the name to the next deploy.
+ * The fleet runs as a child process, as a CI job runs it; the clock is set by PULUMI_MONITORING_NOW.
+ */
+import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mapBounded } from "../../provider/concurrency.js";
+import { runCli, runFleetCli } from "../examples/support.js";
+import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
+
+const STACKS = Array.from({ length: 20 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
+/** The stacks with a window: the first two. */
+const WINDOWED = STACKS.slice(0, 2);
+const STEP_MS = 600_000;
+const T = Date.parse("2030-11-28T20:00:00Z");
+const at = (minutes: number) => new Date(T + minutes * 60_000).toISOString();
+
+describe("fleet apply-due on 20 stacks", () => {
+  let emulator: TestEmulator;
+  let workDir: string;
+  let env: NodeJS.ProcessEnv;
+
+  /** Each stack's settings file: its window, if any, and the monitor's name when given. */
+  const writeSettings = (stack: string, name?: string) => {
+    const pauses = WINDOWED.includes(stack) ? [{ from: at(60), to: at(180), reason: "database upgrade" }] : [];
+    const lines = ["config:", `  pauses:pauses: '${JSON.stringify(pauses)}'`, ...(name === undefined ? [] : [`  pauses:name: ${name}`])];
+    return writeFile(join(workDir, `Pulumi.${stack}.yaml`), `${lines.join("\n")}\n`);
+  };
+  const applyDueAt = (minutes: number) => runFleetCli(["apply-due", "--parallel", "4", "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(minutes) });
+  /** When each stack's state was last written, by file. */
+  const stateTimes = async () => {
+    const dir = join(workDir, ".state/.pulumi/stacks/pauses");
+    const files = (await readdir(dir)).filter((file) => file.endsWith(".json"));
+    return Object.fromEntries(await Promise.all(files.map(async (file) => [file, (await stat(join(dir, file))).mtimeMs] as const)));
+  };
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    // Inside the repository, so that the program loads this package as `pulumi-monitoring`.
+    workDir = join(repoRoot, ".work", `apply-due-${randomBytes(4).toString("hex")}`);
+    await mkdir(join(workDir, ".state"), { recursive: true });
+    for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/pauses", file), join(workDir, file));
+    env = fleetTestEnv(workDir, emulator);
+    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
+    await mapBounded(STACKS, 4, async (stack) => {
+      await Stack.create(stack, workspace);
+      await writeSettings(stack);
+    });
+    const { code, stderr } = await runFleetCli(["up", "--yes", "--no-refresh", "--parallel", "4", "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(0) });
+    expect(code, stderr).toBe(0);
+  }, STEP_MS);
+  afterAll(async () => {
+    await emulator?.stop();
+    if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("with nothing due, runs no Pulumi operation and sends no request", async () => {
+    const before = await stateTimes();
+    await emulator.admin.clearRequestLog();
+    const { code, stdout, stderr } = await applyDueAt(30);
+    expect(code, stderr).toBe(0);
+    expect(await emulator.admin.requestLog()).toEqual([]);
+    expect(await stateTimes()).toEqual(before);
+    expect(stdout).toContain("0 requests (minimum 0: one write per due change); 20 of 20 stacks had nothing due");
+  }, STEP_MS);
+
+  it("with two windows started, sends exactly their two pauses, no read, and leaves the program's other change to the next deploy", async () => {
+    await writeSettings(WINDOWED[0]!, "renamed site");
+    const before = await stateTimes();
+    await emulator.admin.clearRequestLog();
+    const { code, stdout, stderr } = await applyDueAt(65);
+    expect(code, stderr).toBe(0);
+
+    const requests = (await emulator.admin.requestLog()).map(({ method, path }) => `${method} ${path}`);
+    expect(requests).toHaveLength(2);
+    for (const request of requests) expect(request).toMatch(/^POST \/monitors\/[^/]+\/pause$/);
+    const paused = await Promise.all(requests.map((request) => emulator.byHand<{ name: string; paused: boolean }>("GET", request.slice(5, -"/pause".length))));
+    expect(paused.map(({ name, paused }) => ({ name, paused })).sort((a, b) => a.name.localeCompare(b.name))).toEqual(WINDOWED.map((stack) => ({ name: `${stack} site`, paused: true })));
+
+    expect(stdout).toContain("2 requests (minimum 2: one write per due change); 18 of 20 stacks had nothing due");
+    for (const stack of WINDOWED) expect(stdout).toMatch(new RegExp(`^${stack}  applied: pause site \\('database upgrade'\\)$`, "m"));
+    const after = await stateTimes();
+    const written = Object.keys(after).filter((file) => after[file] !== before[file]);
+    expect(written.sort()).toEqual(WINDOWED.map((stack) => `${stack}.json`));
+  }, STEP_MS);
+
+  it("on one stack, resumes its monitor once the window has ended, with one request", async () => {
+    const stack = WINDOWED[0]!;
+    await emulator.admin.clearRequestLog();
+    const { code, stdout, stderr } = await runCli(["apply-due", "--stack", stack, "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(185) });
+    expect(code, stderr).toBe(0);
+    const requests = (await emulator.admin.requestLog()).map(({ method, path }) => `${method} ${path}`);
+    expect(requests).toEqual([expect.stringMatching(/^POST \/monitors\/[^/]+\/resume$/)]);
+    expect(await emulator.byHand("GET", requests[0]!.slice(5, -"/resume".length))).toMatchObject({ name: `${stack} site`, paused: false });
+    expect(stdout).toBe(`${stack}  applied: resume site\n\n1 request (minimum 1: one write per due change); 0 of 1 stack had nothing due\n`);
+  }, STEP_MS);
+});

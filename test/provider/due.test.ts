@@ -1,0 +1,53 @@
+/**
+ * The pauses and resumes due in a stack's exported state (provider/due.ts): what `apply-due`
+ * targets. From the state alone: the windows its inputs record, the override and hand pause its
+ * outputs record, against the pause state the outputs record; a single object and a set's member.
+ */
+import { describe, expect, it } from "vitest";
+import { dueInState } from "../../provider/due.js";
+
+const TYPE = "pulumi-nodejs:dynamic/monitoring:";
+const urnOf = (kind: string, name: string) => `urn:pulumi:prod::shop::${TYPE}${kind}::${name}`;
+const T = Date.parse("2030-11-28T20:00:00Z");
+const at = (minutes: number) => new Date(T + minutes * 60_000).toISOString();
+const FOUR_HOURS = { rule: "for", ms: 4 * 3_600_000, text: "4h" } as const;
+const window = [{ from: at(60), to: at(180), reason: "database upgrade" }];
+const override = { until: at(120), reason: "incident 42", by: "alice", at: at(0) };
+
+const single = (inputs: object, outputs: object) => ({ urn: urnOf("Monitor", "web"), type: `${TYPE}Monitor`, inputs, outputs: { name: "Web", ...outputs } });
+const stateOf = (...resources: object[]) => ({ version: 3, deployment: { resources } });
+
+describe("dueInState", () => {
+  it.each([
+    { case: "before a window", minutes: 30, resource: single({ pauses: window }, { paused: false }), due: [] },
+    { case: "a window started", minutes: 65, resource: single({ pauses: window }, { paused: false }), due: [{ paused: true, reason: "database upgrade" }] },
+    { case: "inside a window, paused", minutes: 90, resource: single({ pauses: window }, { paused: true }), due: [] },
+    { case: "a window ended", minutes: 185, resource: single({ pauses: window }, { paused: true }), due: [{ paused: false, reason: "active" }] },
+    { case: "an override active", minutes: 60, resource: single({ paused: false }, { paused: true, __override: override }), due: [] },
+    { case: "an override ended", minutes: 125, resource: single({ paused: false }, { paused: true, __override: override }), due: [{ paused: false, reason: "declared" }] },
+    { case: "a hand pause's 4h ended", minutes: 250, resource: single({ paused: false }, { paused: true, __handPauseSeen: at(0) }), due: [{ paused: false, reason: "declared" }] },
+    { case: "a hand pause within its 4h", minutes: 200, resource: single({ paused: false }, { paused: true, __handPauseSeen: at(0) }), due: [] },
+    { case: "an unmanaged pause state", minutes: 65, resource: single({}, { paused: true }), due: [] },
+  ])("$case: $due.length due", ({ minutes, resource, due }) => {
+    expect(dueInState(stateOf(resource), Date.parse(at(minutes)), FOUR_HOURS)).toEqual(due.map((change) => ({ urn: urnOf("Monitor", "web"), resource: "web", type: "Monitor", ...change })));
+  });
+
+  it("names a set's member whose window started, and not its siblings", () => {
+    const set = {
+      urn: urnOf("MonitorSet", "fleet"),
+      type: `${TYPE}MonitorSet`,
+      inputs: { monitors: { api: { name: "Api", pauses: window }, docs: { name: "Docs" } } },
+      outputs: { ids: { api: "m1", docs: "m2" }, monitors: { api: { name: "Api", paused: false }, docs: { name: "Docs", paused: false } } },
+    };
+    expect(dueInState(stateOf(set), Date.parse(at(65)), FOUR_HOURS)).toEqual([
+      { urn: urnOf("MonitorSet", "fleet"), resource: "fleet", member: "api", type: "MonitorSet", paused: true, reason: "database upgrade" },
+    ]);
+  });
+
+  it.each([{ exported: undefined }, { exported: {} }, { exported: stateOf({ urn: "urn:pulumi:prod::shop::pulumi:pulumi:Stack::shop-prod", type: "pulumi:pulumi:Stack", outputs: {} }) }])(
+    "finds nothing in a state without monitors: $exported",
+    ({ exported }) => {
+      expect(dueInState(exported, T, FOUR_HOURS)).toEqual([]);
+    },
+  );
+});
