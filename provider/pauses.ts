@@ -158,21 +158,33 @@ function recordOnFailure(records: Values): (error: unknown) => never {
   };
 }
 
+/**
+ * `check`, then, for an object about to be created (no old inputs) whose inputs pass, what time will
+ * do to it: an existing object's notices come from diff, which sees what the state records.
+ */
+function announcingCheck(
+  check: Required<Provider>["check"],
+  settings: () => PauseSettings,
+  noticesFor: (news: Values, inputs: Values, now: PauseSettings) => readonly (string | undefined)[],
+): Required<Provider>["check"] {
+  return async (olds, news) => {
+    const result = await check(olds, news);
+    const creating = Object.keys(olds).filter((key) => !isInternal(key)).length === 0;
+    if (creating && (result.failures?.length ?? 0) === 0) {
+      const now = settings();
+      await announce(news[internal.urn], noticesFor(news, result.inputs ?? news, now));
+    }
+    return result;
+  };
+}
+
 /** A single monitor's or heartbeat's provider, with its pause state driven by windows, overrides and hand pauses. */
 export function withPauses(kind: string, provider: Provider, settings: () => PauseSettings): Provider {
   if (!PAUSABLE_KINDS.includes(kind)) return provider;
   const { check, diff, read, update } = provider as Required<Provider>;
   return {
     ...provider,
-    check: async (olds, news) => {
-      const result = await check(olds, news);
-      const creating = Object.keys(olds).filter((key) => !isInternal(key)).length === 0;
-      if (creating && (result.failures?.length ?? 0) === 0) {
-        const now = settings();
-        await announce(news[internal.urn], [noticeOf(subjectOf(news[internal.urn], kind), planOf(result.inputs ?? news, {}, now), {}, now.now)]);
-      }
-      return result;
-    },
+    check: announcingCheck(check, settings, (news, inputs, now) => [noticeOf(subjectOf(news[internal.urn], kind), planOf(inputs, {}, now), {}, now.now)]),
     diff: async (id, olds, news) => {
       const now = settings();
       const request = overrideFor(now.override, news[internal.urn]);
@@ -299,15 +311,7 @@ export function withMemberPauses(provider: Provider, settings: () => PauseSettin
     [...plans].map(([key, plan]) => noticeOf(subjectOf(news[internal.urn], monitorSet.kind, key), plan, memberOutputs(olds, key), now));
   return {
     ...provider,
-    check: async (olds, news) => {
-      const result = await check(olds, news);
-      const creating = Object.keys(olds).filter((key) => !isInternal(key)).length === 0;
-      if (creating && (result.failures?.length ?? 0) === 0) {
-        const now = settings();
-        await announce(news[internal.urn], notices(news, {}, memberPlans(result.inputs ?? news, {}, now), now.now));
-      }
-      return result;
-    },
+    check: announcingCheck(check, settings, (news, inputs, now) => notices(news, {}, memberPlans(inputs, {}, now), now.now)),
     diff: async (id, olds, news) => {
       const now = settings();
       const plans = memberPlans(news, olds, now);
