@@ -1,7 +1,7 @@
 /**
  * `pulumi-monitoring fleet <verb>`: one verb over the client stacks of a project (and its shared
  * stack). This module picks the stacks and hands them to the verb: stacks/run.ts runs Pulumi
- * operations, verify.ts verifies, init.ts creates stacks; `list` and `report merge` are answered here.
+ * operations, verify.ts verifies, scopes.ts computes and checks scopes, init.ts creates stacks; `list` and `report merge` are answered here.
  */
 import type { LocalWorkspace, StackSummary } from "@pulumi/pulumi/automation";
 import { readFile } from "node:fs/promises";
@@ -17,11 +17,12 @@ import { exitCodeOf, type FleetReport, mergeReports } from "../report/fleet.js";
 import { renderDriftMarkdown } from "../report/markdown.js";
 import { renderTable } from "../report/table.js";
 import { initClients } from "./init.js";
-import { FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, USAGE } from "./options.js";
+import { CHECKED_VERBS, type CheckedVerb, FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, USAGE } from "./options.js";
 import { explainListingCrash, refuseCollidingNames } from "./runners/backend.js";
 import { shardMatrix, stacksOfShard } from "./runners/shard.js";
 import { FleetRun } from "./stacks/run.js";
 import { fleetTargets } from "./targets.js";
+import { checkScopesBefore, runFleetScopes } from "./scopes.js";
 import { runFleetVerify } from "./verify.js";
 
 export const fleet = defineCommand({
@@ -55,7 +56,12 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
     return EXIT.ok;
   }
   if (options.command === "verify") return runFleetVerify(options, project, await fleetTargets(options, project, workspace, clients), io);
+  if (options.command === "scopes") return runFleetScopes(options, await fleetTargets(options, project, workspace, clients), io);
   const targets = await fleetTargets(options, project, workspace, clients, { passOutputs: true });
+  if (options.checkScopes && (CHECKED_VERBS as readonly string[]).includes(options.command)) {
+    const refused = await checkScopesBefore(options.command as CheckedVerb, options, targets, io);
+    if (refused !== undefined) return refused;
+  }
   return new FleetRun(options, options.command, project, workspace, io).run(targets, sharedDestroyBlocker(options, clients, summaries));
 }
 

@@ -29,6 +29,11 @@ Commands:
              notification channel; one report (--junit FILE too). Same as \`pulumi-monitoring verify\`
   list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]};
              with --shards N the N shares instead: {"include":[{"shard":"1/2","stacks":"acme globex"},...]}
+  scopes     The scopes an API key needs for each command, the union over the selected client
+             stacks and the shared stack, with the operations behind each scope (as
+             \`pulumi-monitoring scopes\`, which reads one stack); sends nothing. With --check, proves
+             with GETs only that each distinct key the stacks use holds every scope they need:
+             one key for the fleet or one per client, each checked once (exit 3: a scope missing)
   init       Create a stack for each spec file of the clients folder (clients/<stack>.yaml)
              that has none, and update the configuration of those whose spec changed
   report merge FILE...
@@ -82,6 +87,11 @@ Options:
   --alerts         verify: send each notification channel in scope one test notification
   --timeout S      verify: how long to wait for a check's result or a delivery's outcome (default 120)
   --junit FILE     verify: also write the report as JUnit XML to FILE
+  --check          scopes: prove that the stacks' keys hold the scopes (GETs only)
+  --check-scopes   preview/up/refresh/destroy/drift: first prove, with one GET per scope and
+                   distinct key, that each key holds the scopes that command needs for its stacks;
+                   a missing one stops the run before any stack runs (exit 1). Computing what the
+                   stacks need costs a preview without refresh of each stack (no request)
   --json           Write the report (list: the matrix) as JSON on stdout instead of a table
   --markdown       drift, report merge of drift reports: write the report as markdown, for a CI
                    job to post as a comment or an issue
@@ -113,8 +123,11 @@ Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
-export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "list", "init", "report"] as const;
+export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "list", "scopes", "init", "report"] as const;
 export type FleetCommand = (typeof VERBS)[number];
+/** The verbs `--check-scopes` goes with: each checks the scopes of the command of its name (cli/fleet/scopes.ts). */
+export const CHECKED_VERBS = ["preview", "up", "refresh", "destroy", "drift"] as const satisfies readonly FleetCommand[];
+export type CheckedVerb = (typeof CHECKED_VERBS)[number];
 
 export interface FleetOptions {
   command: FleetCommand;
@@ -161,6 +174,10 @@ export interface FleetOptions {
   timeoutSeconds?: number;
   /** verify: where to write the JUnit report. */
   junit?: string;
+  /** scopes: prove that the stacks' keys hold the scopes. */
+  check?: boolean;
+  /** preview/up/refresh/destroy/drift: prove first that the keys hold the scopes of the verb. */
+  checkScopes?: boolean;
 }
 
 /** At most 8 at once by default: beyond that the CLI processes mostly wait on each other. */
@@ -193,6 +210,8 @@ export const FLEET_OPTIONS = {
   timeout: { type: "string" },
   junit: { type: "string" },
   yes: { type: "boolean", short: "y" },
+  check: { type: "boolean" },
+  "check-scopes": { type: "boolean" },
 } as const;
 
 /** The fleet's options from its command line, or "help" for `--help`; bad usage throws a {@link UsageError}. */
@@ -285,6 +304,14 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
     if (command !== "verify") throw new UsageError("--all, --alerts, --timeout and --junit go with verify");
     const timeout = values.timeout === undefined ? undefined : positiveNumber("--timeout", values.timeout, "a positive number of seconds");
     Object.assign(options, { verifyAll: values.all ?? false, alerts: values.alerts ?? false, ...(timeout === undefined ? {} : { timeoutSeconds: timeout }), ...(values.junit === undefined ? {} : { junit: values.junit }) });
+  }
+  if (values.check) {
+    if (command !== "scopes") throw new UsageError("--check goes with scopes; before another verb, --check-scopes proves the scopes that verb needs");
+    options.check = true;
+  }
+  if (values["check-scopes"]) {
+    if (!(CHECKED_VERBS as readonly string[]).includes(command)) throw new UsageError(`--check-scopes goes with ${CHECKED_VERBS.join(", ")}`);
+    options.checkScopes = true;
   }
   if (values["wait-lock"] !== undefined) {
     const seconds = Number(values["wait-lock"]);
