@@ -219,6 +219,8 @@ describe("the command line", () => {
     expect(parseFleetArgs(["up", "--no-refresh"], "/here")).toMatchObject({ command: "up", refresh: false });
     expect(parseFleetArgs(["preview", "--dry-run"], "/here")).toMatchObject({ command: "preview", dryRun: true });
     expect(parseFleetArgs(["up", "--shard", "2/4", "--max-rps", "20", "--shard-rps", "8"], "/here")).toMatchObject({ shard: { index: 2, count: 4 }, maxRps: 20, shardRps: 8 });
+    expect(parseFleetArgs(["scopes", "--check", "--json"], "/here")).toMatchObject({ command: "scopes", check: true, json: true });
+    expect(parseFleetArgs(["up", "--check-scopes", "--shard", "1/2"], "/here")).toMatchObject({ command: "up", checkScopes: true });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 
@@ -236,6 +238,8 @@ describe("the command line", () => {
     expect(() => parseFleetArgs(["up", "--dry-run"], "/")).toThrow("--dry-run goes with preview");
     expect(() => parseFleetArgs(["up", "--shard-rps", "5"], "/")).toThrow("--shard-rps goes with --shard I/N");
     expect(() => parseFleetArgs(["up", "--shard", "1/2", "--shard-rps", "0"], "/")).toThrow("--shard-rps must be a positive number");
+    expect(() => parseFleetArgs(["up", "--check"], "/")).toThrow("--check goes with scopes; before another verb, --check-scopes");
+    expect(() => parseFleetArgs(["verify", "--check-scopes"], "/")).toThrow("--check-scopes goes with preview, up, refresh, destroy, drift");
   });
 });
 
