@@ -1,7 +1,7 @@
 /**
  * `pulumi-monitoring fleet <verb>`: one verb over the client stacks of a project (and its shared
  * stack). This module picks the stacks and hands them to the verb: stacks/run.ts runs Pulumi
- * operations, verify.ts verifies, cli/apply-due/ applies what is due, init.ts creates stacks; `list` and `report merge` are answered here.
+ * operations, verify.ts verifies, scopes.ts computes and checks scopes, cli/apply-due/ applies what is due, init.ts creates stacks; `list` and `report merge` are answered here.
  */
 import type { LocalWorkspace, StackSummary } from "@pulumi/pulumi/automation";
 import { readFile } from "node:fs/promises";
@@ -21,12 +21,13 @@ import { applyDue } from "../apply-due/run.js";
 import { initClients } from "./init.js";
 import { runFleetOverrides } from "../overrides/fleet.js";
 import { VALUED_OPTIONS } from "../overrides/request.js";
-import { FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, isOverrideVerb, USAGE } from "./options.js";
+import { CHECKED_VERBS, type CheckedVerb, FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, isOverrideVerb, USAGE } from "./options.js";
 import { explainListingCrash, refuseCollidingNames } from "./runners/backend.js";
 import { stacksAtOnce } from "./runners/budget.js";
 import { shardMatrix, stacksOfShard } from "./runners/shard.js";
 import { FleetRun } from "./stacks/run.js";
 import { fleetTargets } from "./targets.js";
+import { checkScopesBefore, runFleetScopes } from "./scopes.js";
 import { runFleetVerify } from "./verify.js";
 
 const fleetCommand = defineCommand({
@@ -69,7 +70,12 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
     const all = shared === undefined ? targets : [shared, ...targets];
     return applyDue(all, { atOnce: stacksAtOnce(options.parallel, all.length), budget, waitLockMs: (options.waitLockSeconds ?? 0) * 1000 }, io);
   }
+  if (options.command === "scopes") return runFleetScopes(options, await fleetTargets(options, project, workspace, clients), io);
   const targets = await fleetTargets(options, project, workspace, clients, { passOutputs: true });
+  if (options.checkScopes && (CHECKED_VERBS as readonly string[]).includes(options.command)) {
+    const refused = await checkScopesBefore(options.command as CheckedVerb, options, targets, io);
+    if (refused !== undefined) return refused;
+  }
   return new FleetRun(options, options.command, project, workspace, io).run(targets, sharedDestroyBlocker(options, clients, summaries));
 }
 

@@ -41,6 +41,11 @@ Commands:
   overrides  List the overrides recorded in each stack's state (--resource filters them)
   list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]};
              with --shards N the N shares instead: {"include":[{"shard":"1/2","stacks":"acme globex"},...]}
+  scopes     The scopes an API key needs for each command, the union over the selected client
+             stacks and the shared stack, with the operations behind each scope (as
+             \`pulumi-monitoring scopes\`, which reads one stack); sends nothing. With --check, proves
+             with GETs only that each distinct key the stacks use holds every scope they need:
+             one key for the fleet or one per client, each checked once (exit 3: a scope missing)
   init       Create a stack for each spec file of the clients folder (clients/<stack>.yaml)
              that has none, and update the configuration of those whose spec changed
   report merge FILE...
@@ -99,6 +104,11 @@ Options:
   --for DURATION   pause: how long from now (2h, 90m, 1d)
   --until INSTANT  pause: until when, an ISO 8601 instant with an offset
   --reason TEXT    pause: why (not empty)
+  --check          scopes: prove that the stacks' keys hold the scopes (GETs only)
+  --check-scopes   preview/up/refresh/destroy/drift: first prove, with one GET per scope and
+                   distinct key, that each key holds the scopes that command needs for its stacks;
+                   a missing one stops the run before any stack runs (exit 1). Computing what the
+                   stacks need costs a preview without refresh of each stack (no request)
   --json           Write the report (list: the matrix) as JSON on stdout instead of a table
   --markdown       drift, report merge of drift reports: write the report as markdown, for a CI
                    job to post as a comment or an issue
@@ -130,8 +140,11 @@ Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
 interrupted and how to recover them.`;
 
-export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "apply-due", "pause", "resume", "overrides", "list", "init", "report"] as const;
+export const VERBS = ["preview", "up", "refresh", "destroy", "drift", "verify", "apply-due", "pause", "resume", "overrides", "list", "scopes", "init", "report"] as const;
 export type FleetCommand = (typeof VERBS)[number];
+/** The verbs `--check-scopes` goes with: each checks the scopes of the command of its name (cli/fleet/scopes.ts). */
+export const CHECKED_VERBS = ["preview", "up", "refresh", "destroy", "drift"] as const satisfies readonly FleetCommand[];
+export type CheckedVerb = (typeof CHECKED_VERBS)[number];
 
 /** The verbs of cli/overrides/fleet.ts. */
 const OVERRIDE_VERBS: readonly string[] = ["pause", "resume", "overrides"];
@@ -186,6 +199,10 @@ export interface FleetOptions {
   timeoutSeconds?: number;
   /** verify: where to write the JUnit report. */
   junit?: string;
+  /** scopes: prove that the stacks' keys hold the scopes. */
+  check?: boolean;
+  /** preview/up/refresh/destroy/drift: prove first that the keys hold the scopes of the verb. */
+  checkScopes?: boolean;
 }
 
 /** At most 8 at once by default: beyond that the CLI processes mostly wait on each other. */
@@ -222,6 +239,8 @@ export const FLEET_OPTIONS = {
   until: { type: "string" },
   reason: { type: "string" },
   yes: { type: "boolean", short: "y" },
+  check: { type: "boolean" },
+  "check-scopes": { type: "boolean" },
 } as const;
 
 /** The fleet's options from its command line, or "help" for `--help`; bad usage throws a {@link UsageError}. */
@@ -322,6 +341,14 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
   if (values.for !== undefined || values.until !== undefined || values.reason !== undefined) {
     if (command !== "pause") throw new UsageError("--for, --until and --reason go with pause");
     options.pause = { ...(values.for === undefined ? {} : { for: values.for }), ...(values.until === undefined ? {} : { until: values.until }), ...(values.reason === undefined ? {} : { reason: values.reason }) };
+  }
+  if (values.check) {
+    if (command !== "scopes") throw new UsageError("--check goes with scopes; before another verb, --check-scopes proves the scopes that verb needs");
+    options.check = true;
+  }
+  if (values["check-scopes"]) {
+    if (!(CHECKED_VERBS as readonly string[]).includes(command)) throw new UsageError(`--check-scopes goes with ${CHECKED_VERBS.join(", ")}`);
+    options.checkScopes = true;
   }
   if (values["wait-lock"] !== undefined) {
     const seconds = Number(values["wait-lock"]);

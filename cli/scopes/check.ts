@@ -8,7 +8,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../../provider/errors.js";
-import type { ApiClient } from "../../provider/http/client.js";
+import type { ProviderSettings } from "../../provider/config.js";
+import { ApiClient } from "../../provider/http/client.js";
 import { ROUTES, type Route, routeName } from "../../schema/routes.js";
 
 export type Proof =
@@ -25,6 +26,17 @@ export function provingRoute(scope: string): Route | undefined {
 
 export async function proveScopes(api: ApiClient, scopes: readonly string[]): Promise<Proof[]> {
   return Promise.all(scopes.map((scope) => prove(api, scope)));
+}
+
+/** Proves the scopes with a client of its own on the service and key `settings` name, closed once done. */
+export async function proveKeyHolds(settings: ProviderSettings, scopes: readonly string[]): Promise<Proof[]> {
+  const { apiUrl, maxRequestsPerSecond, ...rest } = settings;
+  const api = new ApiClient({ baseUrl: apiUrl, ...rest, ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }) });
+  try {
+    return await proveScopes(api, scopes);
+  } finally {
+    await api.close();
+  }
 }
 
 async function prove(api: ApiClient, scope: string): Promise<Proof> {

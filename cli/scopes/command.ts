@@ -3,13 +3,12 @@
  * table the HTTP client uses (cli/scopes/needs.ts), and with `--check`, proof with GETs only that
  * the configured key holds them (cli/scopes/check.ts).
  */
-import { ApiClient } from "../../provider/http/client.js";
 import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { fleetWorkspace } from "../project/workspace.js";
-import { type Proof, proveScopes } from "./check.js";
+import { type Proof, proveKeyHolds } from "./check.js";
 import { COMMANDS, type ScopesReport, scopesFor } from "./needs.js";
 import { readStack } from "./stack.js";
 
@@ -61,31 +60,25 @@ export async function run(options: ScopesOptions, io: Pick<CommandIO, "stdout" |
     const view = await readStack(await fleetWorkspace(options.cwd), options.stack);
     report = scopesFor(view.contents);
     if (options.check) {
-      const { apiUrl, maxRequestsPerSecond, ...settings } = view.settings();
-      const api = new ApiClient({ baseUrl: apiUrl, ...settings, ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }) });
-      try {
-        proofs = await proveScopes(api, report.all);
-      } finally {
-        await api.close();
-      }
+      proofs = await proveKeyHolds(view.settings(), report.all);
     }
   } catch (error) {
     io.stderr.write(`pulumi-monitoring scopes: ${(error as Error).message}\n`);
     return SCOPES_EXIT.failed;
   }
-  io.stdout.write(options.json ? `${JSON.stringify({ ...report, ...(proofs === undefined ? {} : { check: proofs.map(proofJson) }) }, null, 2)}\n` : renderReport(options.stack, report, proofs));
+  io.stdout.write(options.json ? `${JSON.stringify({ ...report, ...(proofs === undefined ? {} : { check: proofs.map(proofJson) }) }, null, 2)}\n` : renderReport(`stack ${options.stack}`, report, proofs));
   if (proofs === undefined) return SCOPES_EXIT.ok;
   if (proofs.some((proof) => proof.verdict === "failed")) return SCOPES_EXIT.failed;
   return proofs.some((proof) => proof.verdict === "missing") ? SCOPES_EXIT.missing : SCOPES_EXIT.ok;
 }
 
-function proofJson(proof: Proof): Record<string, unknown> {
+export function proofJson(proof: Proof): Record<string, unknown> {
   return "route" in proof ? { scope: proof.scope, verdict: proof.verdict, request: `GET ${proof.route.path}`, status: proof.status } : proof;
 }
 
-/** The text report: per command its scopes, then per scope the operations behind it, then the check. */
-export function renderReport(stack: string, report: ScopesReport, proofs?: readonly Proof[]): string {
-  const lines = [`Scopes an API key needs for stack ${stack}:`, ""];
+/** The text report for `whose` (`stack acme`): per command its scopes, then per scope the operations behind it, then the check. */
+export function renderReport(whose: string, report: ScopesReport, proofs?: readonly Proof[]): string {
+  const lines = [`Scopes an API key needs for ${whose}:`, ""];
   const width = Math.max(...COMMANDS.map((name) => name.length));
   for (const name of COMMANDS) lines.push(`  ${name.padEnd(width)}  ${report.commands[name].join(", ") || "(none)"}`);
   lines.push(`  ${"all".padEnd(width)}  ${report.all.join(", ") || "(none)"}`, "", "Operations behind each scope:");
@@ -101,9 +94,10 @@ export function renderReport(stack: string, report: ScopesReport, proofs?: reado
   return `${lines.join("\n")}\n`;
 }
 
-function renderCheck(report: ScopesReport, proofs: readonly Proof[]): string[] {
+/** The check's lines: each scope held, missing (with the commands and operations of `report` that need it) or unproven. */
+export function renderCheck(report: ScopesReport, proofs: readonly Proof[], key = "the configured key", needers = "the stack"): string[] {
   const missing = proofs.filter((proof) => proof.verdict === "missing");
-  const lines = [`Check of the configured key (GETs only; a made-up id answers 404 when the scope is held, 403 when not):`];
+  const lines = [`Check of ${key} (GETs only; a made-up id answers 404 when the scope is held, 403 when not):`];
   for (const proof of proofs) {
     if (proof.verdict === "held") lines.push(`  held     ${proof.scope}  (GET ${proof.route.path} answered ${proof.status})`);
     else if (proof.verdict === "missing") {
@@ -112,6 +106,6 @@ function renderCheck(report: ScopesReport, proofs: readonly Proof[]): string[] {
       lines.push(`  MISSING  ${proof.scope}  (GET ${proof.route.path} answered 403): needed by ${commands.join(", ")} for ${needs.filter((need) => need.commands.length > 0).map((need) => `${need.request} (${need.does.join(", ")})`).join("; ")}`);
     } else if ("reason" in proof) lines.push(`  ${proof.verdict === "unprovable" ? "unproven" : "FAILED  "} ${proof.scope}  (${proof.reason})`);
   }
-  lines.push(missing.length === 0 ? "The key holds every scope the stack needs." : `The key lacks ${missing.length} scope(s): ${missing.map((proof) => proof.scope).join(", ")}.`);
+  lines.push(missing.length === 0 ? `The key holds every scope ${needers} needs.` : `The key lacks ${missing.length} scope(s): ${missing.map((proof) => proof.scope).join(", ")}.`);
   return lines;
 }

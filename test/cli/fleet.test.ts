@@ -227,6 +227,8 @@ describe("the command line", () => {
       resources: ["web", "fleet[*]"],
       pause: { for: "2h", reason: "maintenance" },
     });
+    expect(parseFleetArgs(["scopes", "--check", "--json"], "/here")).toMatchObject({ command: "scopes", check: true, json: true });
+    expect(parseFleetArgs(["up", "--check-scopes", "--shard", "1/2"], "/here")).toMatchObject({ command: "up", checkScopes: true });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 
@@ -246,6 +248,8 @@ describe("the command line", () => {
     expect(() => parseFleetArgs(["up", "--shard", "1/2", "--shard-rps", "0"], "/")).toThrow("--shard-rps must be a positive number");
     expect(() => parseFleetArgs(["up", "--resource", "web"], "/")).toThrow("--resource goes with pause, resume and overrides");
     expect(() => parseFleetArgs(["resume", "--for", "2h"], "/")).toThrow("--for, --until and --reason go with pause");
+    expect(() => parseFleetArgs(["up", "--check"], "/")).toThrow("--check goes with scopes; before another verb, --check-scopes");
+    expect(() => parseFleetArgs(["verify", "--check-scopes"], "/")).toThrow("--check-scopes goes with preview, up, refresh, destroy, drift");
   });
 });
 

@@ -2,8 +2,9 @@
  * examples/ci: the GitHub Actions workflow passes actionlint (which checks its run: scripts with
  * shellcheck), the GitLab pipeline's scripts pass shellcheck, and every fleet command line of both
  * pipelines is one the fleet accepts, with as many shard jobs as shares, each verifying its share
- * after an up. Both schedule `apply-due` every 15 minutes and a nightly `drift`, and a scheduled
- * run runs only its own job, never a deploy.
+ * after an up, and every run of the operation checking the keys' scopes first. Both schedule
+ * `apply-due` every 15 minutes and a nightly `drift`, and a scheduled run runs only its own job,
+ * never a deploy.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -51,6 +52,8 @@ describe("examples/ci", () => {
     // The shard job's operation, and the verification after an up, take the same share.
     const shards = commands.flatMap((args) => (args.includes("--shard") ? [args[args.indexOf("--shard") + 1]] : []));
     expect(shards).toEqual(["2/4", "2/4"]);
+    // The shared stack's run and the shard's prove the keys hold the operation's scopes before anything runs.
+    expect(commands.filter((args) => args[0] === variables.OPERATION).map((args) => args.includes("--check-scopes"))).toEqual([true, true]);
   });
 
   it("the GitLab pipeline starts as many shard jobs as it lists shares", async () => {

@@ -12,4 +12,5 @@ describeLeastPrivilege({
   stackName: "acme",
   files: ["Pulumi.yaml", "index.ts", "Pulumi.acme.yaml", "shared/Pulumi.yaml", "shared/index.ts"],
   config: { "agency:chatWebhookUrl": { value: "https://hooks.slack.com/services/T000/B000/acmesecret", secret: true } },
+  eachScopeNeeded: true,
 });

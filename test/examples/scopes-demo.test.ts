@@ -4,4 +4,4 @@
  */
 import { describeLeastPrivilege } from "./least-privilege.js";
 
-describeLeastPrivilege({ name: "the demo stack", profile: "default", program: ".", files: ["Pulumi.yaml", "index.ts"] });
+describeLeastPrivilege({ name: "the demo stack", profile: "default", program: ".", files: ["Pulumi.yaml", "index.ts"], eachScopeNeeded: true });
