@@ -69,12 +69,14 @@ describe.each(profiles)("a pause window on the $profile profile", ({ profile }) 
     expect(await pausedState()).toEqual({ web: false, backup: false, api: false, docs: false });
   }, STEP_MS);
 
-  it("at T+1h05: pauses each object of the window, one write each", async () => {
-    const { writes, changes } = await upAt(65);
-    expect(writes).toEqual(calls("pause"));
+  const transition = (minutes: number, call: "pause" | "resume", paused: boolean) => async () => {
+    const { writes, changes } = await upAt(minutes);
+    expect(writes).toEqual(calls(call));
     expect(changes).toMatchObject({ update: 3 });
-    expect(await pausedState()).toEqual({ web: true, backup: true, api: true, docs: false });
-  }, STEP_MS);
+    expect(await pausedState()).toEqual({ web: paused, backup: paused, api: paused, docs: false });
+  };
+
+  it("at T+1h05: pauses each object of the window, one write each", transition(65, "pause", true), STEP_MS);
 
   it("at T+2h, inside the window: writes nothing, and says when they resume", async () => {
     const { writes, changes, stdout } = await upAt(120);
@@ -83,12 +85,7 @@ describe.each(profiles)("a pause window on the $profile profile", ({ profile }) 
     expect(changes).not.toHaveProperty("update");
   }, STEP_MS);
 
-  it("at T+3h05: resumes each object of the window, one write each", async () => {
-    const { writes, changes } = await upAt(185);
-    expect(writes).toEqual(calls("resume"));
-    expect(changes).toMatchObject({ update: 3 });
-    expect(await pausedState()).toEqual({ web: false, backup: false, api: false, docs: false });
-  }, STEP_MS);
+  it("at T+3h05: resumes each object of the window, one write each", transition(185, "resume", false), STEP_MS);
 
   it("a week later, the ended window still in the program: writes nothing and previews no change", async () => {
     const { writes, changes, stdout } = await upAt(7 * 24 * 60);

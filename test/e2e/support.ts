@@ -3,6 +3,7 @@
  * views of the emulator's contents and request log.
  */
 import { execFile } from "node:child_process";
+import { expect } from "vitest";
 import { join } from "node:path";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { createTestStack, repoRoot, testPassphrase, type TestStack, type TestStackOptions } from "../support/pulumi.js";
@@ -91,4 +92,18 @@ export function runCli(deployment: Deployment, ...args: string[]): Promise<{ cod
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
     ),
   );
+}
+
+/**
+ * What drift finds of the set `fleet` of the hand-change stories (test/e2e/hand-changes.test.ts,
+ * test/cli/drift-alt-profile.test.ts) after the same changes by hand: `api` renamed, `docs`
+ * deleted, `web` paused with its interval (left out by the program) changed.
+ */
+export function setMembersChangedByHand(ids: Record<string, string | undefined>, paused: Record<string, unknown>): unknown[] {
+  const member = (key: string, finding: Record<string, unknown>) => expect.objectContaining({ type: "MonitorSet", name: `fleet[${key}]`, id: ids[key], ...finding });
+  return [
+    member("api", { drift: "changed", fields: [{ field: "name", recorded: "Api", actual: "Api renamed by hand", declared: true }] }),
+    member("docs", { drift: "deleted", fields: [] }),
+    member("web", { drift: "changed", paused, fields: [{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }] }),
+  ];
 }

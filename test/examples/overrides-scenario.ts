@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OverrideRow } from "../../provider/overrides.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
-import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { type CommandResult, runCli } from "./support.js";
+import { repoRoot } from "../support/pulumi.js";
+import { type CommandResult, runCli, runnerEnvironment } from "./support.js";
 
 const STEP_MS = 400_000;
 const STACK = "acme";
@@ -41,13 +41,7 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks }: { 
     let ids: Record<string, string>;
 
     const envOf = (runner: Runner, minutes: number): Record<string, string> => ({
-      ...(postgres === undefined ? { PULUMI_BACKEND_URL: `file://${join(base, ".state")}` } : { PULUMI_BACKEND_URL: postgres.backendUrl, ...postgres.env }),
-      PULUMI_HOME: join(base, `home-${runner}`),
-      PULUMI_CONFIG_PASSPHRASE: testPassphrase,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      MONITORING_API_URL: emulator.baseUrl,
-      MONITORING_API_KEY: emulator.apiKey,
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      ...runnerEnvironment(base, runner, postgres === undefined ? { PULUMI_BACKEND_URL: `file://${join(base, ".state")}` } : { PULUMI_BACKEND_URL: postgres.backendUrl, ...postgres.env }, emulator),
       PULUMI_MONITORING_NOW: at(minutes),
       PULUMI_MONITORING_ACTOR: `alice-${runner}`,
     });

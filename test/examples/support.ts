@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { vi } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { useStarted } from "../support/use-started.js";
-import { createTestStack, repoRoot, type TestStack, type TestStackOptions } from "../support/pulumi.js";
+import { createTestStack, repoRoot, testPassphrase, type TestStack, type TestStackOptions } from "../support/pulumi.js";
 
 /** `monitoring:apiUrl` and the secret `monitoring:apiKey` of the emulator. */
 export function connectionConfig(emulator: TestEmulator): ConfigMap {
@@ -81,6 +81,24 @@ export function useExampleStack(options: TestStackOptions): ExampleStack {
       await emulator.stop();
     },
   );
+}
+
+/**
+ * The environment of one CI runner's CLI in a test of teams: its own Pulumi home under `base`, the
+ * shared state `backend` (PULUMI_BACKEND_URL and, for PostgreSQL, libpq's variables), the stacks'
+ * passphrase and the emulator as the service. The example is type-checked by the suite
+ * (test/architecture/types.test.ts), so the many stack runs need not again.
+ */
+export function runnerEnvironment(base: string, runner: string, backend: Record<string, string>, emulator: Pick<TestEmulator, "baseUrl" | "apiKey">): Record<string, string> {
+  return {
+    ...backend,
+    PULUMI_HOME: join(base, `home-${runner}`),
+    PULUMI_CONFIG_PASSPHRASE: testPassphrase,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    MONITORING_API_URL: emulator.baseUrl,
+    MONITORING_API_KEY: emulator.apiKey,
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+  };
 }
 
 export interface CommandResult {

@@ -22,8 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
-import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { runFleetCli, runFleetHere, ServiceView } from "./support.js";
+import { repoRoot } from "../support/pulumi.js";
+import { runFleetCli, runFleetHere, runnerEnvironment, ServiceView } from "./support.js";
 
 /**
  * One hashes to share 1 of 2 and the other to share 2 (cli/fleet/runners/shard.ts): one stack per runner is
@@ -60,15 +60,7 @@ describe("examples/agency split across CI runners", () => {
 
   const envOf = (runner: Runner, extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
     ...process.env,
-    PULUMI_BACKEND_URL: postgres.backendUrl,
-    ...postgres.env,
-    PULUMI_HOME: join(base, `home-${runner}`),
-    PULUMI_CONFIG_PASSPHRASE: testPassphrase,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    MONITORING_API_URL: emulator.baseUrl,
-    MONITORING_API_KEY: emulator.apiKey,
-    // npm test type-checks the example with tsc (test/architecture/types.test.ts); each of the many stack runs need not again.
-    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    ...runnerEnvironment(base, runner, { PULUMI_BACKEND_URL: postgres.backendUrl, ...postgres.env }, emulator),
     ...extra,
   });
   const fleet = (runner: Runner, args: string[], extra?: Record<string, string>) => runFleetCli([...args, "--cwd", runners[runner]], envOf(runner, extra));
