@@ -6,6 +6,7 @@
  */
 import { membersOf, monitorSet } from "../schema/members.js";
 import { isRecord } from "../schema/naming.js";
+import { exportedResources } from "./exported-state.js";
 import type { HandPauses } from "./pause-plan.js";
 import { isDue, PAUSABLE_KINDS, planOf } from "./pauses.js";
 
@@ -21,23 +22,17 @@ export interface DueChange {
 }
 
 export function dueInState(exported: unknown, now: number, handPauses: HandPauses): DueChange[] {
-  const deployment = isRecord(exported) && isRecord(exported["deployment"]) ? exported["deployment"] : undefined;
-  const resources = Array.isArray(deployment?.["resources"]) ? deployment["resources"] : [];
   const changes: DueChange[] = [];
-  for (const resource of resources) {
-    if (!isRecord(resource) || typeof resource["urn"] !== "string" || typeof resource["type"] !== "string" || !isRecord(resource["outputs"])) continue;
-    const type = resource["type"].slice(resource["type"].lastIndexOf(":") + 1);
+  for (const { urn, type, name, inputs, outputs } of exportedResources(exported)) {
     if (!PAUSABLE_KINDS.includes(type) && type !== monitorSet.kind) continue;
-    const inputs = isRecord(resource["inputs"]) ? resource["inputs"] : {};
     const declared = isRecord(inputs["monitors"]) ? inputs["monitors"] : {};
-    for (const member of membersOf(type, resource["outputs"])) {
+    for (const member of membersOf(type, outputs)) {
       const memberInputs = member.key === undefined ? inputs : declared[member.key];
       if (!isRecord(memberInputs)) continue;
       const plan = planOf(memberInputs, member.values, { now, handPauses });
       if (!isDue(plan, member.values)) continue;
-      const resourceName = resource["urn"].slice(resource["urn"].lastIndexOf("::") + 2);
       const reason = plan.why.kind === "window" || plan.why.kind === "override" ? plan.why.reason : plan.why.kind === "hand" ? "paused by hand" : plan.why.kind;
-      changes.push({ urn: resource["urn"], resource: resourceName, ...(member.key === undefined ? {} : { member: member.key }), type, paused: plan.paused as boolean, reason });
+      changes.push({ urn, resource: name, ...(member.key === undefined ? {} : { member: member.key }), type, paused: plan.paused as boolean, reason });
     }
   }
   return changes;

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { membersOf } from "../schema/members.js";
 import { isRecord } from "../schema/naming.js";
 import { instant, nonEmpty } from "../schema/rules.js";
+import { exportedResources } from "./exported-state.js";
 import { internal } from "./fields.js";
 import type { OverrideRecord } from "./pause-plan.js";
 
@@ -78,19 +79,12 @@ export interface OverrideRow {
  * the state's order of resources then members. Pure: `now` decides which have ended.
  */
 export function overridesInState(exported: unknown, now: number): OverrideRow[] {
-  const deployment = isRecord(exported) && isRecord(exported["deployment"]) ? exported["deployment"] : undefined;
-  const resources = Array.isArray(deployment?.["resources"]) ? deployment["resources"] : [];
-  const rows: OverrideRow[] = [];
-  for (const resource of resources) {
-    if (!isRecord(resource) || typeof resource["urn"] !== "string" || typeof resource["type"] !== "string" || !isRecord(resource["outputs"])) continue;
-    const type = resource["type"].slice(resource["type"].lastIndexOf(":") + 1);
-    const name = resource["urn"].slice(resource["urn"].lastIndexOf("::") + 2);
-    for (const member of membersOf(type, resource["outputs"])) {
+  return exportedResources(exported).flatMap(({ type, name, outputs }) =>
+    membersOf(type, outputs).flatMap((member) => {
       const override = recordedOverride(member.values);
-      if (override === undefined) continue;
-      const state = now < Date.parse(override.until) ? "active" : "ended";
-      rows.push({ resource: name, ...(member.key === undefined ? {} : { member: member.key }), type, ...override, state });
-    }
-  }
-  return rows;
+      if (override === undefined) return [];
+      const state = now < Date.parse(override.until) ? ("active" as const) : ("ended" as const);
+      return [{ resource: name, ...(member.key === undefined ? {} : { member: member.key }), type, ...override, state }];
+    }),
+  );
 }

@@ -1,0 +1,5 @@
+/** A pause window in code on the alt profile: test/e2e/pause-window-scenario.ts. */
+import { describePauseWindow } from "./pause-window-scenario.js";
+import { profiles } from "./support.js";
+
+describePauseWindow(profiles[1]!);
