@@ -17,13 +17,7 @@ export type CommandName = (typeof COMMANDS)[number];
 export const TYPE_PREFIX = "pulumi-nodejs:dynamic/monitoring:";
 
 /** A resource of the stack: as the program declares it (inputs), as the state records it (outputs), or both. */
-export interface StackResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-}
+export type StackResource = Omit<StateResource, "created" | "modified">;
 
 export interface StackContents {
   /** The program's resources, as a preview without refresh declares them. */
