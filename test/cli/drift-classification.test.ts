@@ -141,7 +141,13 @@ describe("a pause made by hand", () => {
     const recorded = { ...managedPause, ...(seen === undefined ? {} : { paused: true, __handPauseSeen: seen }) };
     // The refresh records when it first saw the pause: now, when no refresh of a deploy had.
     const actual = { ...managedPause, paused: true, __handPauseSeen: seen ?? iso(0) };
-    expect(driftOne(declaring({ paused: false }, recorded, actual), settings as PauseSettings)).toEqual({ ...object, drift: "changed", fields: [], paused: { managed: true, ...expected } });
+    // Strictly: a pause not seen yet, or with no end, has no `seen` or `until` at all.
+    expect(driftOne(declaring({ paused: false }, recorded, actual), settings as PauseSettings)).toStrictEqual({ ...object, drift: "changed", fields: [], paused: { managed: true, ...expected } });
+  });
+
+  it("a record of when the pause was seen that is no instant: told with no start and no end, and what the deploy's plan does (it resumes it)", () => {
+    const found = driftOne(declaring({ paused: false }, { ...managedPause, paused: true, __handPauseSeen: 5 }, { ...managedPause, paused: true, __handPauseSeen: 5 }));
+    expect(found?.paused).toStrictEqual({ managed: true, nextDeploy: "resumes", rule: "4h" });
   });
 
   it("pauses declared and no window in force: managed, under the same rule", () => {
@@ -238,7 +244,9 @@ describe("a left-out field changed by hand, and a deploy that kept it", () => {
 
   it("a known field beside a declared one changed by hand: the object drifts for the declared one alone", () => {
     const found = findingsOf(step("same", written, { ...written, name: "X" }), AT_NOW);
-    expect(found.drift).toEqual([{ ...object, drift: "changed", fields: [{ field: "name", recorded: "Web", actual: "X", declared: true }] }]);
+    // Strictly: no pause state told, no hold.
+    expect(found.drift).toStrictEqual([{ ...object, drift: "changed", fields: [{ field: "name", recorded: "Web", actual: "X", declared: true }] }]);
+    expect(found.holds).toEqual([]);
     expect(found.known.map((known) => known.field)).toEqual(["intervalSeconds"]);
   });
 });

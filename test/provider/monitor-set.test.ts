@@ -36,7 +36,24 @@ describe("checking a MonitorSet", () => {
 
   it("refuses an empty set and unknown fields", () => {
     expect(checkGroup(monitorSet, { monitors: {} }).failures.map((failure) => failure.reason)).toEqual(["MonitorSet.monitors: must be a map of at least one monitor by key"]);
-    expect(checkGroup(monitorSet, { monitors: declared, interval: 5 }).failures.map((failure) => failure.property)).toEqual(["interval"]);
+    expect(checkGroup(monitorSet, { monitors: declared, interval: 5 }).failures).toEqual([{ property: "interval", reason: "MonitorSet.interval: unknown field (known: monitors, clientId)" }]);
+  });
+
+  it("refuses a member that is no object, naming it, and shows no warning beside a failure", () => {
+    expect(checkGroup(monitorSet, { monitors: { ...declared, broken: "https://x.example" } })).toEqual({
+      inputs: { monitors: { ...declared, broken: "https://x.example" } },
+      failures: [{ property: 'monitors["broken"]', reason: 'MonitorSet.monitors["broken"]: must be a monitor\'s inputs (an object)' }],
+      warnings: [],
+    });
+  });
+
+  it("names no property for a member's secret field, as for a single Monitor's: the engine would print the value beside it", () => {
+    const { failures } = checkGroup(monitorSet, { monitors: { web: { name: "Web", url: "https://shop.example.com", authPassword: 5 } } });
+    expect(failures.map((failure) => failure.property)).toEqual([""]);
+  });
+
+  it("leaves members not known yet at preview to be checked once they are", () => {
+    expect(checkGroup(monitorSet, { monitors: UNKNOWN })).toEqual({ inputs: { monitors: UNKNOWN }, failures: [], warnings: [] });
   });
 
   it("keeps the inputs as written, the set's client not copied into each monitor", () => {

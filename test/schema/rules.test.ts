@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { field, factsOf } from "../../schema/define.js";
-import { ianaTimeZone, isSetSchema, knownValuesOf, openEnum, port, region, setOf, timeOfDay } from "../../schema/rules.js";
+import { ianaTimeZone, isSetSchema, knownValuesOf, openEnum, pauseWindows, port, region, setOf, timeOfDay } from "../../schema/rules.js";
+import { monitor } from "../../schema/index.js";
+import { inputFields } from "../../provider/fields.js";
 
 const accepts = (schema: z.ZodType, value: unknown): boolean => schema.safeParse(value).success;
 
@@ -69,5 +71,19 @@ describe("rules", () => {
     expect(weekday.safeParse("").error?.issues[0]?.message).toBe("must not be empty");
     expect(knownValuesOf(weekday.optional())).toEqual(["mon", "tue"]);
     expect(accepts(region, "us-east")).toBe(true);
+  });
+  it("a pause window ends after it starts: `to` at the same instant as `from` (in another offset) or before it is refused on `to`, naming `from`", () => {
+    const ending = (to: string) => pauseWindows.safeParse([{ from: "2030-11-28T22:00:00Z", to, reason: "freeze" }]);
+    expect(ending("2030-11-28T22:00:01Z").success).toBe(true);
+    const refusal = [expect.objectContaining({ code: "custom", path: [0, "to"], message: "must be after from (2030-11-28T22:00:00Z)" })];
+    expect(ending("2030-11-28T23:00:00+01:00").error?.issues).toEqual(refusal);
+    expect(ending("2030-11-28T21:00:00Z").error?.issues).toEqual(refusal);
+  });
+
+  it("pauses steer the provider alone: a providerOnly fact of the Monitor, never one of its API inputs", () => {
+    expect(monitor.providerOnly).toEqual(["pauses"]);
+    expect(monitor.inputs.shape).toHaveProperty("pauses");
+    expect(inputFields(monitor)).not.toContain("pauses");
+    expect(inputFields(monitor)).toContain("paused");
   });
 });
