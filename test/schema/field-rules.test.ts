@@ -156,6 +156,7 @@ describe("a field's facts", () => {
         password: field(z.string().optional(), { description: "Secret.", secret: true, writeOnly: true }),
         token: field(z.string().optional(), { description: "Secret.", secret: true }),
         note: z.string().optional().describe("Without facts: in no list."),
+        windows: field(z.array(z.string()).optional(), { description: "Steers the provider.", providerOnly: true }),
       }),
       associations: {},
       outputs: z.object({
@@ -170,6 +171,7 @@ describe("a field's facts", () => {
       writeOnly: ["password"],
       secretOutputs: ["signingSecret"],
       keepFromState: ["signingSecret"],
+      providerOnly: ["windows"],
     });
   });
 
