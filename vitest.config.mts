@@ -21,22 +21,28 @@ const engineFiles = [
 ];
 
 /**
- * The longest engine files (the table the reporter prints), started first: a long file that
+ * The longest engine files (the table the reporter prints on a fresh clone), started first: a long file that
  * starts last keeps one worker busy after the other has run out of files. Vitest orders the rest
  * by the durations of earlier runs on this machine, or, on a fresh clone, by file size, which
  * says little about these (the import files are a few lines over a shared scenario).
  */
 const longestFirst = [
+  "test/cli/apply-due.test.ts",
+  "test/examples/scopes-agency.test.ts",
+  "test/examples/scopes-fleet.test.ts",
+  "test/examples/lost-runner.test.ts",
+  "test/examples/overrides-alt.test.ts",
+  "test/examples/scopes-demo.test.ts",
+  "test/examples/overrides.test.ts",
+  "test/examples/scopes-agency-alt.test.ts",
   "test/examples/teams.test.ts",
+  "test/e2e/reconcile.test.ts",
+  "test/examples/scopes-demo-alt.test.ts",
   "test/examples/agency-fleet.test.ts",
   "test/e2e/flaky-service.test.ts",
-  "test/examples/lost-runner.test.ts",
   "test/e2e/package.test.ts",
-  "test/import/import-alt.test.ts",
-  "test/cli/fleet-in-process.test.ts",
-  "test/e2e/lifecycle.test.ts",
-  "test/examples/agency.test.ts",
-  "test/examples/yaml.test.ts",
+  "test/e2e/hand-changes.test.ts",
+  "test/examples/demo.test.ts",
 ];
 
 /**
