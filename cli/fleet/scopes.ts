@@ -39,7 +39,7 @@ async function scopesOfStacks({ shared, clients }: FleetTargets, parallel: numbe
   const targets = shared === undefined ? clients : [shared, ...clients];
   return mapBounded(targets, stacksAtOnce(parallel, targets.length), async (target) => {
     try {
-      const view = await readStack(target.workspace, target.name);
+      const view = await readStack(target.workspace, target.project, target.name);
       return { label: target.label, report: scopesFor(view.contents), settings: view.settings() };
     } catch (error) {
       throw new Error(`${target.label}: ${(error as Error).message}`);

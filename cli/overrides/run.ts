@@ -11,7 +11,7 @@ import { CONFIG_NAMESPACE, deployInstant } from "../../provider/config.js";
 import { OVERRIDE_VARIABLE, type OverrideRequest } from "../../provider/overrides.js";
 import { errorSummary } from "../project/errors.js";
 import { fleetWorkspace } from "../project/workspace.js";
-import { withoutRefresh } from "../fleet/stacks/operations.js";
+import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
 import type { OverrideTarget } from "./targets.js";
 
 export interface StackState {
@@ -34,11 +34,16 @@ export async function readStackState(dir: string, stack: string, env: NodeJS.Pro
  */
 export async function runOverride(dir: string, stack: string, target: OverrideTarget, request: OverrideRequest): Promise<void> {
   const workspace = await fleetWorkspace(dir, { [OVERRIDE_VARIABLE]: JSON.stringify(request) });
-  const selected = withoutRefresh(await Stack.select(stack, workspace));
-  let updated: number;
+  const selected = withoutRefresh(withoutResultReads(await Stack.select(stack, workspace)));
+  // From the engine's summary event: the outputs and history the Automation API would read after the run cost three more CLI runs.
+  let updated = 0;
   try {
-    const result = await selected.up({ target: [target.urn] });
-    updated = result.summary.resourceChanges?.["update"] ?? 0;
+    await selected.up({
+      target: [target.urn],
+      onEvent: (event) => {
+        if (event.summaryEvent !== undefined) updated = event.summaryEvent.resourceChanges["update"] ?? 0;
+      },
+    });
   } catch (error) {
     throw new Error(`stack ${stack}: the run that records the override of ${target.name} failed: ${errorSummary((error as Error).message)}`);
   }

@@ -3,7 +3,7 @@
  * CLI commands run with, which keeps Pulumi 3.259's PostgreSQL backend from waiting forever when
  * it lists stacks (docs/teams-and-ci.md).
  */
-import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { availableParallelism } from "node:os";
 
 /** The CLI's default number of stacks a DIY backend reads at once. */
@@ -35,7 +35,22 @@ export function cliEnvironment(env: NodeJS.ProcessEnv = process.env, cores: numb
  * {@link cliEnvironment}, and `envVars` (a run's own settings, such as an override to record).
  */
 export async function fleetWorkspace(workDir: string, envVars: Record<string, string> = {}): Promise<LocalWorkspace> {
-  const workspace = await LocalWorkspace.create({ workDir, envVars: { ...cliEnvironment(), ...envVars } });
+  const workspace = await LocalWorkspace.create({ workDir, envVars: { ...cliEnvironment(), ...envVars }, pulumiCommand: await pulumiCli() });
   workspace.selectStack = async () => undefined;
   return workspace;
+}
+
+let sharedCli: Promise<PulumiCommand> | undefined;
+
+/**
+ * The Pulumi CLI, found and its version checked once per process: the Automation API otherwise
+ * runs `pulumi version` for every workspace, one more CLI run per stack of a fleet.
+ */
+export function pulumiCli(): Promise<PulumiCommand> {
+  sharedCli ??= PulumiCommand.get().catch((error: unknown) => {
+    // Not kept: the next command looks again (the CLI may have been installed meanwhile).
+    sharedCli = undefined;
+    throw error;
+  });
+  return sharedCli;
 }

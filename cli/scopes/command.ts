@@ -6,6 +6,7 @@
 import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
+import { readProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { fleetWorkspace } from "../project/workspace.js";
 import { type Proof, proveKeyHolds } from "./check.js";
@@ -57,7 +58,8 @@ export async function run(options: ScopesOptions, io: Pick<CommandIO, "stdout" |
   let report: ScopesReport;
   let proofs: Proof[] | undefined;
   try {
-    const view = await readStack(await fleetWorkspace(options.cwd), options.stack);
+    const [workspace, project] = await Promise.all([fleetWorkspace(options.cwd), readProject(options.cwd)]);
+    const view = await readStack(workspace, project, options.stack);
     report = scopesFor(view.contents);
     if (options.check) {
       proofs = await proveKeyHolds(view.settings(), report.all);

@@ -1,12 +1,14 @@
 /**
  * What `scopes` computes from: the stack's program as it stands (a preview without refresh, which
- * sends no request of its own) and what its state records (`pulumi stack export`), and the stack's
- * connection settings.
+ * sends no request of its own, with the program in this process when the fleet's runner can run it
+ * there) and what its state records (`pulumi stack export`), and the stack's connection settings.
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { CONFIG_NAMESPACE, dryRunEnabled, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
+import { inProcessRunner } from "../fleet/stacks/in-process.js";
 import { withoutRefresh } from "../fleet/stacks/operations.js";
+import type { FleetProject } from "../project/project.js";
 import type { StackContents, StackResource } from "./needs.js";
 
 export interface StackView {
@@ -15,12 +17,14 @@ export interface StackView {
   settings: () => ProviderSettings;
 }
 
-export async function readStack(workspace: LocalWorkspace, name: string): Promise<StackView> {
+export async function readStack(workspace: LocalWorkspace, project: FleetProject, name: string): Promise<StackView> {
+  const runner = inProcessRunner(project);
   const stack = await Stack.select(name, workspace);
   const [state, config] = await Promise.all([workspace.exportStack(name), stack.getAllConfig()]);
   const recorded = ((state.deployment as { resources?: StackResource[] } | undefined)?.resources ?? []) as StackResource[];
   const program: StackResource[] = [];
   await withoutRefresh(stack).preview({
+    ...(runner.inProcess ? { program: runner.program } : {}),
     onEvent: (event) => {
       const metadata = event.resourcePreEvent?.metadata;
       const declared = metadata?.new;

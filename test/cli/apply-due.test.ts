@@ -20,6 +20,7 @@ import { mapBounded } from "../../provider/concurrency.js";
 import { runCli, runFleetCli } from "../examples/support.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
+import { pulumiCli } from "../../cli/project/workspace.js";
 
 const STACKS = Array.from({ length: 20 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
 /** The stacks with a window: the first two. */
@@ -54,7 +55,7 @@ describe("fleet apply-due on 20 stacks", () => {
     await mkdir(join(workDir, ".state"), { recursive: true });
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/pauses", file), join(workDir, file));
     env = fleetTestEnv(workDir, emulator);
-    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase } });
+    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: await pulumiCli() });
     await mapBounded(STACKS, 4, async (stack) => {
       await Stack.create(stack, workspace);
       await writeSettings(stack);

@@ -2,16 +2,20 @@
  * The in-process runner's TypeScript hooks are process-wide: projects that would get the same
  * ts-node setup (no tsconfig.json of their own, the same PULUMI_NODEJS_* settings) share them and
  * run in the process one after the other, each its own module code afresh; a project with another
- * setup is sent to a process of its own, naming the project the hooks were set up for. The
- * programs here declare no resources, so they run without an engine.
+ * setup is sent to a process of its own, naming the project the hooks were set up for, and so is
+ * a project that lies inside the package's own modules. The programs here declare no resources,
+ * so they run without an engine.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inProcessRunner } from "../../cli/fleet/stacks/in-process.js";
+import * as fromSource from "../../cli/fleet/stacks/in-process.js";
 import { parseProject } from "../../cli/project/project.js";
-import { repoRoot } from "../support/pulumi.js";
+import { builtModule, repoRoot } from "../support/pulumi.js";
+
+/** As built, as the fleet runs it: from the sources, this repository is the package's own modules, kept between runs. */
+const { inProcessRunner } = builtModule<typeof fromSource>("cli/fleet/stacks/in-process.ts");
 
 const environment = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
 
@@ -43,6 +47,11 @@ describe("the in-process runner's TypeScript setup", () => {
       expect(runner).toMatchObject({ inProcess: true });
       if (runner.inProcess) expect(await runner.program()).toEqual({ project: name, answer: 42 });
     }
+  });
+
+  it("sends a project inside the package's own modules to a process of its own: they are kept between runs, so a second run would declare nothing", async () => {
+    // From the sources, the package's own modules are the whole repository, .work/ included.
+    expect(fromSource.inProcessRunner(await project("inside"), environment)).toEqual({ inProcess: false, reason: `the project lies inside this package's own modules (${repoRoot})` });
   });
 
   it("sends a project with a tsconfig.json of its own to a process of its own, naming the first", async () => {

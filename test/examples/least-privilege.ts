@@ -12,12 +12,12 @@ import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { drift as driftCommand } from "../../cli/drift/command.js";
 import type { CommandIO } from "../../cli/command/io.js";
-import { run, SCOPES_EXIT, type ScopesOptions } from "../../cli/scopes/command.js";
+import type * as scopesCommand from "../../cli/scopes/command.js";
 import { type CommandName, type ScopesReport, TYPE_PREFIX } from "../../cli/scopes/needs.js";
 import { verify as verifyCommand } from "../../cli/verify/command.js";
 import { resolveRoute, routeName } from "../../schema/routes.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { createTestStack, testPassphrase, type TestStack } from "../support/pulumi.js";
+import { builtModule, createTestStack, testPassphrase, type TestStack } from "../support/pulumi.js";
 import { connectionConfig } from "./support.js";
 
 export interface Case {
@@ -37,6 +37,9 @@ export interface Case {
   eachScopeNeeded: boolean;
 }
 
+
+/** Built: it runs the stack's program in this process (test/support/pulumi.ts, builtModule). */
+const { run, SCOPES_EXIT } = builtModule<typeof scopesCommand>("cli/scopes/command.ts");
 
 /** The read-only commands a missing scope is tried with, in this order; destroy last. */
 const PROBES = ["refresh", "drift", "verify", "destroy"] as const satisfies readonly CommandName[];
@@ -74,7 +77,7 @@ function leastPrivilege(testCase: Case): void {
     }
   }
   const stackArgs = (): string[] => ["--cwd", harness.workDir, "--stack", harness.stack.name];
-  const scopes = (check: boolean): Promise<Printed> => cli((io) => run({ cwd: harness.workDir, stack: harness.stack.name, json: true, check } satisfies ScopesOptions, io));
+  const scopes = (check: boolean): Promise<Printed> => cli((io) => run({ cwd: harness.workDir, stack: harness.stack.name, json: true, check } satisfies scopesCommand.ScopesOptions, io));
   const useKey = async (held: readonly string[]): Promise<string> => {
     const { key } = await emulator.admin.createKey(held);
     await harness.stack.setConfig("monitoring:apiKey", { value: key, secret: true });
@@ -123,7 +126,6 @@ function leastPrivilege(testCase: Case): void {
       program: testCase.program,
       files: testCase.files,
       config: { ...connectionConfig(emulator), ...testCase.config },
-      runner: "cli",
       ...(testCase.stackName === undefined ? {} : { stackName: testCase.stackName }),
     });
     await testCase.adapt?.(harness.workDir);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { vi } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { useStarted } from "../support/use-started.js";
-import { createTestStack, repoRoot, testPassphrase, type TestStack, type TestStackOptions } from "../support/pulumi.js";
+import { builtModule, createTestStack, repoRoot, testPassphrase, type TestStack, type TestStackOptions } from "../support/pulumi.js";
 
 /** `monitoring:apiUrl` and the secret `monitoring:apiKey` of the emulator. */
 export function connectionConfig(emulator: TestEmulator): ConfigMap {
@@ -109,15 +109,14 @@ export interface CommandResult {
 
 /**
  * Runs `pulumi-monitoring fleet <args>` in this process, through the command line's own entry
- * (the fleet command), with `env` for the length of the run: for commands that start no stack operation
- * (init, list, report merge), which a process of their own would only make slower (about 1 CPU-s
- * of Node.js startup each). Not for two at once: the environment is this process's.
+ * (the fleet command, as built: it may run programs in this process, see builtModule), with `env`
+ * for the length of the run: for commands a process of their own would only make slower (about
+ * 1 CPU-s of Node.js startup each). Not for two at once: the environment is this process's.
  */
 export async function runFleetHere(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
   const printed = { stdout: "", stderr: "" };
   const output = (stream: keyof typeof printed) => ({ write: (text: string) => (printed[stream] += text) });
-  // Loaded here, not with this module: most files that use it run no fleet.
-  const { fleet } = await import("../../cli/fleet/command.js");
+  const { fleet } = builtModule<typeof import("../../cli/fleet/command.js")>("cli/fleet/command.ts");
   for (const [name, value] of Object.entries(env)) if (value !== undefined && process.env[name] !== value) vi.stubEnv(name, value);
   try {
     const code = await fleet.run(args, { stdout: output("stdout"), stderr: output("stderr"), stdin: process.stdin, signals: process, env: process.env });

@@ -12,11 +12,12 @@
  * operation costs. `runner: "cli"` runs it as `pulumi up` does; tests of what users run with the
  * CLI (the examples, the demo, the package) use that.
  */
-import { LocalWorkspace, PulumiCommand, type Stack, type ConfigMap, type EngineEvent, type OutputMap, type PulumiFn, type UpdateSummary } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, type Stack, type ConfigMap, type EngineEvent, type OutputMap, type PulumiFn, type UpdateSummary } from "@pulumi/pulumi/automation";
 import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { pulumiCli } from "../../cli/project/workspace.js";
 
 export const repoRoot = join(__dirname, "..", "..");
 export const testPassphrase = "correct horse battery staple";
@@ -106,7 +107,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   const stack = await LocalWorkspace.createStack(
     { stackName, workDir },
     {
-      pulumiCommand: await pulumiCommand(),
+      pulumiCommand: await pulumiCli(),
       envVars: {
         PULUMI_BACKEND_URL: `file://${backendDir}`,
         PULUMI_CONFIG_PASSPHRASE: testPassphrase,
@@ -164,21 +165,17 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   };
 }
 
-/**
- * The fleet's in-process runner, loaded from dist/ by Node.js itself (not through Vitest), so that
- * the program shares the @pulumi/pulumi the Automation API runs in, and the runner tells this
- * package's built modules (kept between runs) from the program's own (run again each time).
- */
 const builtModules = createRequire(__filename);
 
 /**
- * The CLI, found and its version checked once per test process: the Automation API otherwise runs
- * `pulumi version` for every workspace.
+ * A module of this package as built in dist/, loaded by Node.js itself (not through Vitest), for
+ * code that runs a program in this process (the fleet's in-process runner): the program then
+ * shares the @pulumi/pulumi the Automation API runs in, and the runner tells this package's built
+ * modules (kept between runs) from the program's own (run again each time). `path` is the
+ * module's source path from the repository's root (`cli/scopes/command.ts`).
  */
-let sharedCommand: Promise<PulumiCommand> | undefined;
-function pulumiCommand(): Promise<PulumiCommand> {
-  sharedCommand ??= PulumiCommand.get();
-  return sharedCommand;
+export function builtModule<T>(path: string): T {
+  return builtModules(join(repoRoot, "dist", path.replace(/\.ts$/, ".js"))) as T;
 }
 
 /**
@@ -256,8 +253,8 @@ function claimEnvironment(env: Record<string, string>): () => void {
 
 /** The program in `workDir`, run in this process, transpiled only, like the CLI's (see createTestStack). */
 async function inlineProgram(workDir: string, env: Record<string, string>): Promise<PulumiFn> {
-  const { readProject } = builtModules(join(repoRoot, "dist/cli/project/project.js")) as typeof import("../../cli/project/project.js");
-  const { inProcessRunner } = builtModules(join(repoRoot, "dist/cli/fleet/stacks/in-process.js")) as typeof import("../../cli/fleet/stacks/in-process.js");
+  const { readProject } = builtModule<typeof import("../../cli/project/project.js")>("cli/project/project.ts");
+  const { inProcessRunner } = builtModule<typeof import("../../cli/fleet/stacks/in-process.js")>("cli/fleet/stacks/in-process.ts");
   const runner = inProcessRunner(await readProject(workDir), { ...process.env, PULUMI_NODEJS_TRANSPILE_ONLY: "true" });
   if (!runner.inProcess) throw new Error(`${workDir} cannot run inline (${runner.reason}); create its stack with runner: "cli"`);
   const { program } = runner;

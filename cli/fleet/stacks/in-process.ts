@@ -44,6 +44,8 @@ export function inProcessRunner(project: FleetProject, environment: NodeJS.Proce
   if (typeof runtime.options.nodeargs === "string" && runtime.options.nodeargs.trim() !== "") {
     return { inProcess: false, reason: "the project passes Node.js flags (runtime.options.nodeargs)" };
   }
+  // Its modules would be taken for this package's, kept between runs: a second run would declare nothing.
+  if (`${resolve(project.dir)}${sep}`.startsWith(`${ourBuildDir}${sep}`)) return { inProcess: false, reason: `the project lies inside this package's own modules (${ourBuildDir})` };
   const packageRoot = packageRootOf(project.dir);
   const packageJson = packageRoot === undefined ? {} : (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as PackageJson);
   if (packageJson.type === "module") return { inProcess: false, reason: "the program is an ES module (package.json type: module)" };
