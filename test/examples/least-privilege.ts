@@ -1,11 +1,13 @@
 /**
- * Least-privilege keys (issue 45), on the emulator, one stack per test file (scopes-*.test.ts), for the demo stack and the agency example. Sufficiency: a key holding exactly the set `pulumi-monitoring
- * scopes` computes runs up, refresh, drift, verify and destroy, and every request each sends
- * resolves to a route of the table that the report predicted for that command. Minimality: for
- * each scope of the set, a key lacking just that scope fails at an operation the report names for
- * it, in the first read-only command that needs it (a refresh's reads run through the provider's
- * dispatcher in this process, with the key), and the 403 message names the scope. `scopes --check`:
- * GETs only; a key missing two scopes is refused naming both, the computed key passes.
+ * Least-privilege keys (issue 45), on the emulator, one stack per test file (scopes-*.test.ts),
+ * for the demo stack and the agency example. Sufficiency: a key holding exactly the set
+ * `pulumi-monitoring scopes` computes runs up, refresh, drift, verify and destroy, and every
+ * request each sends resolves to a route of the table that the report predicted for that command.
+ * Minimality: for each scope of the set, a key lacking just that scope fails at an operation the
+ * report names for it, in the first of refresh, drift, verify and destroy that needs it, and the
+ * 403 message names the scope; a refresh's reads and a destroy's deletes run through the
+ * provider's dispatcher in this process, with the key. `scopes --check`: GETs only; a key missing
+ * two scopes is refused naming both, the computed key passes.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigMap } from "@pulumi/pulumi/automation";
@@ -30,8 +32,7 @@ export interface Case {
   /** Changes the program's copy before anything runs (the alt profile's region names, say). */
   adapt?: (workDir: string) => Promise<void>;
   /**
-   * Whether a key lacking each scope in turn is tried (one destroy attempt per scope the destroy
-   * alone needs). The rules are the route table's and the same on either profile: a file for the
+   * Whether a key lacking each scope in turn is tried. The rules are the route table's and the same on either profile: a file for the
    * second profile proves sufficiency and `scopes --check`, and leaves this out to stay short.
    */
   eachScopeNeeded: boolean;
@@ -41,7 +42,7 @@ export interface Case {
 /** Built: it runs the stack's program in this process (test/support/pulumi.ts, builtModule). */
 const { run, SCOPES_EXIT } = builtModule<typeof scopesCommand>("cli/scopes/command.ts");
 
-/** The read-only commands a missing scope is tried with, in this order; destroy last. */
+/** The commands a missing scope is tried with, in this order: the first that needs it. */
 const PROBES = ["refresh", "drift", "verify", "destroy"] as const satisfies readonly CommandName[];
 
 interface Printed {
@@ -85,21 +86,50 @@ function leastPrivilege(testCase: Case): void {
   };
 
   /**
+   * The resources of this package the state records, read once after the up: the probes change
+   * no state (a refused delete deletes nothing).
+   */
+  let recorded: Promise<Array<{ type: string; id?: string; outputs?: Record<string, unknown> }>> | undefined;
+  /** The provider's dispatcher in this process, configured with `key`, and the resources of this package the state records. */
+  async function providerWith(key: string) {
+    recorded ??= harness.stack.exportStack().then(({ deployment }) => (deployment as { resources: Array<{ type: string }> }).resources.filter((entry) => entry.type.startsWith(TYPE_PREFIX)));
+    // A fresh provider module per key, as a provider process is: no list page read with another key is reused.
+    vi.resetModules();
+    const { dispatcher } = await import("../../provider/index.js");
+    await dispatcher.configure({ config: new Map([["monitoring:apiUrl", emulator.baseUrl], ["monitoring:apiKey", key]]) } as unknown as pulumi.dynamic.ConfigureRequest);
+    return { dispatcher, resources: await recorded };
+  }
+  /** The first failure of `operation` over `resources`, in order; an error when none fails. */
+  async function firstFailure<T>(resources: readonly T[], operation: (resource: T) => Promise<unknown>, what: string): Promise<string> {
+    for (const resource of resources) {
+      const failure = await operation(resource).then(() => undefined, (error: unknown) => error as Error);
+      if (failure !== undefined) return failure.message;
+    }
+    throw new Error(`${what} all succeeded with a key of ${(await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path} ${entry.status}`).join(", ")}`);
+  }
+
+  /**
    * A refresh's reads, through the provider's own dispatcher in this process, of every resource
    * the state records, with `key`. \`pulumi refresh\` itself would use the key recorded with the
    * provider at the last up, not the one in the stack's configuration now.
    */
   async function refreshInProcess(key: string): Promise<string> {
-    // A fresh provider module per key, as a provider process is: no list page read with another key is reused.
-    vi.resetModules();
-    const { dispatcher } = await import("../../provider/index.js");
-    await dispatcher.configure({ config: new Map([["monitoring:apiUrl", emulator.baseUrl], ["monitoring:apiKey", key]]) } as unknown as pulumi.dynamic.ConfigureRequest);
-    const state = (await harness.stack.exportStack()).deployment as { resources: Array<{ type: string; id?: string; outputs?: Record<string, unknown> }> };
-    for (const resource of state.resources.filter((entry) => entry.type.startsWith(TYPE_PREFIX))) {
-      const failure = await dispatcher.read(resource.id!, resource.outputs).then(() => undefined, (error: unknown) => error as Error);
-      if (failure !== undefined) return failure.message;
-    }
-    throw new Error(`the refresh's reads all succeeded with a key of ${(await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path} ${entry.status}`).join(", ")}`);
+    const { dispatcher, resources } = await providerWith(key);
+    return firstFailure(resources, (resource) => dispatcher.read(resource.id!, resource.outputs), "the refresh's reads");
+  }
+
+  /**
+   * A destroy's deletes, through the provider's own dispatcher in this process, with `key`, of the
+   * objects whose delete the report says needs `scope`: the deletes a destroy would send and stop
+   * at (it sends the others too, which need no such scope). The service refuses the first, so
+   * nothing is deleted, and the stack's own destroy, last, still finds everything.
+   */
+  async function deleteInProcess(key: string, scope: string): Promise<string> {
+    const kinds = new Set(report.operations[scope]!.filter((need) => need.commands.includes("destroy")).flatMap((need) => need.does.filter((does) => does.endsWith(" delete")).map((does) => does.slice(0, -" delete".length))));
+    const { dispatcher, resources } = await providerWith(key);
+    const deleted = resources.filter((resource) => kinds.has(resource.type.slice(TYPE_PREFIX.length)));
+    expect(deleted.length, `a resource whose delete needs ${scope}`).toBeGreaterThan(0);
+    return firstFailure(deleted, (resource) => dispatcher.delete(resource.id!, resource.outputs), "the destroy's deletes");
   }
   /** The requests of the log since it was last cleared, each as its route. */
   const sentRoutes = async (): Promise<Array<{ sent: string; route: string | undefined; scope: string | null | undefined }>> => {
@@ -185,7 +215,9 @@ function leastPrivilege(testCase: Case): void {
     const cases = report.all.map((scope) => ({ scope, command: PROBES.find((command) => report.commands[command].includes(scope)) }));
     expect(cases.filter((entry) => entry.command === undefined), "every scope is needed by a command tried here").toEqual([]);
     for (const { scope, command } of cases) {
-      const key = await useKey(report.all.filter((other) => other !== scope));
+      const held = report.all.filter((other) => other !== scope);
+      // drift and verify read the key from the stack's configuration; the provider in this process takes it as it is.
+      const key = command === "drift" || command === "verify" ? await useKey(held) : (await emulator.admin.createKey(held)).key;
       await emulator.admin.clearRequestLog();
       const failure = await attempt(command!, scope, key).catch((error: unknown) => {
         throw new Error(`${command} without ${scope}: ${(error as Error).message}`);
@@ -204,15 +236,8 @@ function leastPrivilege(testCase: Case): void {
     switch (command) {
       case "refresh":
         return refreshInProcess(key);
-      case "destroy": {
-        // Last of the probes, and after a destroy the stack is gone: with the key in the stack's configuration.
-        const error = await harness.stack.destroy().then(
-          () => undefined,
-          (reason: unknown) => reason as Error,
-        );
-        expect(error, `destroy without ${scope} fails`).toBeDefined();
-        return error!.message;
-      }
+      case "destroy":
+        return deleteInProcess(key, scope);
       case "drift": {
         const drift = await cli((io) => driftCommand.run([...stackArgs(), "--json"], io));
         expect(drift.code, `drift without ${scope}`).toBe(1);
