@@ -3,7 +3,7 @@
  * cost. Each stack's state is read (`pulumi stack export`, no request to the service), its settings
  * from its files, and the pure plan finds what is due (provider/due.ts); a stack with nothing due
  * runs no Pulumi operation; the others run ONE `pulumi up --target <urn>... --refresh=false` in the provider's "pauses only" mode
- * (provider/pauses.ts). Every request goes through one token server, which counts them.
+ * (provider/pauses.ts), with the program in this process where the fleet's runner can run it there. Every request goes through one token server, which counts them.
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -17,6 +17,7 @@ import type { CommandIO } from "../command/io.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "../fleet/runners/lock.js";
 import { type StackTarget, withSharedBudget } from "../fleet/targets.js";
+import { programOf } from "../fleet/stacks/in-process.js";
 import { configValue } from "../fleet/stacks/run-config.js";
 import { commandErrorMessage } from "../project/errors.js";
 import { type FleetProject, projectValue, readStackSettings } from "../project/project.js";
@@ -79,7 +80,7 @@ async function applyDueOn(target: StackTarget, budgetAddress: string, waitLockUn
   const stack = withoutRefresh(withoutResultReads(await Stack.select(target.name, workspace)));
   for (;;) {
     try {
-      await stack.up({ target: [...new Set(due.map((change) => change.urn))] });
+      await stack.up({ target: [...new Set(due.map((change) => change.urn))], ...programOf(target.project) });
       return { stack: target.label, due, result: "applied" };
     } catch (error) {
       // A deploy holds the stack: nothing was done, so the same run can start again once it ends.

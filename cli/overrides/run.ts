@@ -11,7 +11,9 @@ import { CONFIG_NAMESPACE, deployInstant } from "../../provider/config.js";
 import { OVERRIDE_VARIABLE, type OverrideRequest } from "../../provider/overrides.js";
 import { errorSummary } from "../project/errors.js";
 import { fleetWorkspace } from "../project/workspace.js";
+import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
+import { readProject } from "../project/project.js";
 import type { OverrideTarget } from "./targets.js";
 
 export interface StackState {
@@ -30,7 +32,7 @@ export async function readStackState(dir: string, stack: string, env: NodeJS.Pro
 
 /**
  * Records (or ends) the override `request` on `target` with one targeted run of the stack's
- * program; fails when the run changed nothing, so that a silent no-op is never taken for a pause.
+ * program (in this process where the fleet's runner can run it there); fails when the run changed nothing, so that a silent no-op is never taken for a pause.
  */
 export async function runOverride(dir: string, stack: string, target: OverrideTarget, request: OverrideRequest): Promise<void> {
   const workspace = await fleetWorkspace(dir, { [OVERRIDE_VARIABLE]: JSON.stringify(request) });
@@ -40,6 +42,7 @@ export async function runOverride(dir: string, stack: string, target: OverrideTa
   try {
     await selected.up({
       target: [target.urn],
+      ...programOf(await readProject(dir)),
       onEvent: (event) => {
         if (event.summaryEvent !== undefined) updated = event.summaryEvent.resourceChanges["update"] ?? 0;
       },

@@ -6,7 +6,7 @@
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { CONFIG_NAMESPACE, dryRunEnabled, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
-import { inProcessRunner } from "../fleet/stacks/in-process.js";
+import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh } from "../fleet/stacks/operations.js";
 import type { FleetProject } from "../project/project.js";
 import type { StackContents, StackResource } from "./needs.js";
@@ -18,13 +18,12 @@ export interface StackView {
 }
 
 export async function readStack(workspace: LocalWorkspace, project: FleetProject, name: string): Promise<StackView> {
-  const runner = inProcessRunner(project);
   const stack = await Stack.select(name, workspace);
   const [state, config] = await Promise.all([workspace.exportStack(name), stack.getAllConfig()]);
   const recorded = ((state.deployment as { resources?: StackResource[] } | undefined)?.resources ?? []) as StackResource[];
   const program: StackResource[] = [];
   await withoutRefresh(stack).preview({
-    ...(runner.inProcess ? { program: runner.program } : {}),
+    ...programOf(project),
     onEvent: (event) => {
       const metadata = event.resourcePreEvent?.metadata;
       const declared = metadata?.new;

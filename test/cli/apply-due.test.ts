@@ -10,6 +10,9 @@
  * - at T+3h05 `apply-due --stack c01` (one stack) resumes its monitor with 1 request, still
  *   leaving the name to the next deploy.
  * The fleet runs as a child process, as a CI job runs it; the clock is set by PULUMI_MONITORING_NOW.
+ * `fleet up` deploys the two windowed stacks and one other; the other seventeen are that one's
+ * deployment, each with a monitor of its own made on the service and the stack's name, put in by
+ * `pulumi stack import` (an up per stack would only cost more: what apply-due reads is the state).
  */
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
@@ -25,6 +28,8 @@ import { pulumiCli } from "../../cli/project/workspace.js";
 const STACKS = Array.from({ length: 20 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
 /** The stacks with a window: the first two. */
 const WINDOWED = STACKS.slice(0, 2);
+/** The stack without a window that `fleet up` deploys; the others take its deployment. */
+const TEMPLATE = STACKS[2]!;
 const STEP_MS = 600_000;
 const T = Date.parse("2030-11-28T20:00:00Z");
 const at = (minutes: number) => new Date(T + minutes * 60_000).toISOString();
@@ -33,6 +38,7 @@ describe("fleet apply-due on 20 stacks", () => {
   let emulator: TestEmulator;
   let workDir: string;
   let env: NodeJS.ProcessEnv;
+  let workspace: LocalWorkspace;
 
   /** Each stack's settings file: its window, if any, and the monitor's name when given. */
   const writeSettings = (stack: string, name?: string) => {
@@ -55,13 +61,26 @@ describe("fleet apply-due on 20 stacks", () => {
     await mkdir(join(workDir, ".state"), { recursive: true });
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/pauses", file), join(workDir, file));
     env = fleetTestEnv(workDir, emulator);
-    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: await pulumiCli() });
+    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: await pulumiCli() });
     await mapBounded(STACKS, 4, async (stack) => {
       await Stack.create(stack, workspace);
       await writeSettings(stack);
     });
-    const { code, stderr } = await runFleetCli(["up", "--yes", "--no-refresh", "--parallel", "4", "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(0) });
+    const deployed = [...WINDOWED, TEMPLATE];
+    const { code, stderr } = await runFleetCli(["up", "--yes", "--no-refresh", ...deployed.flatMap((stack) => ["--stack", stack]), "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(0) });
     expect(code, stderr).toBe(0);
+    const exported = await workspace.exportStack(TEMPLATE);
+    const template = JSON.stringify(exported);
+    const templateId = (exported.deployment.resources as Array<{ type: string; id?: string }>).find((resource) => resource.type.endsWith(":Monitor"))!.id!;
+    await mapBounded(
+      STACKS.filter((stack) => !deployed.includes(stack)),
+      4,
+      async (stack) => {
+        const { id } = await emulator.byHand<{ id: string }>("POST", "/monitors", { name: `${stack} site`, url: `https://${stack}.example.com` });
+        const deployment = template.replaceAll(`urn:pulumi:${TEMPLATE}::`, `urn:pulumi:${stack}::`).replaceAll(`pauses-${TEMPLATE}`, `pauses-${stack}`).replaceAll(templateId, id).replaceAll(`${TEMPLATE} site`, `${stack} site`).replaceAll(`https://${TEMPLATE}.example.com`, `https://${stack}.example.com`);
+        await workspace.importStack(stack, JSON.parse(deployment));
+      },
+    );
   }, STEP_MS);
   afterAll(async () => {
     await emulator?.stop();

@@ -88,6 +88,15 @@ export function inProcessRunner(project: FleetProject, environment: NodeJS.Proce
   };
 }
 
+/**
+ * The Automation API option that runs the project's program in this process, or none (the CLI
+ * runs it in a process of its own), for one operation outside a fleet run.
+ */
+export function programOf(project: FleetProject): { program?: PulumiFn } {
+  const runner = inProcessRunner(project);
+  return runner.inProcess ? { program: runner.program } : {};
+}
+
 interface PackageJson {
   type?: string;
   main?: string;
