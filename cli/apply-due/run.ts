@@ -7,7 +7,7 @@
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { setTimeout as sleep } from "node:timers/promises";
-import { CONFIG_NAMESPACE, type ConfigSource, deployInstant, handPauses } from "../../provider/config.js";
+import { deployInstant, handPauses } from "../../provider/config.js";
 import { runBounded } from "../../provider/concurrency.js";
 import { type DueChange, dueInState } from "../../provider/due.js";
 import { FLEET_BUDGET_ENV } from "../../provider/fleet-budget.js";
@@ -18,9 +18,8 @@ import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.j
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "../fleet/runners/lock.js";
 import { type StackTarget, withSharedBudget } from "../fleet/targets.js";
 import { programOf } from "../fleet/stacks/in-process.js";
-import { configValue } from "../fleet/stacks/run-config.js";
 import { commandErrorMessage } from "../project/errors.js";
-import { type FleetProject, projectValue, readStackSettings } from "../project/project.js";
+import { plainSettingsOf } from "../project/settings.js";
 import { fleetWorkspace } from "../project/workspace.js";
 
 /**
@@ -70,8 +69,7 @@ export async function applyDue(targets: readonly StackTarget[], { atOnce, budget
 
 /** One stack: what is due from its state, and, when something is, the one targeted run that applies it. */
 async function applyDueOn(target: StackTarget, budgetAddress: string, waitLockUntil: number, env: NodeJS.ProcessEnv): Promise<StackOutcome> {
-  const [exported, settings] = await Promise.all([target.workspace.exportStack(target.name), readStackSettings(target.project, target.name)]);
-  const setting = settingOf(settings, target.project);
+  const [exported, setting] = await Promise.all([target.workspace.exportStack(target.name), plainSettingsOf(target.project, target.name)]);
   const due = dueInState(exported, deployInstant(setting, env), handPauses(setting));
   if (due.length === 0) return { stack: target.label, due, result: "nothing due" };
   // A workspace of its own: its CLI runs carry the "pauses only" mode and the token server's address to the provider.
@@ -93,16 +91,6 @@ async function applyDueOn(target: StackTarget, budgetAddress: string, waitLockUn
       return { stack: target.label, due, result: "failed", error: commandErrorMessage(error) };
     }
   }
-}
-
-/**
- * A plain `monitoring:` value of the stack's settings file, else of Pulumi.yaml's `config`: read
- * from the files, without one more CLI run per stack (`monitoring:now` and `monitoring:handPauses`
- * are never secrets).
- */
-function settingOf(settings: string, project: FleetProject): ConfigSource {
-  const plain = (value: unknown) => (typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined);
-  return (key) => plain(configValue(settings, `${CONFIG_NAMESPACE}:${key}`)) ?? plain(projectValue(project.config?.[`${CONFIG_NAMESPACE}:${key}`]));
 }
 
 /** `web` or `fleet[api]`. */

@@ -4,24 +4,22 @@
  * left-out fields dated by the last operation that wrote its state.
  */
 import type { Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
-import { CONFIG_NAMESPACE, deployInstant, handPauses } from "../../provider/config.js";
+import { type ConfigSource, deployInstant, handPauses } from "../../provider/config.js";
 import { byObject, type Findings, findingsOf, type KnownField, type PauseSettings } from "./changes.js";
 
-/** The stack's pause settings, from its configuration (Pulumi.yaml's included) and the environment, as its provider reads them. */
-export function pauseSettingsFrom(config: Record<string, { value: string }>, env: NodeJS.ProcessEnv = process.env): PauseSettings {
-  const source = (key: string): string | undefined => config[`${CONFIG_NAMESPACE}:${key}`]?.value;
+/** The stack's pause settings, from its plain `monitoring:` settings and the environment, as its provider reads them. */
+export function pauseSettingsFrom(source: ConfigSource, env: NodeJS.ProcessEnv = process.env): PauseSettings {
   return { now: deployInstant(source, env), handPauses: handPauses(source) };
 }
 
 /**
- * Starts reading `stack`'s configuration now, beside its refresh; the function it returns judges
- * the refresh's steps once they are all in.
+ * Judges `stack`'s refresh steps with the settings `plainSettings` reads (started beside its
+ * refresh), once the steps are all in.
  */
-export function stackFindings(stack: Stack): (steps: readonly StepEventMetadata[]) => Promise<Findings> {
-  const config = stack.getAllConfig();
-  config.catch(() => undefined);
+export function stackFindings(stack: Stack, plainSettings: Promise<ConfigSource>): (steps: readonly StepEventMetadata[]) => Promise<Findings> {
+  plainSettings.catch(() => undefined);
   return async (steps) => {
-    const settings = pauseSettingsFrom(await config);
+    const settings = pauseSettingsFrom(await plainSettings);
     const findings: Findings = { drift: [], known: [], holds: [] };
     for (const step of steps) {
       const found = findingsOf(step, settings);

@@ -7,13 +7,14 @@
  * changes to the object wait for the next deploy.
  */
 import { Stack } from "@pulumi/pulumi/automation";
-import { CONFIG_NAMESPACE, deployInstant } from "../../provider/config.js";
+import { deployInstant } from "../../provider/config.js";
 import { OVERRIDE_VARIABLE, type OverrideRequest } from "../../provider/overrides.js";
 import { errorSummary } from "../project/errors.js";
 import { fleetWorkspace } from "../project/workspace.js";
 import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
 import { readProject } from "../project/project.js";
+import { plainSettingsOf } from "../project/settings.js";
 import type { OverrideTarget } from "./targets.js";
 
 export interface StackState {
@@ -25,9 +26,8 @@ export interface StackState {
 
 /** The stack's exported state and its clock; reads only (no request to the service). */
 export async function readStackState(dir: string, stack: string, env: NodeJS.ProcessEnv = process.env): Promise<StackState> {
-  const workspace = await fleetWorkspace(dir);
-  const [exported, config] = await Promise.all([workspace.exportStack(stack), workspace.getAllConfig(stack)]);
-  return { exported, now: deployInstant((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value, env) };
+  const [exported, settings] = await Promise.all([fleetWorkspace(dir).then((workspace) => workspace.exportStack(stack)), readProject(dir).then((project) => plainSettingsOf(project, stack))]);
+  return { exported, now: deployInstant(settings, env) };
 }
 
 /**

@@ -48,7 +48,6 @@ const STORIES: ReadonlyArray<[string, Step[]]> = [
 describe("a pause made by hand, under each monitoring:handPauses value: drift says what the deploys then do", () => {
   const config: Record<string, string> = {};
   /** The stack's configuration as the Automation API gives it. */
-  const configMap = () => Object.fromEntries(Object.entries(config).map(([key, value]) => [key, { value }]));
   const on = useEmulatorWith(providerClientOn);
   beforeAll(async () => {
     Object.assign(config, { "monitoring:apiUrl": on.emulator.baseUrl, "monitoring:apiKey": on.emulator.apiKey });
@@ -68,7 +67,7 @@ describe("a pause made by hand, under each monitoring:handPauses value: drift sa
       // Drift: a refresh preview, judged with the stack's settings; nothing recorded.
       const refreshed = (await dispatcher.read(id, recorded)).props!;
       const step = { op: "same", urn, type: TYPE, provider: "", old: { id, inputs, outputs: recorded }, new: { id, outputs: refreshed } } as unknown as StepEventMetadata;
-      const found = findingsOf(step, pauseSettingsFrom(configMap(), {}));
+      const found = findingsOf(step, pauseSettingsFrom((key) => config[`monitoring:${key}`], {}));
       expect(found.drift.map((entry) => entry.paused), `drift at +${minutes} min`).toEqual(drift === undefined ? [] : [drift]);
       // The deploy: its own refresh, recorded, then what the plan wants.
       recorded = (await dispatcher.read(id, recorded)).props!;

@@ -30,6 +30,7 @@ import { renderDriftMarkdown } from "../../report/markdown.js";
 import { renderTable } from "../../report/table.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
 import { stackFindings } from "../../drift/stack-findings.js";
+import { plainSettingsOf } from "../../project/settings.js";
 import { type ManagingProject, ScopeReads, type UnmanagedResult, unmanagedObjects } from "../../drift/check.js";
 import type { RecordedResource } from "../../drift/unmanaged.js";
 import { runBounded, type Settled } from "../../../provider/concurrency.js";
@@ -278,7 +279,7 @@ export class FleetRun {
     let operated = false;
     try {
       stack = await Stack.select(target.name, target.workspace);
-      const judge = this.verb === "drift" ? stackFindings(stack) : undefined;
+      const judge = this.verb === "drift" ? stackFindings(stack, plainSettingsOf(target.project, target.name)) : undefined;
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
       const configFile = this.options.dryRun ? await writeConfig(target.label, await this.#runSettings(target)) : undefined;
