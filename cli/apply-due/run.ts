@@ -2,8 +2,10 @@
  * `apply-due` on some stacks: the pauses and resumes due at now, and nothing else, at the least
  * cost. Each stack's state is read (`pulumi stack export`, no request to the service), its settings
  * from its files, and the pure plan finds what is due (provider/due.ts); a stack with nothing due
- * runs no Pulumi operation; the others run ONE `pulumi up --target <urn>... --refresh=false` in the provider's "pauses only" mode
- * (provider/pauses.ts), with the program in this process where the fleet's runner can run it there. Every request goes through one token server, which counts them.
+ * runs no Pulumi operation; the others run ONE `pulumi up --target <urn>... --refresh=false` in
+ * the provider's "pauses only" mode (provider/pauses.ts), with the program in this process where
+ * the fleet's runner can run it there. Every request goes through one token server, which counts
+ * them.
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { setTimeout as sleep } from "node:timers/promises";

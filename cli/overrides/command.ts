@@ -9,6 +9,7 @@ import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
+import { readProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { actorOf, type PauseAsked, pauseAsked, untilOf, VALUED_OPTIONS } from "./request.js";
 import { readStackState, runOverride, type StackState } from "./run.js";
@@ -103,8 +104,9 @@ const pauseCommand = defineCommand({
     const asked = pauseAsked(values);
     const cwd = values.cwd ?? process.cwd();
     const stack = await chosenStack(cwd, values.stack);
-    const { target, request } = pauseRequest(await readStackState(cwd, stack, io.env), stack, name, asked, await actorOf(io.env, cwd));
-    await runOverride(cwd, stack, target, request);
+    const project = await readProject(cwd);
+    const { target, request } = pauseRequest(await readStackState(project, stack, io.env), stack, name, asked, await actorOf(io.env, cwd));
+    await runOverride(project, stack, target, request);
     io.stdout.write(`${doneLine(stack, target, request)}\n`);
     return EXIT.ok;
   },
@@ -122,8 +124,9 @@ export const resume = defineCommand({
     const name = resourceOf(positionals);
     const cwd = values.cwd ?? process.cwd();
     const stack = await chosenStack(cwd, values.stack);
-    const { target, request } = resumeRequest(await readStackState(cwd, stack, io.env), stack, name);
-    await runOverride(cwd, stack, target, request);
+    const project = await readProject(cwd);
+    const { target, request } = resumeRequest(await readStackState(project, stack, io.env), stack, name);
+    await runOverride(project, stack, target, request);
     io.stdout.write(`${doneLine(stack, target, request)}\n`);
     return EXIT.ok;
   },
@@ -136,7 +139,7 @@ export const overrides = defineCommand({
   async run({ values }, io) {
     const cwd = values.cwd ?? process.cwd();
     const stack = await chosenStack(cwd, values.stack);
-    const state = await readStackState(cwd, stack, io.env);
+    const state = await readStackState(await readProject(cwd), stack, io.env);
     const rows = overridesInState(state.exported, state.now);
     io.stdout.write(values.json ? `${JSON.stringify({ stack, overrides: rows }, null, 2)}\n` : renderOverrides([{ stack, rows }]));
     return EXIT.ok;

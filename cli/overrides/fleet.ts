@@ -11,6 +11,7 @@ import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
 import type { FleetOptions } from "../fleet/options.js";
 import { stacksAtOnce } from "../fleet/runners/budget.js";
+import { readProject } from "../project/project.js";
 import { globToRegExp } from "../project/select.js";
 import { doneLine, pauseRequest, renderOverrides, resumeRequest, rowName } from "./command.js";
 import { actorOf, pauseAsked } from "./request.js";
@@ -29,7 +30,8 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
   if (globs.length === 0) throw new UsageError(`fleet ${verb} needs --resource GLOB (web, fleet[*], *): which objects of each stack`);
   const asked = verb === "pause" ? pauseAsked(options.pause ?? {}) : undefined;
   const atOnce = stacksAtOnce(options.parallel, stacks.length);
-  const states = await runBounded(stacks, atOnce, (stack) => readStackState(dir, stack, io.env));
+  const project = await readProject(dir);
+  const states = await runBounded(stacks, atOnce, (stack) => readStackState(project, stack, io.env));
   const read = stacks.map((stack, index) => {
     const state = states[index];
     if (state?.status !== "fulfilled") throw new Error(`stack ${stack}: its state could not be read: ${state?.status === "rejected" ? (state.reason as Error).message : "not read"}`);
@@ -51,7 +53,7 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
   const results = await runBounded(work, atOnce, async ({ stack, requests }) => {
     const lines: string[] = [];
     for (const { target, request } of requests) {
-      await runOverride(dir, stack, target, request);
+      await runOverride(project, stack, target, request);
       lines.push(doneLine(stack, target, request));
     }
     return lines;

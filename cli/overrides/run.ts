@@ -13,7 +13,7 @@ import { errorSummary } from "../project/errors.js";
 import { fleetWorkspace } from "../project/workspace.js";
 import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
-import { readProject } from "../project/project.js";
+import type { FleetProject } from "../project/project.js";
 import { plainSettingsOf } from "../project/settings.js";
 import type { OverrideTarget } from "./targets.js";
 
@@ -25,24 +25,25 @@ export interface StackState {
 }
 
 /** The stack's exported state and its clock; reads only (no request to the service). */
-export async function readStackState(dir: string, stack: string, env: NodeJS.ProcessEnv = process.env): Promise<StackState> {
-  const [exported, settings] = await Promise.all([fleetWorkspace(dir).then((workspace) => workspace.exportStack(stack)), readProject(dir).then((project) => plainSettingsOf(project, stack))]);
+export async function readStackState(project: FleetProject, stack: string, env: NodeJS.ProcessEnv = process.env): Promise<StackState> {
+  const [exported, settings] = await Promise.all([fleetWorkspace(project.dir).then((workspace) => workspace.exportStack(stack)), plainSettingsOf(project, stack)]);
   return { exported, now: deployInstant(settings, env) };
 }
 
 /**
  * Records (or ends) the override `request` on `target` with one targeted run of the stack's
- * program (in this process where the fleet's runner can run it there); fails when the run changed nothing, so that a silent no-op is never taken for a pause.
+ * program (in this process where the fleet's runner can run it there); fails when the run
+ * changed nothing, so that a silent no-op is never taken for a pause.
  */
-export async function runOverride(dir: string, stack: string, target: OverrideTarget, request: OverrideRequest): Promise<void> {
-  const workspace = await fleetWorkspace(dir, { [OVERRIDE_VARIABLE]: JSON.stringify(request) });
+export async function runOverride(project: FleetProject, stack: string, target: OverrideTarget, request: OverrideRequest): Promise<void> {
+  const workspace = await fleetWorkspace(project.dir, { [OVERRIDE_VARIABLE]: JSON.stringify(request) });
   const selected = withoutRefresh(withoutResultReads(await Stack.select(stack, workspace)));
   // From the engine's summary event: the outputs and history the Automation API would read after the run cost three more CLI runs.
   let updated = 0;
   try {
     await selected.up({
       target: [target.urn],
-      ...programOf(await readProject(dir)),
+      ...programOf(project),
       onEvent: (event) => {
         if (event.summaryEvent !== undefined) updated = event.summaryEvent.resourceChanges["update"] ?? 0;
       },
