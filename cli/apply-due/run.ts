@@ -22,6 +22,7 @@ import { type StackTarget, withSharedBudget } from "../fleet/targets.js";
 import { programOf } from "../fleet/stacks/in-process.js";
 import { commandErrorMessage } from "../project/errors.js";
 import { plainSettingsOf } from "../project/settings.js";
+import { exportedState } from "../project/state.js";
 import { fleetWorkspace } from "../project/workspace.js";
 
 /**
@@ -71,7 +72,7 @@ export async function applyDue(targets: readonly StackTarget[], { atOnce, budget
 
 /** One stack: what is due from its state, and, when something is, the one targeted run that applies it. */
 async function applyDueOn(target: StackTarget, budgetAddress: string, waitLockUntil: number, env: NodeJS.ProcessEnv): Promise<StackOutcome> {
-  const [exported, setting] = await Promise.all([target.workspace.exportStack(target.name), plainSettingsOf(target.project, target.name)]);
+  const [exported, setting] = await Promise.all([exportedState(target.workspace, target.name), plainSettingsOf(target.project, target.name)]);
   const due = dueInState(exported, deployInstant(setting, env), handPauses(setting));
   if (due.length === 0) return { stack: target.label, due, result: "nothing due" };
   // A workspace of its own: its CLI runs carry the "pauses only" mode and the token server's address to the provider.

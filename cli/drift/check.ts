@@ -6,15 +6,18 @@
  * account to read, so stacks of different accounts are read with their own keys, and stacks of
  * one account share one read of each scope.
  */
-import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
-import { CONFIG_NAMESPACE, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
+import { type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
 import { accountKey } from "../../provider/fleet-lists.js";
 import { ApiClient } from "../../provider/http/client.js";
 import type { Query } from "../../provider/http/request.js";
 import { runBounded } from "../../provider/concurrency.js";
 import { limiterWithin } from "../fleet/runners/budget.js";
+import type { FleetProject } from "../project/project.js";
 import { globToRegExp } from "../project/select.js";
+import { stackSettingsOf } from "../project/settings.js";
+import { exportedState } from "../project/state.js";
 import type { HandedLists } from "./handed-lists.js";
 import { type Ignore, managedIds, readScopes, type RecordedResource, type ScopeKey, type ScopeListing, scopesOf, type UnmanagedObject, unmanagedIn } from "./unmanaged.js";
 
@@ -22,6 +25,8 @@ export interface CheckedStack {
   label: string;
   name: string;
   workspace: LocalWorkspace;
+  /** The project whose files hold its settings. */
+  project: FleetProject;
   /** Its resources as its state records them, from the refresh's events. */
   resources: readonly RecordedResource[];
 }
@@ -111,8 +116,7 @@ export class ScopeReads {
 }
 
 async function stackSettings(target: CheckedStack): Promise<ProviderSettings> {
-  const config = await (await Stack.select(target.name, target.workspace)).getAllConfig();
-  return resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value, process.env, stackConfigKeyName(basename(target.name)));
+  return resolveSettings(await stackSettingsOf(target.project, target.name, target.workspace), process.env, stackConfigKeyName(basename(target.name)));
 }
 
 /**
@@ -158,7 +162,7 @@ async function managedByOthers(checked: readonly CheckedStack[], managing: reado
       if (globs.length === 0 || globs.some((glob) => glob.test(basename(name)))) others.push({ workspace, name });
     }
   }
-  const states = await runBounded(others, parallel, async ({ workspace, name }) => workspace.exportStack(name));
+  const states = await runBounded(others, parallel, async ({ workspace, name }) => exportedState(workspace, name));
   return states.flatMap((state, index) => {
     if (state.status === "fulfilled") return managedIds(((state.value.deployment as { resources?: RecordedResource[] }).resources ?? []) as RecordedResource[]);
     const { name } = others[index]!;

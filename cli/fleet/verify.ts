@@ -17,7 +17,7 @@ export async function runFleetVerify(options: FleetOptions, project: FleetProjec
   const targets = shared === undefined ? clients : [shared, ...clients];
   const atOnce = stacksAtOnce(options.parallel, targets.length);
   const { result: results } = await withSharedBudget(budget, (address) =>
-    runBounded(targets, atOnce, (target) => verifyStack(target.workspace, target.name, target.label, settings, address)),
+    runBounded(targets, atOnce, (target) => verifyStack(target.workspace, target.project, target.name, target.label, settings, address)),
   );
   const report: VerifyReport = {
     project: project.name,

@@ -15,6 +15,7 @@ import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
 import type { FleetProject } from "../project/project.js";
 import { plainSettingsOf } from "../project/settings.js";
+import { exportedState } from "../project/state.js";
 import type { OverrideTarget } from "./targets.js";
 
 export interface StackState {
@@ -26,7 +27,7 @@ export interface StackState {
 
 /** The stack's exported state and its clock; reads only (no request to the service). */
 export async function readStackState(project: FleetProject, stack: string, env: NodeJS.ProcessEnv = process.env): Promise<StackState> {
-  const [exported, settings] = await Promise.all([fleetWorkspace(project.dir).then((workspace) => workspace.exportStack(stack)), plainSettingsOf(project, stack)]);
+  const [exported, settings] = await Promise.all([fleetWorkspace(project.dir).then((workspace) => exportedState(workspace, stack)), plainSettingsOf(project, stack)]);
   return { exported, now: deployInstant(settings, env) };
 }
 

@@ -1,19 +1,41 @@
 /**
- * The `monitoring:` settings of a stack that are never secrets (monitoring:now,
- * monitoring:handPauses), as its provider reads them, from the files alone: the stack's settings
- * file, else Pulumi.yaml's `config`. Reading the configuration through the CLI costs a run that
- * loads the stack's secrets, once per stack of a fleet.
+ * The `monitoring:` settings of a stack, as its provider reads them, from the files where they say
+ * it all: the stack's settings file, else Pulumi.yaml's `config`. Reading the configuration through
+ * the CLI costs a run that derives the passphrase's key, once per stack of a fleet; only a secret
+ * (an encrypted `secure` value) or an imported environment, which the files cannot resolve, needs it.
  */
+import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { parse } from "yaml";
 import { CONFIG_NAMESPACE, type ConfigSource } from "../../provider/config.js";
 import { type FleetProject, projectValue, readStackSettings } from "./project.js";
 
 const plain = (value: unknown): string | undefined => (typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined);
 
-export async function plainSettingsOf(project: FleetProject, stack: string): Promise<ConfigSource> {
-  const settings = (parse(await readStackSettings(project, stack)) as { config?: Record<string, unknown> } | null)?.config ?? {};
+interface StackFile {
+  config?: Record<string, unknown>;
+  environment?: unknown;
+}
+
+const stackFileOf = async (project: FleetProject, stack: string): Promise<StackFile> => (parse(await readStackSettings(project, stack)) as StackFile | null) ?? {};
+
+function fromFiles(project: FleetProject, settings: Record<string, unknown>): ConfigSource {
   return (key) => {
     const name = `${CONFIG_NAMESPACE}:${key}`;
     return plain(settings[name]) ?? plain(projectValue(project.config?.[name]));
   };
+}
+
+/** The settings that are never secrets (monitoring:now, monitoring:handPauses): from the files alone. */
+export async function plainSettingsOf(project: FleetProject, stack: string): Promise<ConfigSource> {
+  return fromFiles(project, (await stackFileOf(project, stack)).config ?? {});
+}
+
+/** Every `monitoring:` setting (the key included): from the files, or from the CLI when one is a secret or may come from an environment. */
+export async function stackSettingsOf(project: FleetProject, stack: string, workspace: LocalWorkspace): Promise<ConfigSource> {
+  const file = await stackFileOf(project, stack);
+  const settings = file.config ?? {};
+  const secret = Object.entries(settings).some(([name, value]) => name.startsWith(`${CONFIG_NAMESPACE}:`) && typeof value === "object" && value !== null);
+  if (!secret && file.environment === undefined) return fromFiles(project, settings);
+  const config = await (await Stack.select(stack, workspace)).getAllConfig();
+  return (key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value;
 }

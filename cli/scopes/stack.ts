@@ -5,10 +5,12 @@
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
-import { CONFIG_NAMESPACE, dryRunEnabled, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
+import { dryRunEnabled, type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
 import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh } from "../fleet/stacks/operations.js";
 import type { FleetProject } from "../project/project.js";
+import { stackSettingsOf } from "../project/settings.js";
+import { exportedState } from "../project/state.js";
 import type { StackContents, StackResource } from "./needs.js";
 
 export interface StackView {
@@ -19,7 +21,7 @@ export interface StackView {
 
 export async function readStack(workspace: LocalWorkspace, project: FleetProject, name: string): Promise<StackView> {
   const stack = await Stack.select(name, workspace);
-  const [state, config] = await Promise.all([workspace.exportStack(name), stack.getAllConfig()]);
+  const [state, value] = await Promise.all([exportedState(workspace, name), stackSettingsOf(project, name, workspace)]);
   const recorded = ((state.deployment as { resources?: StackResource[] } | undefined)?.resources ?? []) as StackResource[];
   const program: StackResource[] = [];
   await withoutRefresh(stack).preview({
@@ -31,7 +33,6 @@ export async function readStack(workspace: LocalWorkspace, project: FleetProject
       program.push({ urn: metadata.urn, type: metadata.type, inputs: (declared.inputs ?? {}) as Record<string, unknown> });
     },
   });
-  const value = (key: string) => config[`${CONFIG_NAMESPACE}:${key}`]?.value;
   return {
     contents: { program, state: recorded, dryRun: dryRunEnabled(value) },
     settings: () => resolveSettings(value, process.env, stackConfigKeyName(basename(name))),

@@ -7,7 +7,7 @@
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { appendFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { CONFIG_NAMESPACE, resolveSettings } from "../../provider/config.js";
+import { resolveSettings } from "../../provider/config.js";
 import { FleetBudgetClient } from "../../provider/fleet-budget.js";
 import { ApiClient } from "../../provider/http/client.js";
 import { positiveNumber } from "../command/args.js";
@@ -16,7 +16,9 @@ import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { limiterWithin } from "../fleet/runners/budget.js";
 import { commandErrorMessage } from "../project/errors.js";
-import { readProject } from "../project/project.js";
+import { type FleetProject, readProject } from "../project/project.js";
+import { stackSettingsOf } from "../project/settings.js";
+import { exportedState } from "../project/state.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { fleetWorkspace } from "../project/workspace.js";
 import { renderJson, renderJunit, renderMarkdown, renderTable } from "./render.js";
@@ -77,7 +79,7 @@ export const verify = defineCommand({
       const project = await readProject(cwd);
       const workspace = await fleetWorkspace(cwd);
       const settings: VerifySettings = { all: values.all ?? false, alerts: values.alerts ?? false, timeoutMs: timeoutSeconds * 1000 };
-      report = { project: project.name, stacks: [await verifyStack(workspace, stack, stack, settings)] };
+      report = { project: project.name, stacks: [await verifyStack(workspace, project, stack, stack, settings)] };
     } catch (error) {
       io.stderr.write(`pulumi-monitoring verify: ${commandErrorMessage(error)}\n`);
       return EXIT.failed;
@@ -101,16 +103,16 @@ export async function publishVerifyReport(report: VerifyReport, output: { json: 
  * budget at `budget` (`fleet verify`'s token server) when given, else the stack's own limit.
  * Never throws: a stack that cannot be verified says why.
  */
-export async function verifyStack(workspace: LocalWorkspace, name: string, label: string, settings: VerifySettings, budget?: string): Promise<StackVerification> {
+export async function verifyStack(workspace: LocalWorkspace, project: FleetProject, name: string, label: string, settings: VerifySettings, budget?: string): Promise<StackVerification> {
   const scope = settings.all ? "all" : "last deploy";
   let api: ApiClient | undefined;
   let limiter: ReturnType<typeof limiterWithin> | undefined;
   try {
     const stack = await Stack.select(name, workspace);
     const [state, history, config] = await Promise.all([
-      workspace.exportStack(name),
+      exportedState(workspace, name),
       settings.all ? Promise.resolve([]) : stack.history(20, 1, false),
-      stack.getAllConfig(),
+      stackSettingsOf(project, name, workspace),
     ]);
     const resources = ((state.deployment as { resources?: StateResource[] } | undefined)?.resources ?? []) as StateResource[];
     const window = settings.all ? undefined : lastDeploy(history);
@@ -122,7 +124,7 @@ export async function verifyStack(workspace: LocalWorkspace, name: string, label
     if (untested > 0) notes.push(`${untested} notification channel(s) not tested: --alerts sends each one test notification.`);
     if (targets.length === 0) return { stack: label, scope, entries: [], ...(notes.length > 0 ? { notes } : {}) };
 
-    const { apiUrl, maxRequestsPerSecond, ...options } = resolveSettings((key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value);
+    const { apiUrl, maxRequestsPerSecond, ...options } = resolveSettings(config);
     limiter = limiterWithin(budget, maxRequestsPerSecond);
     api = new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiter });
     const entries = await verifyTargets(api, targets, allMonitors(resources), settings);

@@ -212,10 +212,12 @@ describe("unmanaged objects, read from the emulator", () => {
     const settings = resolveSettings((key) => ({ apiUrl: on.emulator.baseUrl, apiKey: on.emulator.apiKey })[key], {});
     const reads = new ScopeReads(4, { settingsOf: async () => settings });
     const workspace = { workDir: "/fleet" } as LocalWorkspace;
+    const project = parseProject("/fleet", "name: fleet\nruntime: nodejs\n");
     const stackOf = (label: string, monitorId: string) => ({
       label,
       name: label,
       workspace,
+      project,
       resources: [{ type: MONITOR_TYPE, id: monitorId, outputs: { clientId: ids.acme } }],
     });
     const [first, second] = [stackOf("acme-a", ids.managed!), stackOf("acme-b", ids.legacy!)];

@@ -1,6 +1,7 @@
 /** One fleet verb on one stack, through the Automation API. */
 import type { EngineEvent, PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import type { Verb } from "../../report/fleet.js";
+import { exportedState } from "../../project/state.js";
 
 export interface OperationOptions {
   onEvent: (event: EngineEvent) => void;
@@ -94,7 +95,7 @@ export async function operate(fleetStack: Stack, verb: Verb, { program, refresh,
 
 /** The resources whose create a lost run left pending in the stack's state. */
 async function pendingCreates(stack: Stack): Promise<string[]> {
-  const { deployment } = (await stack.exportStack()) as { deployment?: { pending_operations?: Array<{ type?: string; resource?: { urn?: string } }> } };
+  const { deployment } = (await exportedState(stack.workspace, stack.name)) as { deployment?: { pending_operations?: Array<{ type?: string; resource?: { urn?: string } }> } };
   return (deployment?.pending_operations ?? []).flatMap((operation) => (operation.type === "creating" && operation.resource?.urn ? [operation.resource.urn] : []));
 }
 
