@@ -13,10 +13,11 @@
  * CLI (the examples, the demo, the package) use that.
  */
 import { LocalWorkspace, type Stack, type ConfigMap, type EngineEvent, type OutputMap, type PulumiFn, type UpdateSummary } from "@pulumi/pulumi/automation";
-import { cp, mkdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { parse, parseDocument, Scalar } from "yaml";
 import { pulumiCli } from "../../cli/project/workspace.js";
 
 export const repoRoot = join(__dirname, "..", "..");
@@ -120,6 +121,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     },
   );
   answerFromEngineEvents(stack);
+  plainSettingsInFile(stack, workDir);
   if (options.config) await stack.setAllConfig(options.config);
   const runner = process.env.PULUMI_MONITORING_TEST_RUNNER ?? options.runner ?? "inline";
   if (runner === "inline") {
@@ -218,6 +220,36 @@ function answerFromEngineEvents(stack: Stack): void {
     const outputs = running?.outputs;
     if (outputs === undefined || JSON.stringify(outputs).includes(`"[secret]"`)) return asked.outputs();
     return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, { value, secret: false }]));
+  };
+}
+
+/**
+ * `setConfig` and `setAllConfig` write plain values into the stack's settings file themselves, as
+ * `pulumi config set` writes them (a quoted string under the key, the project's name as its
+ * namespace when it has none): a CLI run would load the stack and derive the passphrase's key again
+ * for one line of YAML. Secrets, and paths into a value, still go through the CLI, which alone
+ * encrypts them.
+ */
+function plainSettingsInFile(stack: Stack, workDir: string): void {
+  const cli = { setConfig: stack.setConfig.bind(stack), setAllConfig: stack.setAllConfig.bind(stack) };
+  const file = join(workDir, `Pulumi.${stack.name}.yaml`);
+  async function write(config: ConfigMap): Promise<void> {
+    const project = (parse(await readFile(join(workDir, "Pulumi.yaml"), "utf8")) as { name: string }).name;
+    const document = parseDocument(await readFile(file, "utf8").catch(() => ""));
+    for (const [key, { value }] of Object.entries(config)) {
+      const scalar = new Scalar(value);
+      scalar.type = Scalar.QUOTE_DOUBLE;
+      document.setIn(["config", key.includes(":") ? key : `${project}:${key}`], scalar);
+    }
+    await writeFile(file, String(document));
+  }
+  stack.setConfig = async (key, value, path) => (value.secret || path ? cli.setConfig(key, value, path) : write({ [key]: value }));
+  stack.setAllConfig = async (config, path) => {
+    const secrets = Object.fromEntries(Object.entries(config).filter(([, value]) => value.secret));
+    const plain = Object.fromEntries(Object.entries(config).filter(([, value]) => !value.secret));
+    if (path || Object.keys(secrets).length === Object.keys(config).length) return cli.setAllConfig(config, path);
+    await write(plain);
+    if (Object.keys(secrets).length > 0) await cli.setAllConfig(secrets);
   };
 }
 
