@@ -11,12 +11,13 @@
  *   leaving the name to the next deploy.
  * The fleet runs as a child process, as a CI job runs it; the clock is set by PULUMI_MONITORING_NOW.
  * `fleet up` deploys the two windowed stacks and one other; the other seventeen are that one's
- * deployment, each with a monitor of its own made on the service and the stack's name, put in by
- * `pulumi stack import` (an up per stack would only cost more: what apply-due reads is the state).
+ * deployment, each with a monitor of its own made on the service and the stack's name, written
+ * into the file backend where `pulumi stack import` would write it (an up, or an init and an
+ * import, per stack would only cost more CLI runs: what apply-due reads is the state).
  */
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapBounded } from "../../provider/concurrency.js";
@@ -47,9 +48,11 @@ describe("fleet apply-due on 20 stacks", () => {
     return writeFile(join(workDir, `Pulumi.${stack}.yaml`), `${lines.join("\n")}\n`);
   };
   const applyDueAt = (minutes: number) => runFleetCli(["apply-due", "--parallel", "4", "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(minutes) });
+  /** The file backend's folder of the project's stacks, a checkpoint file each. */
+  const stacksDir = () => join(workDir, ".state/.pulumi/stacks/pauses");
   /** When each stack's state was last written, by file. */
   const stateTimes = async () => {
-    const dir = join(workDir, ".state/.pulumi/stacks/pauses");
+    const dir = stacksDir();
     const files = (await readdir(dir)).filter((file) => file.endsWith(".json"));
     return Object.fromEntries(await Promise.all(files.map(async (file) => [file, (await stat(join(dir, file))).mtimeMs] as const)));
   };
@@ -62,23 +65,27 @@ describe("fleet apply-due on 20 stacks", () => {
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/pauses", file), join(workDir, file));
     env = fleetTestEnv(workDir, emulator);
     workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: await pulumiCli() });
-    await mapBounded(STACKS, 4, async (stack) => {
-      await Stack.create(stack, workspace);
-      await writeSettings(stack);
-    });
     const deployed = [...WINDOWED, TEMPLATE];
+    await mapBounded(deployed, 3, (stack) => Stack.create(stack, workspace));
+    await Promise.all(STACKS.map((stack) => writeSettings(stack)));
     const { code, stderr } = await runFleetCli(["up", "--yes", "--no-refresh", ...deployed.flatMap((stack) => ["--stack", stack]), "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(0) });
     expect(code, stderr).toBe(0);
-    const exported = await workspace.exportStack(TEMPLATE);
-    const template = JSON.stringify(exported);
-    const templateId = (exported.deployment.resources as Array<{ type: string; id?: string }>).find((resource) => resource.type.endsWith(":Monitor"))!.id!;
+    const template = await readFile(join(stacksDir(), `${TEMPLATE}.json`), "utf8");
+    const { checkpoint } = JSON.parse(template) as { checkpoint: { stack: string; latest: { resources: Array<{ type: string; id?: string }> } } };
+    const templateId = checkpoint.latest.resources.find((resource) => resource.type.endsWith(":Monitor"))!.id!;
     await mapBounded(
       STACKS.filter((stack) => !deployed.includes(stack)),
       4,
       async (stack) => {
         const { id } = await emulator.byHand<{ id: string }>("POST", "/monitors", { name: `${stack} site`, url: `https://${stack}.example.com` });
-        const deployment = template.replaceAll(`urn:pulumi:${TEMPLATE}::`, `urn:pulumi:${stack}::`).replaceAll(`pauses-${TEMPLATE}`, `pauses-${stack}`).replaceAll(templateId, id).replaceAll(`${TEMPLATE} site`, `${stack} site`).replaceAll(`https://${TEMPLATE}.example.com`, `https://${stack}.example.com`);
-        await workspace.importStack(stack, JSON.parse(deployment));
+        const checkpointFile = template
+          .replaceAll(`"${checkpoint.stack}"`, `"${checkpoint.stack.slice(0, -TEMPLATE.length)}${stack}"`)
+          .replaceAll(`urn:pulumi:${TEMPLATE}::`, `urn:pulumi:${stack}::`)
+          .replaceAll(`pauses-${TEMPLATE}`, `pauses-${stack}`)
+          .replaceAll(templateId, id)
+          .replaceAll(`${TEMPLATE} site`, `${stack} site`)
+          .replaceAll(`https://${TEMPLATE}.example.com`, `https://${stack}.example.com`);
+        await writeFile(join(stacksDir(), `${stack}.json`), checkpointFile);
       },
     );
   }, STEP_MS);

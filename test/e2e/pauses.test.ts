@@ -2,4 +2,4 @@
 import { describePauseWindow } from "./pause-window-scenario.js";
 import { profiles } from "./support.js";
 
-describePauseWindow(profiles[0]!);
+describePauseWindow(profiles[0]!, { badWindows: true });

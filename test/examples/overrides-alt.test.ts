@@ -5,4 +5,4 @@
  */
 import { describeOverrideByCommand } from "./overrides-scenario.js";
 
-describeOverrideByCommand({ profile: "alt", backend: "file", acrossStacks: true });
+describeOverrideByCommand({ profile: "alt", backend: "file", acrossStacks: true, badInput: false });

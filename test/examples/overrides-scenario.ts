@@ -5,7 +5,8 @@
  * through PULUMI_MONITORING_NOW rather than waited for): the override is kept, no write to it,
  * while a changed field of the other monitor is applied; B's deploy at +2h05 resumes `web` (1
  * write). Then the same across stacks (`fleet pause|overrides|resume`). Bad input (a name the stack
- * lacks, `--for -1h`) is refused with what is wrong, and nothing is sent or written.
+ * lacks, `--for -1h`) is refused with what is wrong, and nothing is sent or written: once, on one
+ * of the files, since the command refuses it before any request, whatever the server.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { cp, mkdir, rm } from "node:fs/promises";
@@ -16,6 +17,7 @@ import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot } from "../support/pulumi.js";
 import { type CommandResult, runCli, runnerEnvironment } from "./support.js";
+import { exportedState } from "../../cli/project/state.js";
 import { pulumiCli } from "../../cli/project/workspace.js";
 
 const STEP_MS = 400_000;
@@ -32,7 +34,7 @@ const declared = (apiName: string) =>
  * The scenario on the emulator's `profile`, with the state in PostgreSQL (the libpq environment)
  * or in a file backend both checkouts point at; `acrossStacks`: the fleet verbs too.
  */
-export function describeOverrideByCommand({ profile, backend, acrossStacks }: { profile: "default" | "alt"; backend: "postgres" | "file"; acrossStacks: boolean }): void {
+export function describeOverrideByCommand({ profile, backend, acrossStacks, badInput }: { profile: "default" | "alt"; backend: "postgres" | "file"; acrossStacks: boolean; badInput: boolean }): void {
   describe(`an override by command, two runners on one ${backend === "postgres" ? "PostgreSQL" : "file"} backend, ${profile} profile`, () => {
     const base = join(repoRoot, ".work", `overrides-${profile}-${process.pid}`);
     let postgres: TestPostgres | undefined;
@@ -74,23 +76,23 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks }: { 
       await cp(join(runners.a, `Pulumi.${STACK}.yaml`), join(runners.b, `Pulumi.${STACK}.yaml`));
       const { code, stderr } = await run("a", 0, ["fleet", "up", "--yes"]);
       expect(code, stderr).toBe(0);
-      const state = (await (await workspace("a")).exportStack(STACK)).deployment.resources as Array<{ urn: string; id?: string }>;
+      const state = (await exportedState(await workspace("a"), STACK)).deployment.resources as Array<{ urn: string; id?: string }>;
       ids = Object.fromEntries(state.filter((resource) => resource.id !== undefined).map((resource) => [resource.urn.slice(resource.urn.lastIndexOf("::") + 2), resource.id as string]));
     }, STEP_MS);
     afterAll(async () => {
       await Promise.all([postgres?.stop(), emulator?.stop(), rm(base, { recursive: true, force: true })]);
     });
 
-    it.each([
+    if (badInput) it.each([
       { input: ["pause", "wbe", "--for", "2h", "--reason", "incident 42"], says: `stack ${STACK} has no monitor, heartbeat or set member named "wbe": did you mean web?` },
       { input: ["pause", "web", "--for", "-1h", "--reason", "incident 42"], says: `--for must be a positive duration such as 2h, 90m, 1d or 1h30m, got "-1h"` },
     ])("refuses `$input.0 $input.1 $input.2 $input.3` naming what is wrong, and writes nothing", async ({ input, says }) => {
-      const before = JSON.stringify((await (await workspace("a")).exportStack(STACK)).deployment.resources);
+      const before = JSON.stringify((await exportedState(await workspace("a"), STACK)).deployment.resources);
       await emulator.admin.clearRequestLog();
       const { code, stderr } = await run("a", 1, [...input, "--stack", STACK]);
       expect({ code, stderr }).toMatchObject({ code: 2, stderr: expect.stringContaining(says) });
       expect(await emulator.admin.requestLog()).toEqual([]);
-      expect(JSON.stringify((await (await workspace("a")).exportStack(STACK)).deployment.resources)).toBe(before);
+      expect(JSON.stringify((await exportedState(await workspace("a"), STACK)).deployment.resources)).toBe(before);
     }, STEP_MS);
 
     it("runner A's `pause web --for 2h` sends the one pause call and records the override", async () => {

@@ -5,4 +5,4 @@
  */
 import { describeOverrideByCommand } from "./overrides-scenario.js";
 
-describeOverrideByCommand({ profile: "default", backend: "postgres", acrossStacks: false });
+describeOverrideByCommand({ profile: "default", backend: "postgres", acrossStacks: false, badInput: true });
