@@ -5,7 +5,7 @@
  * anything, which is half of the run's CPU, once per stack of a fleet, and no secret reaches
  * this process in plaintext. (The Automation API's `exportStack` always shows them.)
  */
-import type { Deployment, Workspace } from "@pulumi/pulumi/automation";
+import type { Deployment, OutputMap, Stack, Workspace } from "@pulumi/pulumi/automation";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
@@ -21,4 +21,19 @@ export async function exportedState(workspace: Workspace, stack: string): Promis
     const stderr = (error as { stderr?: string }).stderr ?? "";
     throw Object.assign(new Error(`pulumi stack export --stack ${stack} failed: ${stderr.trim() || (error as Error).message}`), { commandResult: { stderr } });
   }
+}
+
+/** The key Pulumi marks a secret value with, in a state and in the engine's messages. */
+const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
+
+/**
+ * A stack's outputs, each with whether it is a secret, from its state: one CLI run with no key
+ * derived. Only a stack whose outputs hold a secret needs the Automation API's `outputs()`, two
+ * more runs, the second of which decrypts.
+ */
+export async function stackOutputs(stack: Stack): Promise<OutputMap> {
+  const { deployment } = (await exportedState(stack.workspace, stack.name)) as { deployment?: { resources?: Array<{ type: string; outputs?: Record<string, unknown> }> } };
+  const outputs = deployment?.resources?.find((resource) => resource.type === "pulumi:pulumi:Stack")?.outputs ?? {};
+  if (JSON.stringify(outputs).includes(SECRET_SIGNATURE)) return stack.outputs();
+  return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, { value, secret: false }]));
 }

@@ -17,7 +17,8 @@ import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { parse, parseDocument, Scalar } from "yaml";
+import { parseDocument, Scalar } from "yaml";
+import { readProject, stackConfigPath } from "../../cli/project/project.js";
 import { pulumiCli } from "../../cli/project/workspace.js";
 
 export const repoRoot = join(__dirname, "..", "..");
@@ -226,20 +227,20 @@ function answerFromEngineEvents(stack: Stack): void {
 /**
  * `setConfig` and `setAllConfig` write plain values into the stack's settings file themselves, as
  * `pulumi config set` writes them (a quoted string under the key, the project's name as its
- * namespace when it has none): a CLI run would load the stack and derive the passphrase's key again
+ * namespace when it has none, in the project's stackConfigDir): a CLI run would load the stack and derive the passphrase's key again
  * for one line of YAML. Secrets, and paths into a value, still go through the CLI, which alone
  * encrypts them.
  */
 function plainSettingsInFile(stack: Stack, workDir: string): void {
   const cli = { setConfig: stack.setConfig.bind(stack), setAllConfig: stack.setAllConfig.bind(stack) };
-  const file = join(workDir, `Pulumi.${stack.name}.yaml`);
   async function write(config: ConfigMap): Promise<void> {
-    const project = (parse(await readFile(join(workDir, "Pulumi.yaml"), "utf8")) as { name: string }).name;
+    const project = await readProject(workDir);
+    const file = stackConfigPath(project, stack.name);
     const document = parseDocument(await readFile(file, "utf8").catch(() => ""));
     for (const [key, { value }] of Object.entries(config)) {
       const scalar = new Scalar(value);
       scalar.type = Scalar.QUOTE_DOUBLE;
-      document.setIn(["config", key.includes(":") ? key : `${project}:${key}`], scalar);
+      document.setIn(["config", key.includes(":") ? key : `${project.name}:${key}`], scalar);
     }
     await writeFile(file, String(document));
   }

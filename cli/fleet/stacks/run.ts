@@ -31,6 +31,7 @@ import { renderTable } from "../../report/table.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
 import { stackFindings } from "../../drift/stack-findings.js";
 import { plainSettingsOf } from "../../project/settings.js";
+import { stackOutputs } from "../../project/state.js";
 import { type ManagingProject, ScopeReads, type UnmanagedResult, unmanagedObjects } from "../../drift/check.js";
 import type { RecordedResource } from "../../drift/unmanaged.js";
 import { runBounded, type Settled } from "../../../provider/concurrency.js";
@@ -234,7 +235,7 @@ export class FleetRun {
     if (Object.keys(mapping).length === 0) return undefined;
     let outputs;
     try {
-      outputs = await (await Stack.select(shared.name, shared.workspace)).outputs();
+      outputs = await stackOutputs(await Stack.select(shared.name, shared.workspace));
     } catch {
       // Not deployed (yet): the clients keep the configuration they have.
       return undefined;
