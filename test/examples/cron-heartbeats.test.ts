@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { useExampleStack } from "./support.js";
 
 describe("examples/cron-heartbeats", () => {
-  const example = useExampleStack({ program: "examples/cron-heartbeats", runner: "cli" });
+  const example = useExampleStack({ program: "examples/cron-heartbeats", runner: "cli-up" });
   let heartbeatIds: Record<string, string>;
   let groupIds: Record<string, string>;
   let crontab: string;

@@ -25,7 +25,7 @@ interface DemoOutputs {
 }
 
 describe("the demo program (Pulumi.yaml and index.ts at the root)", () => {
-  const example = useExampleStack({ program: ".", files: ["Pulumi.yaml", "index.ts"], runner: "cli" });
+  const example = useExampleStack({ program: ".", files: ["Pulumi.yaml", "index.ts"], runner: "cli-up" });
   let outputs: DemoOutputs;
   let clientId: string;
   const monitor = async (name: keyof DemoOutputs["monitorIds"]): Promise<ApiObject | undefined> => example.service.find(`/monitors/${outputs.monitorIds[name]}`);

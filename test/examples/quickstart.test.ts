@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { useExampleStack } from "./support.js";
 
 describe("examples/quickstart", () => {
-  const example = useExampleStack({ program: "examples/quickstart", runner: "cli" });
+  const example = useExampleStack({ program: "examples/quickstart", runner: "cli-up" });
   let ids: { monitorId: string; channelId: string };
 
   it("previews a channel and a monitor to create", async () => {

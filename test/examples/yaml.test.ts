@@ -18,7 +18,7 @@ const ENTRIES = 3 + 1 + 4 + 1 + 2 + 1;
 type IdsBySection = Record<string, Record<string, string>>;
 
 describe("examples/yaml", () => {
-  const example = useExampleStack({ program: "examples/yaml", env: SECRETS, runner: "cli" });
+  const example = useExampleStack({ program: "examples/yaml", env: SECRETS, runner: "cli-up" });
   let ids: IdsBySection;
 
   it("previews a resource for every entry of the file", async () => {

@@ -77,12 +77,14 @@ export interface TestStackOptions {
    */
   env?: Record<string, string>;
   /**
-   * Where the program runs: `"inline"` inside the test process (the default), or
-   * `"cli"` in a language host and a Node.js process per operation, as under `pulumi up`.
+   * Where the program runs: `"inline"` inside the test process (the default); `"cli"` in a
+   * language host and a Node.js process per operation, as under `pulumi up`; `"cli-up"` so for
+   * each up, while a preview runs the same program inline (an example proves that `pulumi up` runs
+   * it; a preview of it through the CLI again would only start one more Node.js process).
    * PULUMI_MONITORING_TEST_RUNNER=cli (or inline) in the environment overrides it for every stack,
    * to tell whether a failure depends on where the program runs.
    */
-  runner?: "inline" | "cli";
+  runner?: "inline" | "cli" | "cli-up";
 }
 
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
@@ -127,6 +129,8 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   const runner = process.env.PULUMI_MONITORING_TEST_RUNNER ?? options.runner ?? "inline";
   if (runner === "inline") {
     stack.workspace.program = await inlineProgram(workDir, options.env ?? {});
+  } else if (runner === "cli-up") {
+    previewInline(stack, await inlineProgram(workDir, options.env ?? {}));
   }
 
   async function readStateFile(): Promise<string> {
@@ -251,6 +255,19 @@ function plainSettingsInFile(stack: Stack, workDir: string): void {
     if (path || Object.keys(secrets).length === Object.keys(config).length) return cli.setAllConfig(config, path);
     await write(plain);
     if (Object.keys(secrets).length > 0) await cli.setAllConfig(secrets);
+  };
+}
+
+/** `stack.preview` runs `program` inline; every other operation runs the project's program through the CLI. */
+function previewInline(stack: Stack, program: PulumiFn): void {
+  const preview = stack.preview.bind(stack);
+  stack.preview = async (options) => {
+    stack.workspace.program = program;
+    try {
+      return await preview(options);
+    } finally {
+      stack.workspace.program = undefined;
+    }
   };
 }
 
