@@ -19,7 +19,8 @@ import type { FleetTargets } from "./targets.js";
 interface StackScopes {
   label: string;
   report: ScopesReport;
-  settings: ProviderSettings;
+  /** Read for a check only. */
+  settings: () => Promise<ProviderSettings>;
 }
 
 /** One distinct key (service and key), the stacks that use it, what they need of it, and the proof. */
@@ -40,7 +41,7 @@ async function scopesOfStacks({ shared, clients }: FleetTargets, parallel: numbe
   return mapBounded(targets, stacksAtOnce(parallel, targets.length), async (target) => {
     try {
       const view = await readStack(target.workspace, target.project, target.name);
-      return { label: target.label, report: scopesFor(view.contents), settings: view.settings() };
+      return { label: target.label, report: scopesFor(view.contents), settings: view.settings };
     } catch (error) {
       throw new Error(`${target.label}: ${(error as Error).message}`);
     }
@@ -48,9 +49,15 @@ async function scopesOfStacks({ shared, clients }: FleetTargets, parallel: numbe
 }
 
 /** Checks each distinct key once, against the scopes `needs` picks of the reports of the stacks that use it. */
-async function checkKeys(stacks: readonly StackScopes[], needs: (report: ScopesReport) => readonly string[]): Promise<KeyCheck[]> {
-  const byKey = new Map<string, StackScopes[]>();
-  for (const stack of stacks) {
+async function checkKeys(stacks: readonly StackScopes[], needs: (report: ScopesReport) => readonly string[], parallel: number): Promise<KeyCheck[]> {
+  const byKey = new Map<string, Array<{ label: string; report: ScopesReport; settings: ProviderSettings }>>();
+  const settled = await mapBounded(stacks, stacksAtOnce(parallel, stacks.length), async (stack) => ({
+    ...stack,
+    settings: await stack.settings().catch((error: unknown) => {
+      throw new Error(`${stack.label}: ${(error as Error).message}`);
+    }),
+  }));
+  for (const stack of settled) {
     const key = JSON.stringify([stack.settings.apiUrl, stack.settings.apiKey]);
     byKey.set(key, [...(byKey.get(key) ?? []), stack]);
   }
@@ -90,7 +97,7 @@ const keyCheckJson = (check: KeyCheck) => ({ from: check.from, stacks: check.sta
 export async function runFleetScopes(options: FleetOptions, targets: FleetTargets, io: CommandIO): Promise<number> {
   const stacks = await scopesOfStacks(targets, options.parallel);
   const union = unionOf(stacks.map((stack) => stack.report));
-  const checks = options.check ? await checkKeys(stacks, (report) => report.all) : undefined;
+  const checks = options.check ? await checkKeys(stacks, (report) => report.all, options.parallel) : undefined;
   if (options.json) {
     const perStack = Object.fromEntries(stacks.map((stack) => [stack.label, stack.report.all]));
     io.stdout.write(`${JSON.stringify({ ...union, stacks: perStack, ...(checks === undefined ? {} : { keys: checks.map(keyCheckJson) }) }, null, 2)}\n`);
@@ -108,7 +115,7 @@ export async function runFleetScopes(options: FleetOptions, targets: FleetTarget
  * holds them; else the check is written to stderr and the run's exit status (1) comes back.
  */
 export async function checkScopesBefore(verb: CheckedVerb, options: FleetOptions, targets: FleetTargets, io: CommandIO): Promise<number | undefined> {
-  const checks = await checkKeys(await scopesOfStacks(targets, options.parallel), (report) => report.commands[verb]);
+  const checks = await checkKeys(await scopesOfStacks(targets, options.parallel), (report) => report.commands[verb], options.parallel);
   const requests = checks.reduce((sum, check) => sum + check.proofs.filter((proof) => "route" in proof).length, 0);
   if (exitOf(checks) === SCOPES_EXIT.ok) {
     io.stderr.write(`Scopes checked before ${verb}: ${checks.length} key(s) hold every scope their stacks need (${requests} GET(s)).\n`);

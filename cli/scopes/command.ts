@@ -62,7 +62,7 @@ export async function run(options: ScopesOptions, io: Pick<CommandIO, "stdout" |
     const view = await readStack(workspace, project, options.stack);
     report = scopesFor(view.contents);
     if (options.check) {
-      proofs = await proveKeyHolds(view.settings(), report.all);
+      proofs = await proveKeyHolds(await view.settings(), report.all);
     }
   } catch (error) {
     io.stderr.write(`pulumi-monitoring scopes: ${(error as Error).message}\n`);

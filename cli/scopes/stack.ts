@@ -9,19 +9,22 @@ import { dryRunEnabled, type ProviderSettings, resolveSettings, stackConfigKeyNa
 import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh } from "../fleet/stacks/operations.js";
 import type { FleetProject } from "../project/project.js";
-import { stackSettingsOf } from "../project/settings.js";
+import { plainSettingsOf, stackSettingsOf } from "../project/settings.js";
 import { exportedState } from "../project/state.js";
 import type { StackContents, StackResource } from "./needs.js";
 
 export interface StackView {
   contents: StackContents;
-  /** The service and key as the stack's provider would take them, with where each came from. */
-  settings: () => ProviderSettings;
+  /**
+   * The service and key as the stack's provider would take them, with where each came from: read
+   * when asked (a check), since a key kept as a secret costs a CLI run that decrypts it.
+   */
+  settings: () => Promise<ProviderSettings>;
 }
 
 export async function readStack(workspace: LocalWorkspace, project: FleetProject, name: string): Promise<StackView> {
   const stack = await Stack.select(name, workspace);
-  const [state, value] = await Promise.all([exportedState(workspace, name), stackSettingsOf(project, name, workspace)]);
+  const [state, plain] = await Promise.all([exportedState(workspace, name), plainSettingsOf(project, name)]);
   const recorded = ((state.deployment as { resources?: StackResource[] } | undefined)?.resources ?? []) as StackResource[];
   const program: StackResource[] = [];
   await withoutRefresh(stack).preview({
@@ -34,7 +37,7 @@ export async function readStack(workspace: LocalWorkspace, project: FleetProject
     },
   });
   return {
-    contents: { program, state: recorded, dryRun: dryRunEnabled(value) },
-    settings: () => resolveSettings(value, process.env, stackConfigKeyName(basename(name))),
+    contents: { program, state: recorded, dryRun: dryRunEnabled(plain) },
+    settings: async () => resolveSettings(await stackSettingsOf(project, name, workspace), process.env, stackConfigKeyName(basename(name))),
   };
 }

@@ -32,8 +32,9 @@ export interface Case {
   /** Changes the program's copy before anything runs (the alt profile's region names, say). */
   adapt?: (workDir: string) => Promise<void>;
   /**
-   * Whether a key lacking each scope in turn is tried. The rules are the route table's and the same on either profile: a file for the
-   * second profile proves sufficiency and `scopes --check`, and leaves this out to stay short.
+   * Whether a key lacking each scope in turn is tried, and the full key's `scopes --check`. The rules are the route table's and
+   * the same on either profile: a file for the second profile proves sufficiency and the check of a key missing two scopes (the
+   * profile's own refusals), and leaves these out to stay short.
    */
   eachScopeNeeded: boolean;
 }
@@ -185,11 +186,15 @@ function leastPrivilege(testCase: Case): void {
     expect((await sentRoutes()).map((request) => request.sent.split(" ")[0])).toEqual(report.all.map(() => "GET"));
   });
 
-  it("a key holding exactly the computed set passes scopes --check, then runs up, refresh, drift, verify and destroy", async () => {
+  // The full key's check, a preview more, once per example: on the second profile the key's runs prove it holds.
+  const fullCheck = testCase.eachScopeNeeded;
+  it(`a key holding exactly the computed set ${fullCheck ? "passes scopes --check, then " : ""}runs up, refresh, drift, verify and destroy`, async () => {
     await useKey(report.all);
-    const checked = await scopes(true);
-    expect(checked.code, checked.output).toBe(SCOPES_EXIT.ok);
-    await sentRoutes();
+    if (fullCheck) {
+      const checked = await scopes(true);
+      expect(checked.code, checked.output).toBe(SCOPES_EXIT.ok);
+      await sentRoutes();
+    }
 
     await harness.stack.up();
     await expectPredicted("up");

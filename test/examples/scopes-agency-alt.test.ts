@@ -2,8 +2,9 @@
  * Least-privilege keys for a client stack of examples/agency (acme, without the shared template)
  * on the emulator's alt profile, whose region names differ: the client's spec names the alt
  * profile's regions (`regions`, which ClientMonitoring reads from the stack's configuration). The
- * computed key runs up, refresh, drift, verify and destroy, and `scopes --check` holds
- * (test/examples/least-privilege.ts). That each scope is needed is scopes-agency.test.ts's.
+ * computed key runs up, refresh, drift, verify and destroy, and `scopes --check` names the two
+ * scopes a key lacks (test/examples/least-privilege.ts). That each scope is needed, and the full
+ * key's check, are scopes-agency.test.ts's.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

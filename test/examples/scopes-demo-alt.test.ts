@@ -1,8 +1,9 @@
 /**
  * Least-privilege keys for the demo stack on the emulator's alt profile, whose region names differ
  * (the program's copy names the alt profile's regions): the computed key runs up, refresh, drift,
- * verify and destroy, and `scopes --check` holds (test/examples/least-privilege.ts). That each
- * scope is needed is scopes-demo.test.ts's, on the default profile.
+ * verify and destroy, and `scopes --check` names the two scopes a key lacks
+ * (test/examples/least-privilege.ts). That each scope is needed, and the full key's check, are
+ * scopes-demo.test.ts's, on the default profile.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
