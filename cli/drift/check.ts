@@ -6,7 +6,7 @@
  * account to read, so stacks of different accounts are read with their own keys, and stacks of
  * one account share one read of each scope.
  */
-import type { LocalWorkspace } from "@pulumi/pulumi/automation";
+import type { LocalWorkspace, StackSummary } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
 import { accountKey } from "../../provider/fleet-lists.js";
@@ -35,6 +35,8 @@ export interface CheckedStack {
 export interface ManagingProject {
   workspace: LocalWorkspace;
   stacks: readonly string[];
+  /** Its stacks, when the command has listed them already. */
+  listed?: readonly StackSummary[];
 }
 
 /** Per checked stack (by label): its unmanaged objects, or why they could not be read. */
@@ -155,9 +157,9 @@ export async function unmanagedObjects(checked: readonly CheckedStack[], managin
 async function managedByOthers(checked: readonly CheckedStack[], managing: readonly ManagingProject[], parallel: number): Promise<string[]> {
   const checkedNames = new Set(checked.map((target) => `${target.workspace.workDir}\0${basename(target.name)}`));
   const others: Array<{ workspace: LocalWorkspace; name: string }> = [];
-  for (const { workspace, stacks } of managing) {
+  for (const { workspace, stacks, listed } of managing) {
     const globs = stacks.map(globToRegExp);
-    for (const { name } of await workspace.listStacks()) {
+    for (const { name } of listed ?? (await workspace.listStacks())) {
       if (checkedNames.has(`${workspace.workDir}\0${basename(name)}`)) continue;
       if (globs.length === 0 || globs.some((glob) => glob.test(basename(name)))) others.push({ workspace, name });
     }

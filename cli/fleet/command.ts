@@ -50,7 +50,8 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
   if (options.command === "init") return (await initClients(options, project, workspace, io.stdout)) ? EXIT.ok : EXIT.failed;
 
   await refuseCollidingNames(project, workspace);
-  const summaries = await clientStacksOf(project, workspace);
+  const listed = await stacksOf(workspace);
+  const summaries = clientStacksOf(project, listed);
   const allClients = summaries.map((stack) => stack.name);
   const selected = selectStacks(allClients, options.stacks, options.exclude);
   if (options.command === "list" && options.shards !== undefined) {
@@ -76,17 +77,20 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
     const refused = await checkScopesBefore(options.command as CheckedVerb, options, targets, io);
     if (refused !== undefined) return refused;
   }
-  return new FleetRun(options, options.command, project, workspace, io).run(targets, sharedDestroyBlocker(options, clients, summaries));
+  return new FleetRun(options, options.command, project, workspace, io, listed).run(targets, sharedDestroyBlocker(options, clients, summaries));
 }
 
-/** The project's stacks in name order, without the shared one when it lives in the same project. */
-async function clientStacksOf(project: FleetProject, workspace: LocalWorkspace): Promise<StackSummary[]> {
-  let stacks: StackSummary[];
+/** Every stack of the project's backend, listed once per command. */
+async function stacksOf(workspace: LocalWorkspace): Promise<StackSummary[]> {
   try {
-    stacks = await workspace.listStacks();
+    return await workspace.listStacks();
   } catch (error) {
     throw explainListingCrash(error) ?? error;
   }
+}
+
+/** The project's stacks in name order, without the shared one when it lives in the same project. */
+function clientStacksOf(project: FleetProject, stacks: readonly StackSummary[]): StackSummary[] {
   const sharedHere = project.shared !== undefined && project.shared.dir === project.dir;
   return stacks.filter((stack) => !(sharedHere && basename(stack.name) === project.shared?.stack)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -3,7 +3,7 @@
  * most `--parallel` at a time, each through the Automation API and followed by its engine events;
  * locks of dead runs taken over, Ctrl-C handled, and the report written at the end.
  */
-import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack } from "@pulumi/pulumi/automation";
+import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack, type StackSummary } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -80,6 +80,8 @@ export class FleetRun {
     private readonly project: FleetProject,
     private readonly workspace: LocalWorkspace,
     private readonly io: CommandIO,
+    /** The workspace's stacks as the command listed them: drift counts the others as managing. */
+    private readonly listed?: readonly StackSummary[],
   ) {
     this.#abandon = new Promise((resolve) => (this.#stopWaiting = resolve));
   }
@@ -192,7 +194,7 @@ export class FleetRun {
       const done = report.stacks.some((stack) => stack.stack === target.label && (stack.result === "drifted" || stack.result === "in sync"));
       return done && resources !== undefined ? [{ ...target, resources }] : [];
     });
-    const managing: ManagingProject[] = [{ workspace: this.workspace, stacks: [] }];
+    const managing: ManagingProject[] = [{ workspace: this.workspace, stacks: [], ...(this.listed === undefined ? {} : { listed: this.listed }) }];
     if (this.project.shared !== undefined && this.project.shared.dir !== this.project.dir) managing.push({ workspace: await fleetWorkspace(this.project.shared.dir), stacks: [] });
     for (const other of this.project.drift.managedBy) managing.push({ workspace: await fleetWorkspace(other.dir), stacks: other.stacks });
     let found: UnmanagedResult;
