@@ -16,7 +16,7 @@ import type { OverrideRow } from "../../provider/overrides.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot } from "../support/pulumi.js";
-import { type CommandResult, runCli, runnerEnvironment } from "./support.js";
+import { type CommandResult, runHere, runnerEnvironment } from "./support.js";
 import { exportedState } from "../../cli/project/state.js";
 import { pulumiCli } from "../../cli/project/workspace.js";
 
@@ -51,7 +51,7 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
     /** `pulumi-monitoring <args>` on runner's checkout at T + minutes, and the writes it sent. */
     async function run(runner: Runner, minutes: number, args: string[]): Promise<CommandResult & { writes: string[] }> {
       await emulator.admin.clearRequestLog();
-      const result = await runCli([...args, "--cwd", runners[runner]], { ...process.env, ...envOf(runner, minutes) });
+      const result = await runHere([...args, "--cwd", runners[runner]], envOf(runner, minutes));
       const writes = (await emulator.admin.requestLog()).filter((request) => request.method !== "GET").map(({ method, path }) => `${method} ${path}`);
       return { ...result, writes: writes.sort() };
     }
