@@ -9,7 +9,8 @@
  *   of the program made meanwhile (a name) waits for the next deploy;
  * - at T+3h05 `apply-due --stack c01` (one stack) resumes its monitor with 1 request, still
  *   leaving the name to the next deploy.
- * The fleet runs as a child process, as a CI job runs it; the clock is set by PULUMI_MONITORING_NOW.
+ * The commands run in this process through their own entries (test/support/commands.ts); the
+ * clock is set by PULUMI_MONITORING_NOW.
  * `fleet up` deploys the two windowed stacks and one other; the other seventeen are that one's
  * deployment, each with a monitor of its own made on the service and the stack's name, written
  * into the file backend where `pulumi stack import` would write it (an up, or an init and an
@@ -21,7 +22,7 @@ import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promi
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapBounded } from "../../provider/concurrency.js";
-import { runCli, runFleetCli } from "../examples/support.js";
+import { runHere } from "../support/commands.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
 import { pulumiCli } from "../../cli/project/workspace.js";
@@ -47,7 +48,7 @@ describe("fleet apply-due on 20 stacks", () => {
     const lines = ["config:", `  pauses:pauses: '${JSON.stringify(pauses)}'`, ...(name === undefined ? [] : [`  pauses:name: ${name}`])];
     return writeFile(join(workDir, `Pulumi.${stack}.yaml`), `${lines.join("\n")}\n`);
   };
-  const applyDueAt = (minutes: number) => runFleetCli(["apply-due", "--parallel", "4", "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(minutes) });
+  const applyDueAt = (minutes: number) => runHere(["fleet", "apply-due", "--parallel", "4", "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(minutes) });
   /** The file backend's folder of the project's stacks, a checkpoint file each. */
   const stacksDir = () => join(workDir, ".state/.pulumi/stacks/pauses");
   /** When each stack's state was last written, by file. */
@@ -68,7 +69,7 @@ describe("fleet apply-due on 20 stacks", () => {
     const deployed = [...WINDOWED, TEMPLATE];
     await mapBounded(deployed, 3, (stack) => Stack.create(stack, workspace));
     await Promise.all(STACKS.map((stack) => writeSettings(stack)));
-    const { code, stderr } = await runFleetCli(["up", "--yes", "--no-refresh", ...deployed.flatMap((stack) => ["--stack", stack]), "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(0) });
+    const { code, stderr } = await runHere(["fleet", "up", "--yes", "--no-refresh", ...deployed.flatMap((stack) => ["--stack", stack]), "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(0) });
     expect(code, stderr).toBe(0);
     const template = await readFile(join(stacksDir(), `${TEMPLATE}.json`), "utf8");
     const { checkpoint } = JSON.parse(template) as { checkpoint: { stack: string; latest: { resources: Array<{ type: string; id?: string }> } } };
@@ -127,7 +128,7 @@ describe("fleet apply-due on 20 stacks", () => {
   it("on one stack, resumes its monitor once the window has ended, with one request", async () => {
     const stack = WINDOWED[0]!;
     await emulator.admin.clearRequestLog();
-    const { code, stdout, stderr } = await runCli(["apply-due", "--stack", stack, "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(185) });
+    const { code, stdout, stderr } = await runHere(["apply-due", "--stack", stack, "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(185) });
     expect(code, stderr).toBe(0);
     const requests = (await emulator.admin.requestLog()).map(({ method, path }) => `${method} ${path}`);
     expect(requests).toEqual([expect.stringMatching(/^POST \/monitors\/[^/]+\/resume$/)]);

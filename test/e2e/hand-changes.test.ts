@@ -32,7 +32,7 @@ import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
-import { deploy, type Deployment, runCli, setMembersChangedByHand } from "./support.js";
+import { deploy, type Deployment, runCommandOn, setMembersChangedByHand } from "./support.js";
 
 const monitors = {
   api: { name: "Api", url: "https://acme.example/api", paused: false },
@@ -64,7 +64,7 @@ describe("changes made by hand, single objects and a set's members (default prof
   let stackName: string;
 
   /** `pulumi-monitoring <args>` in the stack's project, as a user runs it. */
-  const cli = (...args: string[]) => runCli(deployment, ...args);
+  const cli = (...args: string[]) => runCommandOn(deployment, ...args);
   const idsOf = (outputs: Outputs) => outputs["ids"]!.value as Record<string, string>;
   const setIdsOf = (outputs: Outputs) => (outputs["setIds"]!.value as Record<string, Record<string, string>>)["fleet"]!;
   const monitorsById = async () => new Map((await deployment.listAll<ApiMonitor>("/monitors")).map((monitor) => [monitor.id, monitor]));

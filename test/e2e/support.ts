@@ -2,11 +2,10 @@
  * What the end-to-end files share: an emulator, a stack of a test program connected to it, and
  * views of the emulator's contents and request log.
  */
-import { execFile } from "node:child_process";
 import { expect } from "vitest";
-import { join } from "node:path";
+import { type CommandResult, runHere } from "../support/commands.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { createTestStack, repoRoot, testPassphrase, type TestStack, type TestStackOptions } from "../support/pulumi.js";
+import { createTestStack, testPassphrase, type TestStack, type TestStackOptions } from "../support/pulumi.js";
 
 export interface Deployment {
   emulator: TestEmulator;
@@ -78,20 +77,15 @@ export async function deploy(options: TestStackOptions & { profile?: "default" |
 /** The kinds of the API that the provider manages, by collection path. */
 export const collections = ["/monitors", "/heartbeats", "/heartbeat-groups", "/escalation-policies", "/notification_channels", "/webhook-subscriptions", "/client-templates"] as const;
 
-/** `pulumi-monitoring <args>` in the deployment's project, as a user runs it: what it printed and its exit status. */
-export function runCli(deployment: Deployment, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `pulumi-monitoring <args>` in the deployment's project, in this process (test/support/commands.ts): what it printed and its exit status. */
+export function runCommandOn(deployment: Deployment, ...args: string[]): Promise<CommandResult> {
   const env = {
-    ...process.env,
     PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: testPassphrase,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   };
-  return new Promise((resolve) =>
-    execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), ...args, "--cwd", deployment.harness.workDir], { env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
-    ),
-  );
+  return runHere([...args, "--cwd", deployment.harness.workDir], env);
 }
 
 /**

@@ -11,8 +11,9 @@
  * test/http/fleet-budget.test.ts, test/cli/fleet-rate.test.ts, test/cli/fleet-in-process.test.ts). A second runner, locks and
  * `fleet destroy` are test/examples/teams.test.ts's, on the same example; the objects here go
  * with this file's own emulator, and its state with its folder.
- * The fleet's stack operations run in a child process (`node dist/cli/main.js fleet ...`), as users
- * run them; init and list, which start none, in this process through the command line's own entry.
+ * Every fleet command runs in this process through the fleet command's own entry, as built (a
+ * process each would cost a Node.js start and a `pulumi version` more); the fleet as a child
+ * process, as users run it, is test/examples/teams.test.ts's and lost-runner.test.ts's.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
@@ -22,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
-import { type CommandResult, runFleetCli, runFleetHere, ServiceView } from "./support.js";
+import { type CommandResult, runFleetHere, ServiceView } from "./support.js";
 import { pulumiCli } from "../../cli/project/workspace.js";
 
 /** Deployed at once with the broken client (--parallel 2). */
@@ -40,9 +41,7 @@ describe("fleet over examples/agency", () => {
   let workspace: LocalWorkspace;
 
   /** Runs `fleet <args> --cwd <project>` and collects what it printed and its exit status. */
-  const fleet = (...args: string[]): Promise<CommandResult> => runFleetCli([...args, "--cwd", workDir], env);
-  /** The same, in this process: for commands that start no stack operation. */
-  const fleetHere = (...args: string[]): Promise<CommandResult> => runFleetHere([...args, "--cwd", workDir], env);
+  const fleet = (...args: string[]): Promise<CommandResult> => runFleetHere([...args, "--cwd", workDir], env);
   async function fleetReport(...args: string[]): Promise<{ code: number; report: FleetReport; stderr: string }> {
     const { code, stdout, stderr } = await fleet(...args, "--json");
     return { code, report: JSON.parse(stdout) as FleetReport, stderr };
@@ -73,7 +72,7 @@ describe("fleet over examples/agency", () => {
   });
 
   it("init creates the shared stack and one stack per client spec file; run again, it leaves them and adds a new client's", async () => {
-    const { code, stdout } = await fleetHere("init");
+    const { code, stdout } = await fleet("init");
     expect(code).toBe(0);
     expect(stdout).toContain("shared stack shared");
     for (const client of CLIENTS) expect(stdout).toMatch(new RegExp(`^${client}\\s+created$`, "m"));
@@ -81,13 +80,13 @@ describe("fleet over examples/agency", () => {
 
     // A third client, whose configuration breaks a rule of the spec.
     await writeFile(join(workDir, "clients", "broken.yaml"), clientSpec("broken").replace("ops@broken.example.com", "not-an-email"));
-    const again = (await fleetHere("init")).stdout;
+    const again = (await fleet("init")).stdout;
     expect(again).toMatch(/^client01\s+unchanged$/m);
     expect(again).toMatch(/^broken\s+created$/m);
   }, FLEET_STEP_MS);
 
   it("lists the client stacks as a CI matrix", async () => {
-    const { code, stdout } = await fleetHere("list", "--json");
+    const { code, stdout } = await fleet("list", "--json");
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ include: ["broken", ...CLIENTS].map((stack) => ({ stack })) });
   });

@@ -6,10 +6,10 @@
 import type { ConfigMap } from "@pulumi/pulumi/automation";
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { vi } from "vitest";
+import { type CommandResult, runHere } from "../support/commands.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { useStarted } from "../support/use-started.js";
-import { builtModule, createTestStack, repoRoot, testPassphrase, type TestStack, type TestStackOptions } from "../support/pulumi.js";
+import { createTestStack, repoRoot, testPassphrase, type TestStack, type TestStackOptions } from "../support/pulumi.js";
 
 /** `monitoring:apiUrl` and the secret `monitoring:apiKey` of the emulator. */
 export function connectionConfig(emulator: TestEmulator): ConfigMap {
@@ -101,39 +101,7 @@ export function runnerEnvironment(base: string, runner: string, backend: Record<
   };
 }
 
-export interface CommandResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The commands a test runs in this process, each as built (see builtModule). */
-const COMMANDS_HERE = {
-  fleet: () => builtModule<typeof import("../../cli/fleet/command.js")>("cli/fleet/command.ts").fleet,
-  pause: () => builtModule<typeof import("../../cli/overrides/command.js")>("cli/overrides/command.ts").pause,
-  resume: () => builtModule<typeof import("../../cli/overrides/command.js")>("cli/overrides/command.ts").resume,
-  overrides: () => builtModule<typeof import("../../cli/overrides/command.js")>("cli/overrides/command.ts").overrides,
-};
-
-/**
- * Runs `pulumi-monitoring <args>` in this process, through the command's own entry (as built: it
- * may run programs in this process, see builtModule), with `env` for the length of the run: for
- * commands a process of their own would only make slower (about 1 CPU-s of Node.js startup, and a
- * `pulumi version`, each). Not for two at once: the environment is this process's.
- */
-export async function runHere([name, ...args]: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
-  const command = COMMANDS_HERE[name as keyof typeof COMMANDS_HERE];
-  if (command === undefined) throw new Error(`runHere runs ${Object.keys(COMMANDS_HERE).join(", ")}, not ${name}`);
-  const printed = { stdout: "", stderr: "" };
-  const output = (stream: keyof typeof printed) => ({ write: (text: string) => (printed[stream] += text) });
-  for (const [variable, value] of Object.entries(env)) if (value !== undefined && process.env[variable] !== value) vi.stubEnv(variable, value);
-  try {
-    const code = await command().run(args, { stdout: output("stdout"), stderr: output("stderr"), stdin: process.stdin, signals: process, env: process.env });
-    return { code, ...printed };
-  } finally {
-    vi.unstubAllEnvs();
-  }
-}
+export { type CommandResult, runHere };
 
 /** `pulumi-monitoring fleet <args>` in this process: {@link runHere}. */
 export function runFleetHere(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
