@@ -26,7 +26,7 @@ import { renderTable } from "../../cli/report/table.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { type ApiObject, runFleetCli, ServiceView } from "./support.js";
+import { type ApiObject, runFleetCli, runFleetHere, ServiceView } from "./support.js";
 
 /**
  * Three stacks for the killed runner; with a closed URL, four, of which the fleet never starts two:
@@ -81,8 +81,12 @@ function runnerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
-async function fleetReport(args: string[], env: NodeJS.ProcessEnv = runnerEnv()): Promise<{ code: number; report: FleetReport; stderr: string }> {
-  const { code, stdout, stderr } = await runFleetCli([...args, "--json", "--cwd", dir], env);
+/**
+ * `fleet ARGS --json` as a runner runs it: in a process of its own (`alongside`, for runs at once,
+ * each with its runner's environment), else in this process through the command's entry.
+ */
+async function fleetReport(args: string[], env: NodeJS.ProcessEnv = runnerEnv(), { alongside = false } = {}): Promise<{ code: number; report: FleetReport; stderr: string }> {
+  const { code, stdout, stderr } = await (alongside ? runFleetCli : runFleetHere)([...args, "--json", "--cwd", dir], env);
   try {
     return { code, report: JSON.parse(stdout) as FleetReport, stderr };
   } catch {
@@ -248,8 +252,8 @@ describe("a runner killed mid-deploy", () => {
 
     // --no-refresh as well: a stack whose lock is taken over is read from the service first all the same.
     const [up, destroy] = await Promise.all([
-      fleetReport(["up", "--yes", "--no-refresh", "--parallel", String(RECOVERED.length), ...stackOptions(RECOVERED)]),
-      fleetReport(["destroy", "--yes", "--stack", ABANDONED]),
+      fleetReport(["up", "--yes", "--no-refresh", "--parallel", String(RECOVERED.length), ...stackOptions(RECOVERED)], runnerEnv(), { alongside: true }),
+      fleetReport(["destroy", "--yes", "--stack", ABANDONED], runnerEnv(), { alongside: true }),
     ]);
     expect(up.code, up.stderr).toBe(0);
     expect(destroy.code, destroy.stderr).toBe(0);
