@@ -11,9 +11,9 @@
  * in the state; and destroy leaving nothing.
  * How a lease is renewed and judged is test/cli/fleet-locks.test.ts's; a single runner's fleet
  * (budget, a broken client, --isolated, drift) is test/examples/agency-fleet.test.ts's; how reports
- * merge and render is test/cli/fleet-teams.test.ts's. Commands that start no stack operation
- * (init, list, report merge) run in this process through the command line's own entry, with the
- * runner's environment; the others as child processes, as users run them.
+ * merge and render is test/cli/fleet-teams.test.ts's. Runs at once (the two shards, the race) are
+ * child processes, as users run them, each with its runner's environment; the others run in this
+ * process through the command line's own entry, with the runner's environment.
  */
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
@@ -63,17 +63,17 @@ describe("examples/agency split across CI runners", () => {
     ...runnerEnvironment(base, runner, { PULUMI_BACKEND_URL: postgres.backendUrl, ...postgres.env }, emulator),
     ...extra,
   });
-  const fleet = (runner: Runner, args: string[], extra?: Record<string, string>) => runFleetCli([...args, "--cwd", runners[runner]], envOf(runner, extra));
-  async function fleetReport(runner: Runner, args: string[], extra?: Record<string, string>): Promise<{ code: number; report: FleetReport; stderr: string }> {
-    const { code, stdout, stderr } = await fleet(runner, [...args, "--json"], extra);
+  /** `fleet <args>` on the runner's checkout: in a process of its own (`alongside`, for runs at once, each with its runner's environment), else in this process through the command's entry. */
+  const fleet = (runner: Runner, args: string[], { alongside = false, extra }: { alongside?: boolean; extra?: Record<string, string> } = {}) =>
+    (alongside ? runFleetCli : runFleetHere)([...args, "--cwd", runners[runner]], envOf(runner, extra));
+  async function fleetReport(runner: Runner, args: string[], options: { alongside?: boolean; extra?: Record<string, string> } = {}): Promise<{ code: number; report: FleetReport; stderr: string }> {
+    const { code, stdout, stderr } = await fleet(runner, [...args, "--json"], options);
     try {
       return { code, report: JSON.parse(stdout) as FleetReport, stderr };
     } catch {
       throw new Error(`fleet ${args.join(" ")} printed no report (exit ${code}): ${stderr}`);
     }
   }
-  /** `fleet <args>` in this process, with the runner's environment: for commands that start no stack operation. */
-  const fleetHere = (runner: Runner, args: string[], extra?: Record<string, string>) => runFleetHere([...args, "--cwd", runners[runner]], envOf(runner, extra));
   const results = (report: FleetReport): Record<string, string> => Object.fromEntries(report.stacks.map((stack) => [stack.stack, stack.result]));
   const clientSpec = (client: string): string =>
     [`name: Client ${client}`, `domain: ${client}.example.com`, "endpoints:", "  - path: /", "contacts:", `  emails: [ops@${client}.example.com]`, ""].join("\n");
@@ -104,7 +104,7 @@ describe("examples/agency split across CI runners", () => {
   it("init refuses client names that the backend's LIKE match mixes up, creating no stack", async () => {
     await mkdir(join(base, "colliding"), { recursive: true });
     for (const client of ["c_1", "c-1"]) await writeFile(join(base, "colliding", `${client}.yaml`), clientSpec(client));
-    const { code, stderr } = await fleetHere("a", ["init", "--clients", join(base, "colliding")]);
+    const { code, stderr } = await fleet("a", ["init", "--clients", join(base, "colliding")]);
     expect(code).toBe(1);
     expect(stderr).toContain("stack names c-1 and c_1 cannot share a PostgreSQL state backend");
     expect(stderr).toContain("`_` matches any one character");
@@ -112,7 +112,7 @@ describe("examples/agency split across CI runners", () => {
   }, STEP_MS);
 
   it("init creates the shared stack and a stack per client, and the checkout goes to every runner", async () => {
-    const { code, stdout, stderr } = await fleetHere("a", ["init"]);
+    const { code, stdout, stderr } = await fleet("a", ["init"]);
     expect(code, stderr).toBe(0);
     for (const client of CLIENTS) expect(stdout).toMatch(new RegExp(`^${client}\\s+created$`, "m"));
     // As a CI runner checks out the repository: the project with its Pulumi.<stack>.yaml files.
@@ -124,7 +124,7 @@ describe("examples/agency split across CI runners", () => {
     // With GOMAXPROCS=1 the backend's pool has two connections, and two stacks read at once by a
     // plain `pulumi stack ls` (ten at a time), each holding one and asking for a second, would wait
     // on each other forever.
-    const { code, stdout, stderr } = await fleetHere("c", ["list", "--json", "--shards", "2"], { GOMAXPROCS: "1" });
+    const { code, stdout, stderr } = await fleet("c", ["list", "--json", "--shards", "2"], { extra: { GOMAXPROCS: "1" } });
     expect(code, stderr).toBe(0);
     expect(JSON.parse(stdout)).toEqual({
       include: [
@@ -139,7 +139,7 @@ describe("examples/agency split across CI runners", () => {
     expect(shared.code, shared.stderr).toBe(0);
     expect(results(shared.report)).toEqual({ [SHARED]: "succeeded" });
 
-    const [first, second] = await Promise.all([fleetReport("a", ["up", "--shard", "1/2", "--yes"]), fleetReport("b", ["up", "--shard", "2/2", "--yes"])]);
+    const [first, second] = await Promise.all([fleetReport("a", ["up", "--shard", "1/2", "--yes"], { alongside: true }), fleetReport("b", ["up", "--shard", "2/2", "--yes"], { alongside: true })]);
     expect(first.code, first.stderr).toBe(0);
     expect(second.code, second.stderr).toBe(0);
     expect(results(first.report)).toEqual({ acme: "succeeded" });
@@ -178,17 +178,17 @@ describe("examples/agency split across CI runners", () => {
     // enough for the second run to start and find it, four times its --stale-lock-after.
     await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", latency_ms: 8_000, times: 1 });
     // The first run keeps a lease on the lock, renewed every 0.5 s (a quarter of its 2 s threshold).
-    const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s"]);
+    const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s"], { alongside: true });
     const deadline = Date.now() + 120_000;
     while ((await stateKeys("%/.pulumi/locks/%/acme/%")).length === 0) {
       if (Date.now() > deadline) throw new Error("the first run never took acme's lock");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // The second judges it by its lease alone (as from another host), with a threshold far shorter than the 8 s the first holds it.
-    const second = fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s", "--no-pid-check"]);
+    const second = fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s", "--no-pid-check"], { alongside: true });
     // A third runner deploys acme too, waiting for its lock; without reading the service first, so
     // that finding nothing to change means the state it reads holds the first run's rename.
-    const [first, locked, waiting] = await Promise.all([holder, second, fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--no-refresh", "--yes", "--wait-lock", "300"])]);
+    const [first, locked, waiting] = await Promise.all([holder, second, fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--no-refresh", "--yes", "--wait-lock", "300"], { alongside: true })]);
     await emulator.admin.clearFaults();
 
     expect(first.code, first.stderr).toBe(0);
