@@ -27,22 +27,22 @@ const engineFiles = [
  * says little about these (the import files are a few lines over a shared scenario).
  */
 const longestFirst = [
-  "test/cli/apply-due.test.ts",
-  "test/examples/scopes-agency.test.ts",
-  "test/examples/scopes-fleet.test.ts",
-  "test/examples/lost-runner.test.ts",
-  "test/examples/overrides-alt.test.ts",
-  "test/examples/scopes-demo.test.ts",
-  "test/examples/overrides.test.ts",
-  "test/examples/scopes-agency-alt.test.ts",
   "test/examples/teams.test.ts",
-  "test/e2e/reconcile.test.ts",
-  "test/examples/scopes-demo-alt.test.ts",
-  "test/examples/agency-fleet.test.ts",
+  "test/examples/lost-runner.test.ts",
+  "test/examples/scopes-agency.test.ts",
   "test/e2e/flaky-service.test.ts",
-  "test/e2e/package.test.ts",
-  "test/e2e/hand-changes.test.ts",
-  "test/examples/demo.test.ts",
+  "test/examples/scopes-demo.test.ts",
+  "test/examples/scopes-agency-alt.test.ts",
+  "test/examples/agency-fleet.test.ts",
+  "test/examples/scopes-fleet.test.ts",
+  "test/import/import-alt.test.ts",
+  "test/e2e/reconcile.test.ts",
+  "test/cli/fleet-in-process.test.ts",
+  "test/e2e/pauses.test.ts",
+  "test/e2e/pauses-alt.test.ts",
+  "test/e2e/monitor-set.test.ts",
+  "test/cli/apply-due.test.ts",
+  "test/e2e/verify.test.ts",
 ];
 
 /**
