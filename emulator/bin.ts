@@ -17,6 +17,7 @@ const USAGE = `Usage: pulumi-monitoring-emulator [options]
   --webhook-attempts N     Delivery attempts per webhook event (default 5)
   --webhook-backoff-ms N   Wait before the second attempt, doubling after (default 1000)
   --webhook-timeout-ms N   Limit of one delivery attempt (default 10000)
+  --webhook-loopback-only  Deliver to loopback hosts only; others fail at once, unresolved
   --profile NAME           The choices where the spec is silent: ${PROFILE_NAMES.join(" or ")} (default: default)
   --check-delay MS         A check's result lands MS milliseconds after POST /monitors/{id}/check
                            answered; the monitor keeps its status until then (default 0)
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
       "webhook-attempts": { type: "string" },
       "webhook-backoff-ms": { type: "string" },
       "webhook-timeout-ms": { type: "string" },
+      "webhook-loopback-only": { type: "boolean" },
       profile: { type: "string" },
       "check-delay": { type: "string" },
       "no-idempotency": { type: "boolean" },
@@ -73,6 +75,7 @@ async function main(): Promise<void> {
       ...optional("maxAttempts", integerOption(values, "webhook-attempts", 1)),
       ...optional("backoffBaseMs", integerOption(values, "webhook-backoff-ms", 0)),
       ...optional("timeoutMs", integerOption(values, "webhook-timeout-ms", 1)),
+      loopbackOnly: values["webhook-loopback-only"] ?? false,
     },
   });
   const shutdown = () => {

@@ -20,9 +20,23 @@ export interface DeliveryOptions {
   backoffBaseMs: number;
   /** Limit of one attempt, from connecting to the end of the answer. Default 10 000 ms. */
   timeoutMs: number;
+  /**
+   * Deliver to loopback hosts only (`localhost`, 127.0.0.0/8, `[::1]`). An attempt to any other
+   * host fails at once, with no DNS lookup and no connection: for machines without a network, where
+   * each lookup of a made-up host can hold a resolver thread for seconds. Default false.
+   */
+  loopbackOnly: boolean;
 }
 
-export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { maxAttempts: 5, backoffBaseMs: 1000, timeoutMs: 10_000 };
+export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { maxAttempts: 5, backoffBaseMs: 1000, timeoutMs: 10_000, loopbackOnly: false };
+
+/** The error an attempt records when `loopbackOnly` keeps it from leaving the machine. */
+export const NOT_LOOPBACK = "not delivered: the emulator delivers to loopback hosts only (--webhook-loopback-only)";
+
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
 
 export const USER_AGENT = "pulumi-monitoring-emulator/0.1";
 
@@ -120,6 +134,7 @@ export class WebhookDeliverer {
     let responseStatus: number | null = null;
     let error: string | null = null;
     try {
+      if (this.options.loopbackOnly && !isLoopback(String(subscription.doc["url"]))) throw new Error(NOT_LOOPBACK);
       const response = await request(String(subscription.doc["url"]), {
         method: "POST",
         dispatcher: this.agent,

@@ -6,6 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { beforeEach, describe, expect, test } from "vitest";
+import { NOT_LOOPBACK } from "../../emulator/webhooks/deliverer.js";
 import { FAST_WEBHOOKS, useEmulatorWith } from "../support/emulator.js";
 import { contractClientOn, dataOf, type Json } from "./support/api.js";
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from "../support/receiver.js";
@@ -177,6 +178,16 @@ describe("retries and redelivery", () => {
     const [failed] = await eventually(() => deliveries(subscription.id), (items) => items[0]?.status === "FAILED");
     expect(failed.attempts[0]).toMatchObject({ response_status: null, error: expect.stringContaining("ECONNREFUSED") });
     receiver = await startReceiver();
+  });
+
+  test("with deliveries kept to loopback hosts (the tests' setting), each attempt at another host fails at once, sent nowhere", async () => {
+    const subscription = dataOf(await on.api.post("/webhook-subscriptions", { url: "https://hooks.example.com/in", events: ["webhook.test"] }), 201);
+    dataOf(await on.api.post(`/webhook-subscriptions/${subscription.id}/test`), 202);
+    const [failed] = await eventually(() => deliveries(subscription.id), (items) => items[0]?.status === "FAILED");
+    expect(failed.attempts).toEqual(
+      Array.from({ length: FAST_WEBHOOKS.maxAttempts }, (_, index) => expect.objectContaining({ number: index + 1, response_status: null, error: NOT_LOOPBACK })),
+    );
+    expect(receiver.received).toEqual([]);
   });
 
   test("redelivering a delivery of another subscription is 404", async () => {
