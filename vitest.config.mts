@@ -43,6 +43,12 @@ const longestFirst = [
   "test/e2e/monitor-set.test.ts",
   "test/cli/apply-due.test.ts",
   "test/e2e/verify.test.ts",
+  // Unit files that mostly wait (leases judged over seconds, Retry-After, timeouts): in the middle
+  // of the run the engine files use the cores meanwhile; last, they left them half idle.
+  "test/cli/fleet-locks.test.ts",
+  "test/http/client.test.ts",
+  "test/http/rate-limit.test.ts",
+  "test/http/settings-failures.test.ts",
 ];
 
 /**

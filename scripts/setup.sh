@@ -253,6 +253,23 @@ pm_build_typescript() {
   (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json) || pm_fail "TypeScript build" || return 1
 }
 
+# Node.js keys its compile cache by each file's path, and writes it when a process exits: a
+# dynamic-provider host never does (the CLI ends it with a signal), so in a new checkout, or after
+# a build, the hosts and the programs the CLI runs compiled @pulumi/pulumi, TypeScript and this
+# package's provider again each time until some other process had loaded them and exited. One
+# process that loads them and exits, once per install and build, fills the cache for all of them.
+pm_warm_compile_cache() {
+  local marker="$pm_root/dist/.compile-cache-warm"
+  if [ "$marker" -nt "$pm_root/dist/.tsbuildinfo" ] && [ "$marker" -nt "$pm_root/node_modules/.package-lock.json" ]; then
+    return 0
+  fi
+  (cd "$pm_root" && node -e 'for (const name of process.argv.slice(1)) require(name)' \
+    @pulumi/pulumi @pulumi/pulumi/proto/provider_grpc_pb @pulumi/pulumi/proto/language_grpc_pb \
+    google-protobuf/google/protobuf/struct_pb require-from-string source-map-support typescript ts-node \
+    pulumi-monitoring/provider pulumi-monitoring/host pulumi-monitoring) &&
+    touch "$marker" || pm_fail "warming Node.js's compile cache" || return 1
+}
+
 pm_setup() {
   pm_ensure_node &&
     pm_ensure_npm_deps &&
@@ -266,6 +283,7 @@ pm_setup() {
   # starts a dynamic-provider host (and, the CLI's way, a program) that loads @pulumi/pulumi again.
   export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$pm_cache/node-compile-cache}"
   export PULUMI_MONITORING_ROOT="$pm_root"
+  pm_warm_compile_cache
   pm_say "ready in $((SECONDS - pm_setup_started)) s"
 }
 
