@@ -27,6 +27,8 @@ Options:
   --cwd DIR      The Pulumi project directory (default: the current directory)
   --wait-lock S  When a deploy holds the stack's lock, retry for up to S seconds instead of
                  reporting it as locked (default 0)
+  --json         Write { "stacks": [{ "stack", "due": [...], "result", "error"? }], "requests",
+                 "minimum" } instead of lines; result is nothing due, applied, failed or locked
   -h, --help     Show this text
 
 Exit status: 0 done (or nothing due), 1 the stack could not be read or updated (or was locked), 2 bad usage.`;
@@ -34,11 +36,11 @@ Exit status: 0 done (or nothing due), 1 the stack could not be read or updated (
 export const applyDueCommand = defineCommand({
   name: "apply-due",
   usage: USAGE,
-  options: { ...STACK_OPTIONS, "wait-lock": { type: "string" } },
+  options: { ...STACK_OPTIONS, "wait-lock": { type: "string" }, json: { type: "boolean" } },
   async run({ values }, io) {
     const cwd = values.cwd ?? process.cwd();
     const [name, project, workspace] = await Promise.all([chosenStack(cwd, values.stack), readProject(cwd), fleetWorkspace(cwd)]);
     const waitLockMs = values["wait-lock"] === undefined ? 0 : positiveNumber("--wait-lock", values["wait-lock"], "a positive number of seconds") * 1000;
-    return applyDue([{ label: name, name, role: "client", project, workspace }], { atOnce: 1, budget: project.budget, waitLockMs }, io);
+    return applyDue([{ label: name, name, role: "client", project, workspace }], { atOnce: 1, budget: project.budget, waitLockMs, json: values.json ?? false }, io);
   },
 });

@@ -53,10 +53,12 @@ export interface ApplyDueOptions {
   budget: number | undefined;
   /** How long to retry a stack another run holds locked (a deploy), in milliseconds. */
   waitLockMs: number;
+  /** The summary as JSON ({@link ApplyDueSummary}) instead of lines, for the job that runs it. */
+  json?: boolean;
 }
 
 /** Applies what is due in `targets`; prints the outcome. */
-export async function applyDue(targets: readonly StackTarget[], { atOnce, budget, waitLockMs }: ApplyDueOptions, io: Pick<CommandIO, "stdout" | "env">): Promise<number> {
+export async function applyDue(targets: readonly StackTarget[], { atOnce, budget, waitLockMs, json = false }: ApplyDueOptions, io: Pick<CommandIO, "stdout" | "env">): Promise<number> {
   const { result, use } = await withSharedBudget(budget ?? COUNTING_BUDGET, async (address) => {
     const settled = await runBounded(targets, atOnce, (target) => applyDueOn(target, address as string, Date.now() + waitLockMs, io.env));
     return settled.map((outcome, index): StackOutcome => {
@@ -66,7 +68,7 @@ export async function applyDue(targets: readonly StackTarget[], { atOnce, budget
     });
   });
   const summary: ApplyDueSummary = { stacks: result, requests: use?.granted ?? 0, minimum: result.reduce((sum, stack) => sum + stack.due.length, 0) };
-  io.stdout.write(renderSummary(summary));
+  io.stdout.write(json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary));
   return result.some((stack) => stack.result === "failed" || stack.result === "locked") ? EXIT.failed : EXIT.ok;
 }
 

@@ -125,14 +125,18 @@ describe("fleet apply-due on 20 stacks", () => {
     expect(written.sort()).toEqual(WINDOWED.map((stack) => `${stack}.json`));
   }, STEP_MS);
 
-  it("on one stack, resumes its monitor once the window has ended, with one request", async () => {
+  it("on one stack, resumes its monitor once the window has ended, with one request, and reports it as JSON with --json", async () => {
     const stack = WINDOWED[0]!;
     await emulator.admin.clearRequestLog();
-    const { code, stdout, stderr } = await runHere(["apply-due", "--stack", stack, "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(185) });
+    const { code, stdout, stderr } = await runHere(["apply-due", "--stack", stack, "--cwd", workDir, "--json"], { ...env, PULUMI_MONITORING_NOW: at(185) });
     expect(code, stderr).toBe(0);
     const requests = (await emulator.admin.requestLog()).map(({ method, path }) => `${method} ${path}`);
     expect(requests).toEqual([expect.stringMatching(/^POST \/monitors\/[^/]+\/resume$/)]);
     expect(await emulator.byHand("GET", requests[0]!.slice(5, -"/resume".length))).toMatchObject({ name: `${stack} site`, paused: false });
-    expect(stdout).toBe(`${stack}  applied: resume site\n\n1 request (minimum 1: one write per due change); 0 of 1 stack had nothing due\n`);
+    expect(JSON.parse(stdout)).toEqual({
+      stacks: [{ stack, due: [{ urn: expect.stringMatching(/::site$/), resource: "site", type: "Monitor", paused: false, reason: expect.any(String) }], result: "applied" }],
+      requests: 1,
+      minimum: 1,
+    });
   }, STEP_MS);
 });
