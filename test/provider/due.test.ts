@@ -28,8 +28,26 @@ describe("dueInState", () => {
     { case: "a hand pause's 4h ended", minutes: 250, resource: single({ paused: false }, { paused: true, __handPauseSeen: at(0) }), due: [{ paused: false, reason: "declared" }] },
     { case: "a hand pause within its 4h", minutes: 200, resource: single({ paused: false }, { paused: true, __handPauseSeen: at(0) }), due: [] },
     { case: "an unmanaged pause state", minutes: 65, resource: single({}, { paused: true }), due: [] },
+    { case: "an override active, resumed by hand since", minutes: 60, resource: single({ paused: false }, { paused: false, __override: override }), due: [{ paused: true, reason: "incident 42" }] },
+    { case: "a hand pause within its 4h, resumed by hand since", minutes: 200, resource: single({ paused: false }, { paused: false, __handPauseSeen: at(0) }), due: [{ paused: true, reason: "paused by hand" }] },
   ])("$case: $due.length due", ({ minutes, resource, due }) => {
-    expect(dueInState(stateOf(resource), Date.parse(at(minutes)), FOUR_HOURS)).toEqual(due.map((change) => ({ urn: urnOf("Monitor", "web"), resource: "web", type: "Monitor", ...change })));
+    // Strictly: a single object's change has no member key at all.
+    expect(dueInState(stateOf(resource), Date.parse(at(minutes)), FOUR_HOURS)).toStrictEqual(due.map((change) => ({ urn: urnOf("Monitor", "web"), resource: "web", type: "Monitor", ...change })));
+  });
+
+  it("judges only monitors and heartbeats: another kind's inputs hold no pause state", () => {
+    const channel = { urn: urnOf("NotificationChannel", "ops"), type: `${TYPE}NotificationChannel`, inputs: { name: "ops", pauses: window }, outputs: { name: "ops", paused: false } };
+    expect(dueInState(stateOf(channel), Date.parse(at(65)), FOUR_HOURS)).toEqual([]);
+  });
+
+  it("leaves a set's member the program no longer declares to the next deploy, which deletes it", () => {
+    const set = {
+      urn: urnOf("MonitorSet", "fleet"),
+      type: `${TYPE}MonitorSet`,
+      inputs: { monitors: { api: { name: "Api", paused: false } } },
+      outputs: { ids: { api: "m1", gone: "m2" }, monitors: { api: { name: "Api", paused: false }, gone: { name: "Gone", paused: true, __override: override } } },
+    };
+    expect(dueInState(stateOf(set), Date.parse(at(125)), FOUR_HOURS)).toEqual([]);
   });
 
   it("names a set's member whose window started, and not its siblings", () => {
