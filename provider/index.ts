@@ -24,7 +24,7 @@ import { internal } from "./fields.js";
 import type { ApiClient } from "./http/client.js";
 import { describeRetry, type RetryEvent } from "./http/request.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
-import { requestedOverride } from "./overrides.js";
+import { requestedOverrides } from "./overrides.js";
 import { type PauseSettings, pausesOnlyRequested, withMemberPauses, withPauses } from "./pauses.js";
 import { ResourceReader } from "./reader.js";
 
@@ -90,9 +90,9 @@ async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void
   stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
 }
 
-/** The deploy's instant (`monitoring:now`), the rule for hand pauses, and the override or "pauses only" run the command line asks for. */
+/** The deploy's instant (`monitoring:now`), the rule for hand pauses, and the overrides or "pauses only" run the command line asks for. */
 function pauseSettings(): PauseSettings {
-  return { now: deployInstant(stackConfig), handPauses: handPauses(stackConfig), override: requestedOverride(), pausesOnly: pausesOnlyRequested() };
+  return { now: deployInstant(stackConfig), handPauses: handPauses(stackConfig), overrides: requestedOverrides(), pausesOnly: pausesOnlyRequested() };
 }
 
 /** Open domains the stack closed (`monitoring:offeredRegions`), for check. */

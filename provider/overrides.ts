@@ -15,7 +15,7 @@ import { exportedResources } from "./exported-state.js";
 import { internal } from "./fields.js";
 import type { OverrideRecord } from "./pause-plan.js";
 
-/** Set by the command line for one targeted run: the override to record, or to end. */
+/** Set by the command line for one targeted run: the overrides to record, or to end (one object, or a list of them). */
 export const OVERRIDE_VARIABLE = "PULUMI_MONITORING_OVERRIDE";
 
 const target = { urn: nonEmpty, member: nonEmpty.optional() };
@@ -27,28 +27,33 @@ const requestSchema = z.union([
 /** An override to record (`until`, `reason`, `by`) or to end (`end`), for the resource `urn` (a set's member by `member`). */
 export type OverrideRequest = z.output<typeof requestSchema>;
 
-/** The override the environment asks for, if any; a malformed one is an error naming the variable. */
-export function requestedOverride(env: NodeJS.ProcessEnv = process.env): OverrideRequest | undefined {
+const requestsSchema = z.union([requestSchema.transform((request) => [request]), z.array(requestSchema).min(1)]);
+
+/**
+ * The overrides the environment asks for (none when it is unset); malformed, an error naming the
+ * variable. One run records them all: several objects of a stack cost one targeted run.
+ */
+export function requestedOverrides(env: NodeJS.ProcessEnv = process.env): readonly OverrideRequest[] {
   const text = env[OVERRIDE_VARIABLE];
-  if (text === undefined || text.trim() === "") return undefined;
+  if (text === undefined || text.trim() === "") return [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  const result = requestSchema.safeParse(parsed);
+  const result = requestsSchema.safeParse(parsed);
   if (!result.success) {
     throw new Error(
-      `${OVERRIDE_VARIABLE} must be JSON {"urn","member"?,"until","reason","by"} (until an ISO 8601 instant with an offset) or {"urn","member"?,"end":true}, got ${JSON.stringify(text)}`,
+      `${OVERRIDE_VARIABLE} must be JSON {"urn","member"?,"until","reason","by"} (until an ISO 8601 instant with an offset) or {"urn","member"?,"end":true}, or a list of them, got ${JSON.stringify(text)}`,
     );
   }
   return result.data;
 }
 
-/** The override `request` asks for on the object `urn` (`member`: a set's member), if it is the one. */
-export function overrideFor(request: OverrideRequest | undefined, urn: unknown, member?: string): OverrideRequest | undefined {
-  return request !== undefined && request.urn === urn && request.member === member ? request : undefined;
+/** The override `requests` ask for on the object `urn` (`member`: a set's member), if one names it. */
+export function overrideFor(requests: readonly OverrideRequest[], urn: unknown, member?: string): OverrideRequest | undefined {
+  return requests.find((request) => request.urn === urn && request.member === member);
 }
 
 /** The override an object's outputs record, when they hold a well-formed one. */

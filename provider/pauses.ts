@@ -24,8 +24,8 @@ type Provider = pulumi.dynamic.ResourceProvider;
 export interface PauseSettings {
   now: number;
   handPauses: HandPauses;
-  /** The new override the command line asks this run to record or end, if any. */
-  override: OverrideRequest | undefined;
+  /** The new overrides the command line asks this run to record or end (none in other runs). */
+  overrides: readonly OverrideRequest[];
   /** This run sends only the pauses and resumes that are due, every other output kept as recorded. */
   pausesOnly: boolean;
 }
@@ -187,7 +187,7 @@ export function withPauses(kind: string, provider: Provider, settings: () => Pau
     check: announcingCheck(check, settings, (news, inputs, now) => [noticeOf(subjectOf(news[internal.urn], kind), planOf(inputs, {}, now), {}, now.now)]),
     diff: async (id, olds, news) => {
       const now = settings();
-      const request = overrideFor(now.override, news[internal.urn]);
+      const request = overrideFor(now.overrides, news[internal.urn]);
       const plan = request === undefined ? planOf(news, olds, now) : overridePlan(news, olds, request, now);
       await announce(news[internal.urn], [noticeOf(subjectOf(news[internal.urn], kind), plan, olds, now.now)]);
       if (request !== undefined) return CHANGES;
@@ -202,7 +202,7 @@ export function withPauses(kind: string, provider: Provider, settings: () => Pau
     },
     update: async (id, olds, news) => {
       const now = settings();
-      const request = overrideFor(now.override, news[internal.urn]);
+      const request = overrideFor(now.overrides, news[internal.urn]);
       const plan = request === undefined ? planOf(news, olds, now) : overridePlan(news, olds, request, now);
       if (request !== undefined || (now.pausesOnly && isDue(plan, olds))) {
         const { outs } = await update(id, olds, onlyPaused(olds, plan.paused as boolean, internalsOf(news)));
@@ -229,7 +229,7 @@ function memberPlans(news: Values, olds: Values, now: PauseSettings): MemberPlan
   if (!isRecord(monitors)) return plans;
   for (const [key, inputs] of Object.entries(monitors)) {
     if (!isRecord(inputs)) continue;
-    const request = overrideFor(now.override, news[internal.urn], key);
+    const request = overrideFor(now.overrides, news[internal.urn], key);
     const outputs = memberOf(monitorSet, olds, key)?.values ?? {};
     plans.set(key, request === undefined ? planOf(inputs, outputs, now) : overridePlan(inputs, outputs, request, now));
   }
@@ -316,7 +316,7 @@ export function withMemberPauses(provider: Provider, settings: () => PauseSettin
       const now = settings();
       const plans = memberPlans(news, olds, now);
       await announce(news[internal.urn], notices(news, olds, plans, now.now));
-      if ([...plans.keys()].some((key) => overrideFor(now.override, news[internal.urn], key) !== undefined)) return CHANGES;
+      if ([...plans.keys()].some((key) => overrideFor(now.overrides, news[internal.urn], key) !== undefined)) return CHANGES;
       if (now.pausesOnly) return duePauses(olds, plans, now.now).size > 0 ? CHANGES : { changes: false };
       return diff(id, olds, effectiveSetInputs(news, plans));
     },
@@ -331,13 +331,13 @@ export function withMemberPauses(provider: Provider, settings: () => PauseSettin
     update: async (id, olds, news) => {
       const now = settings();
       const plans = memberPlans(news, olds, now);
-      const target = [...plans.keys()].find((key) => overrideFor(now.override, news[internal.urn], key) !== undefined);
-      if (target !== undefined) {
-        const request = overrideFor(now.override, news[internal.urn], target) as OverrideRequest;
-        const plan = plans.get(target) as PausePlan;
-        const change = { paused: plan.paused as boolean, records: recordsAfterUpdate(memberOutputs(olds, target), plan, now.now, request) };
-        return { outs: await writeMemberPauses(update, id, olds, news, new Map([[target, change]])) };
+      // The members the command line's overrides name: their pauses alone, in one update.
+      const asked = new Map<string, MemberPause>();
+      for (const [key, plan] of plans) {
+        const request = overrideFor(now.overrides, news[internal.urn], key);
+        if (request !== undefined) asked.set(key, { paused: plan.paused as boolean, records: recordsAfterUpdate(memberOutputs(olds, key), plan, now.now, request) });
       }
+      if (asked.size > 0) return { outs: await writeMemberPauses(update, id, olds, news, asked) };
       if (now.pausesOnly) {
         const due = duePauses(olds, plans, now.now);
         return { outs: due.size === 0 ? olds : await writeMemberPauses(update, id, olds, news, due) };

@@ -12,7 +12,7 @@ import { UsageError } from "../command/usage.js";
 import { readProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { actorOf, type PauseAsked, pauseAsked, untilOf, VALUED_OPTIONS } from "./request.js";
-import { readStackState, runOverride, type StackState } from "./run.js";
+import { readStackState, runOverrides, type StackState } from "./run.js";
 import { findTarget, type OverrideTarget } from "./targets.js";
 
 const PAUSE_USAGE = `Usage: pulumi-monitoring pause <resource> (--for DURATION | --until INSTANT) --reason TEXT [options]
@@ -106,7 +106,7 @@ const pauseCommand = defineCommand({
     const stack = await chosenStack(cwd, values.stack);
     const project = await readProject(cwd);
     const { target, request } = pauseRequest(await readStackState(project, stack, io.env), stack, name, asked, await actorOf(io.env, cwd));
-    await runOverride(project, stack, target, request);
+    await runOverrides(project, stack, [{ target, request }]);
     io.stdout.write(`${doneLine(stack, target, request)}\n`);
     return EXIT.ok;
   },
@@ -126,7 +126,7 @@ export const resume = defineCommand({
     const stack = await chosenStack(cwd, values.stack);
     const project = await readProject(cwd);
     const { target, request } = resumeRequest(await readStackState(project, stack, io.env), stack, name);
-    await runOverride(project, stack, target, request);
+    await runOverrides(project, stack, [{ target, request }]);
     io.stdout.write(`${doneLine(stack, target, request)}\n`);
     return EXIT.ok;
   },

@@ -2,10 +2,11 @@
  * `fleet pause|resume|overrides --stack GLOB --resource GLOB`: the override commands across client
  * stacks, for a maintenance several clients share. Every selected stack's state is read and every
  * request checked first, so a refused command writes nothing; then the stacks run at most
- * `--parallel` at a time (one targeted run per object), and each stack gets its line in the report.
+ * `--parallel` at a time, one targeted run each for all the objects it matches, and each object
+ * gets its line in the report.
  */
 import { runBounded } from "../../provider/concurrency.js";
-import { type OverrideRequest, type OverrideRow, overridesInState } from "../../provider/overrides.js";
+import { overridesInState } from "../../provider/overrides.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
@@ -15,14 +16,14 @@ import { readProject } from "../project/project.js";
 import { globToRegExp } from "../project/select.js";
 import { doneLine, pauseRequest, renderOverrides, resumeRequest, rowName } from "./command.js";
 import { actorOf, pauseAsked } from "./request.js";
-import { readStackState, runOverride, type StackState } from "./run.js";
+import { type OverrideWork, readStackState, runOverrides, type StackState } from "./run.js";
 import { matchingTargets, type OverrideTarget } from "./targets.js";
 
 export type OverrideVerb = "pause" | "resume" | "overrides";
 
 interface StackWork {
   stack: string;
-  requests: Array<{ target: OverrideTarget; request: OverrideRequest }>;
+  requests: OverrideWork[];
 }
 
 export async function runFleetOverrides(verb: OverrideVerb, options: FleetOptions, dir: string, stacks: readonly string[], io: CommandIO): Promise<number> {
@@ -51,12 +52,8 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
     throw new UsageError(`--resource ${globs.join(", ")} matches no ${verb === "resume" ? "object with an override" : "monitor, heartbeat or set member"} in the selected stacks (${stacks.join(", ")})`);
   }
   const results = await runBounded(work, atOnce, async ({ stack, requests }) => {
-    const lines: string[] = [];
-    for (const { target, request } of requests) {
-      await runOverride(project, stack, target, request);
-      lines.push(doneLine(stack, target, request));
-    }
-    return lines;
+    if (requests.length > 0) await runOverrides(project, stack, requests);
+    return requests.map(({ target, request }) => doneLine(stack, target, request));
   });
   let failed = 0;
   results.forEach((result, index) => {

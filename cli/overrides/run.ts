@@ -1,7 +1,7 @@
 /**
  * One stack as the override commands see it (its exported state and the deploys' clock), and the
- * one targeted run that records or ends an override: `pulumi up --target <urn> --refresh=false`
- * with PULUMI_MONITORING_OVERRIDE set (provider/overrides.ts). No refresh: a refresh would record
+ * one targeted run that records or ends its overrides: `pulumi up --target <urn>... --refresh=false`
+ * with PULUMI_MONITORING_OVERRIDE set (provider/overrides.ts), however many objects they name. No refresh: a refresh would record
  * in the state whatever else changed by hand on the object, and the run must write only the pause.
  * The provider sends only the pause (or resume) call in that run, so the program's other pending
  * changes to the object wait for the next deploy.
@@ -31,26 +31,35 @@ export async function readStackState(project: FleetProject, stack: string, env: 
   return { exported, now: deployInstant(settings, env) };
 }
 
+/** An override to record or end on one object of a stack. */
+export interface OverrideWork {
+  target: OverrideTarget;
+  request: OverrideRequest;
+}
+
 /**
- * Records (or ends) the override `request` on `target` with one targeted run of the stack's
- * program (in this process where the fleet's runner can run it there); fails when the run
- * changed nothing, so that a silent no-op is never taken for a pause.
+ * Records (or ends) each override of `work` with ONE targeted run of the stack's program (in this
+ * process where the fleet's runner can run it there), aimed at the resources they name: the
+ * members of one set are one resource, updated once. Fails when the run did not update each of
+ * those resources, so that a silent no-op is never taken for a pause.
  */
-export async function runOverride(project: FleetProject, stack: string, target: OverrideTarget, request: OverrideRequest): Promise<void> {
-  const workspace = await fleetWorkspace(project.dir, { [OVERRIDE_VARIABLE]: JSON.stringify(request) });
+export async function runOverrides(project: FleetProject, stack: string, work: readonly OverrideWork[]): Promise<void> {
+  const urns = [...new Set(work.map(({ target }) => target.urn))];
+  const names = work.map(({ target }) => target.name).join(", ");
+  const workspace = await fleetWorkspace(project.dir, { [OVERRIDE_VARIABLE]: JSON.stringify(work.map(({ request }) => request)) });
   const selected = withoutRefresh(withoutResultReads(await Stack.select(stack, workspace)));
   // From the engine's summary event: the outputs and history the Automation API would read after the run cost three more CLI runs.
   let updated = 0;
   try {
     await selected.up({
-      target: [target.urn],
+      target: urns,
       ...programOf(project),
       onEvent: (event) => {
         if (event.summaryEvent !== undefined) updated = event.summaryEvent.resourceChanges["update"] ?? 0;
       },
     });
   } catch (error) {
-    throw new Error(`stack ${stack}: the run that records the override of ${target.name} failed: ${errorSummary((error as Error).message)}`);
+    throw new Error(`stack ${stack}: the run that records the overrides of ${names} failed: ${errorSummary((error as Error).message)}`);
   }
-  if (updated !== 1) throw new Error(`stack ${stack}: the run that records the override of ${target.name} updated ${updated} resources instead of 1`);
+  if (updated !== urns.length) throw new Error(`stack ${stack}: the run that records the overrides of ${names} updated ${updated} resources instead of ${urns.length}`);
 }

@@ -9,7 +9,7 @@
  * of the files, since the command refuses it before any request, whatever the server.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { cp, mkdir, rm } from "node:fs/promises";
+import { cp, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OverrideRow } from "../../provider/overrides.js";
@@ -125,17 +125,22 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
       expect((await listed("b", 126, ["overrides", "--stack", STACK])).overrides).toEqual([]);
     }, STEP_MS);
 
-    // The fleet verbs once, on one of the files: each targeted run costs an engine run.
-    if (acrossStacks) it("`fleet pause`, `fleet overrides` and `fleet resume` do the same across the stacks the globs select", async () => {
-      const pause = await run("b", 130, ["fleet", "pause", "--stack", "ac*", "--resource", "w*", "--until", at(240), "--reason", "maintenance"]);
+    // The fleet verbs once, on one of the files (a file backend): each targeted run costs an engine run.
+    /** The updates the file backend recorded for the stack: one history file each. */
+    const updatesRecorded = async () => (await readdir(join(base, ".state", ".pulumi", "history"), { recursive: true })).filter((file) => file.includes(`${STACK}-`) && file.endsWith(".history.json")).length;
+    if (acrossStacks) it("`fleet pause`, `fleet overrides` and `fleet resume` do the same across the stacks the globs select, one targeted run per stack for all the objects matched", async () => {
+      const before = await updatesRecorded();
+      const pause = await run("b", 130, ["fleet", "pause", "--stack", "ac*", "--resource", "*", "--until", at(240), "--reason", "maintenance"]);
       expect(pause.code, pause.stderr).toBe(0);
-      expect(pause.stdout).toContain(`${STACK}: Paused Monitor web in stack ${STACK} until ${at(240)} for 'maintenance', by alice-b`);
-      expect(pause.writes).toEqual([`POST /monitors/${ids.web}/pause`]);
-      expect((await listed("a", 131, ["fleet", "overrides", "--resource", "*"])).stacks).toEqual([{ stack: STACK, overrides: [expect.objectContaining({ resource: "web", state: "active", by: "alice-b" })] }]);
+      for (const name of ["web", "api"]) expect(pause.stdout).toContain(`${STACK}: Paused Monitor ${name} in stack ${STACK} until ${at(240)} for 'maintenance', by alice-b`);
+      expect(pause.writes).toEqual([`POST /monitors/${ids.api}/pause`, `POST /monitors/${ids.web}/pause`].sort());
+      expect(await updatesRecorded()).toBe(before + 1);
+      expect((await listed("a", 131, ["fleet", "overrides", "--resource", "w*"])).stacks).toEqual([{ stack: STACK, overrides: [expect.objectContaining({ resource: "web", state: "active", by: "alice-b" })] }]);
       const resume = await run("a", 135, ["fleet", "resume", "--stack", STACK, "--resource", "*"]);
       expect(resume.code, resume.stderr).toBe(0);
-      expect(resume.writes).toEqual([`POST /monitors/${ids.web}/resume`]);
-      expect(await paused("web")).toBe(false);
+      expect(resume.writes).toEqual([`POST /monitors/${ids.api}/resume`, `POST /monitors/${ids.web}/resume`].sort());
+      expect(await updatesRecorded()).toBe(before + 2);
+      expect([await paused("web"), await paused("api")]).toEqual([false, false]);
     }, STEP_MS);
   });
 }

@@ -4,34 +4,41 @@
  * and a set's members alike, active and ended.
  */
 import { describe, expect, it } from "vitest";
-import { OVERRIDE_VARIABLE, overrideFor, overridesInState, requestedOverride } from "../../provider/overrides.js";
+import { OVERRIDE_VARIABLE, overrideFor, overridesInState, requestedOverrides } from "../../provider/overrides.js";
 
 const URN = "urn:pulumi:prod::shop::pulumi-nodejs:dynamic/monitoring:Monitor::web";
 const SET_URN = "urn:pulumi:prod::shop::pulumi-nodejs:dynamic/monitoring:MonitorSet::fleet";
 const record = (until: string, reason: string) => ({ until, reason, by: "alice", at: "2030-11-28T20:00:00.000Z" });
 
-describe("requestedOverride", () => {
+describe("requestedOverrides", () => {
+  const pause = { urn: URN, until: "2030-11-28T22:00:00Z", reason: "incident 42", by: "alice" };
+  const end = { urn: SET_URN, member: "web", end: true };
   it.each([
-    { text: undefined, request: undefined },
-    { text: JSON.stringify({ urn: URN, until: "2030-11-28T22:00:00Z", reason: "incident 42", by: "alice" }), request: { urn: URN, until: "2030-11-28T22:00:00Z", reason: "incident 42", by: "alice" } },
-    { text: JSON.stringify({ urn: SET_URN, member: "web", end: true }), request: { urn: SET_URN, member: "web", end: true } },
-  ])("reads $text", ({ text, request }) => {
-    expect(requestedOverride(text === undefined ? {} : { [OVERRIDE_VARIABLE]: text })).toEqual(request);
+    { text: undefined, requests: [] },
+    { text: JSON.stringify(pause), requests: [pause] },
+    { text: JSON.stringify(end), requests: [end] },
+    { text: JSON.stringify([pause, end]), requests: [pause, end] },
+  ])("reads $text", ({ text, requests }) => {
+    expect(requestedOverrides(text === undefined ? {} : { [OVERRIDE_VARIABLE]: text })).toEqual(requests);
   });
 
   it.each([
     "not json",
+    "[]",
     JSON.stringify({ urn: URN, until: "2030-11-28T22:00:00", reason: "x", by: "alice" }),
     JSON.stringify({ urn: URN, until: "2030-11-28T22:00:00Z", reason: "", by: "alice" }),
     JSON.stringify({ urn: URN, end: false }),
+    JSON.stringify([pause, { urn: URN, end: false }]),
   ])("refuses %s, naming the variable", (text) => {
-    expect(() => requestedOverride({ [OVERRIDE_VARIABLE]: text })).toThrow(new RegExp(`^${OVERRIDE_VARIABLE} must be JSON`));
+    expect(() => requestedOverrides({ [OVERRIDE_VARIABLE]: text })).toThrow(new RegExp(`^${OVERRIDE_VARIABLE} must be JSON`));
   });
 
-  it("is for the object whose URN (and member) it names only", () => {
-    const request = { urn: SET_URN, member: "web", end: true as const };
-    expect(overrideFor(request, SET_URN, "web")).toBe(request);
-    expect([overrideFor(request, SET_URN), overrideFor(request, SET_URN, "api"), overrideFor(request, URN, "web")]).toEqual([undefined, undefined, undefined]);
+  it("gives each object the request that names its URN (and member)", () => {
+    const web = { urn: SET_URN, member: "web", end: true as const };
+    const api = { urn: SET_URN, member: "api", end: true as const };
+    expect(overrideFor([web, api], SET_URN, "web")).toBe(web);
+    expect(overrideFor([web, api], SET_URN, "api")).toBe(api);
+    expect([overrideFor([web], SET_URN), overrideFor([web], SET_URN, "api"), overrideFor([web], URN, "web"), overrideFor([], SET_URN, "web")]).toEqual([undefined, undefined, undefined, undefined]);
   });
 });
 

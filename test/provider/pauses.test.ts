@@ -48,9 +48,10 @@ describe.each(profiles)("overrides and hand pauses on the $profile profile", ({ 
    * check, diff and, on a change, update), with `override` asked for by the command line: its
    * writes and its outputs.
    */
-  async function deployAt(minutes: number, kind: string, name: string, args: Values, override?: Values | "pausesOnly") {
+  async function deployAt(minutes: number, kind: string, name: string, args: Values, override?: Values | Values[] | "pausesOnly") {
     config["monitoring:now"] = at(minutes);
     if (override === "pausesOnly") process.env[PAUSES_ONLY_VARIABLE] = "1";
+    else if (Array.isArray(override)) process.env[OVERRIDE_VARIABLE] = JSON.stringify(override.map((one) => ({ urn: urnOf(kind, name), ...one })));
     else if (override !== undefined) process.env[OVERRIDE_VARIABLE] = JSON.stringify({ urn: urnOf(kind, name), ...override });
     await emulator.admin.clearRequestLog();
     try {
@@ -112,6 +113,17 @@ describe.each(profiles)("overrides and hand pauses on the $profile profile", ({ 
     expect(ended.writes).toEqual([`POST /monitors/${ids.api!.toLowerCase()}/resume`]);
     expect(ended.outs).not.toHaveProperty("__override");
     expect((await deployAt(30, "MonitorSet", "fleet", fleet)).writes).toEqual([]);
+  });
+
+  it("overrides of several members of a set, asked together, pause them in one update, their sibling left as it is", async () => {
+    const fleet = { monitors: { api: { name: "Api", url: "https://shop.example/api" }, docs: { name: "Docs", url: "https://shop.example/docs" }, shop: { name: "Shop", url: "https://shop.example/" } } };
+    await deployAt(0, "MonitorSet", "fleet", fleet);
+    const ids = state.get("fleet")!.outs["ids"] as Record<string, string>;
+
+    const run = await deployAt(1, "MonitorSet", "fleet", fleet, [{ member: "api", ...incident }, { member: "docs", ...incident }]);
+    expect(run.writes.sort()).toEqual([`POST /monitors/${ids.api!.toLowerCase()}/pause`, `POST /monitors/${ids.docs!.toLowerCase()}/pause`].sort());
+    expect(run.outs).toMatchObject({ __override: { api: { ...incident, at: at(1) }, docs: { ...incident, at: at(1) } }, monitors: { api: { paused: true }, docs: { paused: true }, shop: { paused: false } } });
+    expect(run.outs["__override"]).not.toHaveProperty("shop");
   });
 
   it("a pause made by hand is recorded by the refresh that sees it and kept 4 hours while other changes apply, then resumed", async () => {
