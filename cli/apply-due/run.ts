@@ -18,18 +18,12 @@ import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "../fleet/runners/lock.js";
-import { type StackTarget, withSharedBudget } from "../fleet/targets.js";
+import { COUNTING_BUDGET, type StackTarget, withSharedBudget } from "../fleet/targets.js";
 import { programOf } from "../fleet/stacks/in-process.js";
 import { commandErrorMessage } from "../project/errors.js";
 import { plainSettingsOf } from "../project/settings.js";
 import { exportedState } from "../project/state.js";
 import { fleetWorkspace } from "../project/workspace.js";
-
-/**
- * The budget of a run whose project sets none: high enough never to slow it, since its token
- * server is there to count the requests.
- */
-const COUNTING_BUDGET = 1000;
 
 export interface StackOutcome {
   stack: string;

@@ -36,8 +36,9 @@ Commands:
              \`pulumi-monitoring apply-due\`
   pause      Pause the objects --resource names in each stack now, until --for/--until, with
              --reason, and record the override in the stack's state: every deploy keeps them
-             paused until the end (docs/overrides-and-maintenance.md). Same as \`pulumi-monitoring pause\`
-  resume     End the overrides of the objects --resource names in each stack early
+             paused until the end (docs/overrides-and-maintenance.md). One targeted run per stack,
+             within --max-rps; prints the requests sent beside the minimum, one write per object
+  resume     End the overrides of the objects --resource names in each stack early (the same way)
   overrides  List the overrides recorded in each stack's state (--resource filters them)
   list       Print the selected stacks; with --json as a CI matrix: {"include":[{"stack":"acme"},...]};
              with --shards N the N shares instead: {"include":[{"shard":"1/2","stacks":"acme globex"},...]}

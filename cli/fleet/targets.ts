@@ -63,6 +63,12 @@ async function sharedTarget(project: FleetProject): Promise<StackTarget> {
  * Runs `work` within the rate budget `budget` (none: without a token server): the server runs
  * for its length, `work` gets its address to hand on, and what was spent comes back with the result.
  */
+/**
+ * The budget of a run whose project sets none: high enough never to slow it, since its token
+ * server is there to count the requests.
+ */
+export const COUNTING_BUDGET = 1000;
+
 export async function withSharedBudget<T>(budget: number | undefined, work: (address: string | undefined) => Promise<T>): Promise<{ result: T; use?: BudgetUse }> {
   if (budget === undefined) return { result: await work(undefined) };
   const server = await startSharedBudget(budget);

@@ -2,8 +2,9 @@
  * `fleet pause|resume|overrides --stack GLOB --resource GLOB`: the override commands across client
  * stacks, for a maintenance several clients share. Every selected stack's state is read and every
  * request checked first, so a refused command writes nothing; then the stacks run at most
- * `--parallel` at a time, one targeted run each for all the objects it matches, and each object
- * gets its line in the report.
+ * `--parallel` at a time, one targeted run each for all the objects it matches, their requests
+ * paced together by the fleet's budget and counted; each object gets its line in the report, and
+ * the run ends with the requests sent beside the minimum, one write per object.
  */
 import { runBounded } from "../../provider/concurrency.js";
 import { overridesInState } from "../../provider/overrides.js";
@@ -11,7 +12,8 @@ import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
 import type { FleetOptions } from "../fleet/options.js";
-import { stacksAtOnce } from "../fleet/runners/budget.js";
+import { runnerBudget, stacksAtOnce } from "../fleet/runners/budget.js";
+import { COUNTING_BUDGET, withSharedBudget } from "../fleet/targets.js";
 import { readProject } from "../project/project.js";
 import { globToRegExp } from "../project/select.js";
 import { doneLine, pauseRequest, renderOverrides, resumeRequest, rowName } from "./command.js";
@@ -51,10 +53,13 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
   if (work.every((entry) => entry.requests.length === 0)) {
     throw new UsageError(`--resource ${globs.join(", ")} matches no ${verb === "resume" ? "object with an override" : "monitor, heartbeat or set member"} in the selected stacks (${stacks.join(", ")})`);
   }
-  const results = await runBounded(work, atOnce, async ({ stack, requests }) => {
-    if (requests.length > 0) await runOverrides(project, stack, requests);
-    return requests.map(({ target, request }) => doneLine(stack, target, request));
-  });
+  const budget = runnerBudget(options.maxRps ?? project.budget, options.shard?.count, options.shardRps);
+  const { result: results, use } = await withSharedBudget(budget ?? COUNTING_BUDGET, (address) =>
+    runBounded(work, atOnce, async ({ stack, requests }) => {
+      if (requests.length > 0) await runOverrides(project, stack, requests, address);
+      return requests.map(({ target, request }) => doneLine(stack, target, request));
+    }),
+  );
   let failed = 0;
   results.forEach((result, index) => {
     const { stack, requests } = work[index] as StackWork;
@@ -65,6 +70,9 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
       io.stdout.write(`${stack}: FAILED: ${result.status === "rejected" ? (result.reason as Error).message : "not run"}\n`);
     }
   });
+  const requests = use?.granted ?? 0;
+  const minimum = work.reduce((sum, entry) => sum + entry.requests.length, 0);
+  io.stdout.write(`\n${requests} request${requests === 1 ? "" : "s"} (minimum ${minimum}: one write per object)\n`);
   return failed === 0 ? EXIT.ok : EXIT.failed;
 }
 

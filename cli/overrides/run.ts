@@ -8,6 +8,7 @@
  */
 import { Stack } from "@pulumi/pulumi/automation";
 import { deployInstant } from "../../provider/config.js";
+import { FLEET_BUDGET_ENV } from "../../provider/fleet-budget.js";
 import { OVERRIDE_VARIABLE, type OverrideRequest } from "../../provider/overrides.js";
 import { errorSummary } from "../project/errors.js";
 import { fleetWorkspace } from "../project/workspace.js";
@@ -43,10 +44,14 @@ export interface OverrideWork {
  * members of one set are one resource, updated once. Fails when the run did not update each of
  * those resources, so that a silent no-op is never taken for a pause.
  */
-export async function runOverrides(project: FleetProject, stack: string, work: readonly OverrideWork[]): Promise<void> {
+export async function runOverrides(project: FleetProject, stack: string, work: readonly OverrideWork[], budgetAddress?: string): Promise<void> {
   const urns = [...new Set(work.map(({ target }) => target.urn))];
   const names = work.map(({ target }) => target.name).join(", ");
-  const workspace = await fleetWorkspace(project.dir, { [OVERRIDE_VARIABLE]: JSON.stringify(work.map(({ request }) => request)) });
+  const workspace = await fleetWorkspace(project.dir, {
+    [OVERRIDE_VARIABLE]: JSON.stringify(work.map(({ request }) => request)),
+    // The fleet's token server: its budget paces the stacks' requests together, and counts them.
+    ...(budgetAddress === undefined ? {} : { [FLEET_BUDGET_ENV]: budgetAddress }),
+  });
   const selected = withoutRefresh(withoutResultReads(await Stack.select(stack, workspace)));
   // From the engine's summary event: the outputs and history the Automation API would read after the run cost three more CLI runs.
   let updated = 0;

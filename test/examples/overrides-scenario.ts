@@ -135,11 +135,14 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
       for (const name of ["web", "api"]) expect(pause.stdout).toContain(`${STACK}: Paused Monitor ${name} in stack ${STACK} until ${at(240)} for 'maintenance', by alice-b`);
       expect(pause.writes).toEqual([`POST /monitors/${ids.api}/pause`, `POST /monitors/${ids.web}/pause`].sort());
       expect(await updatesRecorded()).toBe(before + 1);
+      // Counted by the fleet's token server, every attempt: the two writes and nothing else.
+      expect(pause.stdout).toContain("\n2 requests (minimum 2: one write per object)\n");
       expect((await listed("a", 131, ["fleet", "overrides", "--resource", "w*"])).stacks).toEqual([{ stack: STACK, overrides: [expect.objectContaining({ resource: "web", state: "active", by: "alice-b" })] }]);
       const resume = await run("a", 135, ["fleet", "resume", "--stack", STACK, "--resource", "*"]);
       expect(resume.code, resume.stderr).toBe(0);
       expect(resume.writes).toEqual([`POST /monitors/${ids.api}/resume`, `POST /monitors/${ids.web}/resume`].sort());
       expect(await updatesRecorded()).toBe(before + 2);
+      expect(resume.stdout).toContain("\n2 requests (minimum 2: one write per object)\n");
       expect([await paused("web"), await paused("api")]).toEqual([false, false]);
     }, STEP_MS);
   });
