@@ -23,6 +23,7 @@ import { programOf } from "../fleet/stacks/in-process.js";
 import { commandErrorMessage } from "../project/errors.js";
 import { plainSettingsOf } from "../project/settings.js";
 import { exportedState } from "../project/state.js";
+import { requestsBesideMinimum } from "../report/requests.js";
 import { fleetWorkspace } from "../project/workspace.js";
 
 export interface StackOutcome {
@@ -110,6 +111,6 @@ export function renderSummary({ stacks, requests, minimum }: ApplyDueSummary): s
     return `${stack.stack.padEnd(width)}  ${what}`;
   });
   const idle = stacks.filter((stack) => stack.result === "nothing due").length;
-  lines.push("", `${requests} request${requests === 1 ? "" : "s"} (minimum ${minimum}: one write per due change); ${idle} of ${stacks.length} stack${stacks.length === 1 ? "" : "s"} had nothing due`);
+  lines.push("", `${requestsBesideMinimum(requests, minimum, "one write per due change")}; ${idle} of ${stacks.length} stack${stacks.length === 1 ? "" : "s"} had nothing due`);
   return `${lines.join("\n")}\n`;
 }

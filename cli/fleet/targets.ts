@@ -50,7 +50,7 @@ export async function fleetTargets(
   const shared = runsShared ? sharedSource : undefined;
   // A shard may hold no stack of a small project: its runner reports an empty share.
   if (clients.length === 0 && shared === undefined && shard === undefined) throw new UsageError("no stack to run: the selection is empty");
-  return { clients, shared, sharedSource, budget: runnerBudget(options.maxRps ?? project.budget, shard?.count, options.shardRps) };
+  return { clients, shared, sharedSource, budget: budgetOfRun(options, project) };
 }
 
 async function sharedTarget(project: FleetProject): Promise<StackTarget> {
@@ -59,16 +59,21 @@ async function sharedTarget(project: FleetProject): Promise<StackTarget> {
   return { label: `${sharedProject.name}/${shared.stack}`, name: shared.stack, role: "shared", project: sharedProject, workspace: await fleetWorkspace(shared.dir) };
 }
 
-/**
- * Runs `work` within the rate budget `budget` (none: without a token server): the server runs
- * for its length, `work` gets its address to hand on, and what was spent comes back with the result.
- */
+/** This runner's rate budget: `--shard-rps`, else its share of `--max-rps` or the project's `fleet.budget`. */
+export function budgetOfRun(options: FleetOptions, project: FleetProject): number | undefined {
+  return runnerBudget(options.maxRps ?? project.budget, options.shard?.count, options.shardRps);
+}
+
 /**
  * The budget of a run whose project sets none: high enough never to slow it, since its token
  * server is there to count the requests.
  */
 export const COUNTING_BUDGET = 1000;
 
+/**
+ * Runs `work` within the rate budget `budget` (none: without a token server): the server runs
+ * for its length, `work` gets its address to hand on, and what was spent comes back with the result.
+ */
 export async function withSharedBudget<T>(budget: number | undefined, work: (address: string | undefined) => Promise<T>): Promise<{ result: T; use?: BudgetUse }> {
   if (budget === undefined) return { result: await work(undefined) };
   const server = await startSharedBudget(budget);

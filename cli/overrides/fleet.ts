@@ -12,8 +12,9 @@ import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
 import type { FleetOptions } from "../fleet/options.js";
-import { runnerBudget, stacksAtOnce } from "../fleet/runners/budget.js";
-import { COUNTING_BUDGET, withSharedBudget } from "../fleet/targets.js";
+import { stacksAtOnce } from "../fleet/runners/budget.js";
+import { budgetOfRun, COUNTING_BUDGET, withSharedBudget } from "../fleet/targets.js";
+import { requestsBesideMinimum } from "../report/requests.js";
 import { readProject } from "../project/project.js";
 import { globToRegExp } from "../project/select.js";
 import { doneLine, pauseRequest, renderOverrides, resumeRequest, rowName } from "./command.js";
@@ -53,8 +54,7 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
   if (work.every((entry) => entry.requests.length === 0)) {
     throw new UsageError(`--resource ${globs.join(", ")} matches no ${verb === "resume" ? "object with an override" : "monitor, heartbeat or set member"} in the selected stacks (${stacks.join(", ")})`);
   }
-  const budget = runnerBudget(options.maxRps ?? project.budget, options.shard?.count, options.shardRps);
-  const { result: results, use } = await withSharedBudget(budget ?? COUNTING_BUDGET, (address) =>
+  const { result: results, use } = await withSharedBudget(budgetOfRun(options, project) ?? COUNTING_BUDGET, (address) =>
     runBounded(work, atOnce, async ({ stack, requests }) => {
       if (requests.length > 0) await runOverrides(project, stack, requests, address);
       return requests.map(({ target, request }) => doneLine(stack, target, request));
@@ -70,9 +70,8 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
       io.stdout.write(`${stack}: FAILED: ${result.status === "rejected" ? (result.reason as Error).message : "not run"}\n`);
     }
   });
-  const requests = use?.granted ?? 0;
   const minimum = work.reduce((sum, entry) => sum + entry.requests.length, 0);
-  io.stdout.write(`\n${requests} request${requests === 1 ? "" : "s"} (minimum ${minimum}: one write per object)\n`);
+  io.stdout.write(`\n${requestsBesideMinimum(use?.granted ?? 0, minimum, "one write per object")}\n`);
   return failed === 0 ? EXIT.ok : EXIT.failed;
 }
 
