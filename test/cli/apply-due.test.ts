@@ -24,8 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapBounded } from "../../provider/concurrency.js";
 import { runHere } from "../support/commands.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
-import { pulumiCli } from "../../cli/project/workspace.js";
+import { fleetTestEnv, repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
 
 const STACKS = Array.from({ length: 20 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
 /** The stacks with a window: the first two. */
@@ -65,7 +64,7 @@ describe("fleet apply-due on 20 stacks", () => {
     await mkdir(join(workDir, ".state"), { recursive: true });
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/pauses", file), join(workDir, file));
     env = fleetTestEnv(workDir, emulator);
-    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: await pulumiCli() });
+    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: testCli() });
     const deployed = [...WINDOWED, TEMPLATE];
     await mapBounded(deployed, 3, (stack) => Stack.create(stack, workspace));
     await Promise.all(STACKS.map((stack) => writeSettings(stack)));

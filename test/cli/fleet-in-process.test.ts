@@ -12,8 +12,7 @@ import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
-import { repoRoot, testPassphrase } from "../support/pulumi.js";
-import { pulumiCli } from "../../cli/project/workspace.js";
+import { repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
 
 /** Three stacks: two at a time when Ctrl-C stops them, all at once when south's program fails beside the others. */
 const STACKS = ["north", "south", "east"];
@@ -76,7 +75,7 @@ describe("fleet programs inside the fleet process", () => {
     await writeFile(join(workDir, "index.ts"), PROGRAM);
     await writeFile(join(workDir, "counter.ts"), COUNTER);
     env = { PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
-    const workspace = await LocalWorkspace.create({ workDir, envVars: env, pulumiCommand: await pulumiCli() });
+    const workspace = await LocalWorkspace.create({ workDir, envVars: env, pulumiCommand: testCli() });
     for (const name of STACKS) {
       const stack = await Stack.create(name, workspace);
       await stack.setAllConfig({ "inprocess:greeting": { value: `hello ${name}` }, "inprocess:secretGreeting": { value: `psst ${name}`, secret: true } });
@@ -131,7 +130,7 @@ describe("fleet programs inside the fleet process", () => {
     // The program's console output is its stack's, not written over the fleet's display.
     expect(stderr).not.toContain("program output of");
 
-    const workspace = await LocalWorkspace.create({ workDir, envVars: env, pulumiCommand: await pulumiCli() });
+    const workspace = await LocalWorkspace.create({ workDir, envVars: env, pulumiCommand: testCli() });
     for (const name of SUCCEEDING) {
       const outputs = await workspace.stackOutputs(name);
       expect(outputs["stack"]?.value).toBe(name);

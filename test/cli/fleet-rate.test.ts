@@ -13,9 +13,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
+import { fleetTestEnv, repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
 import { runFleetCli } from "../examples/support.js";
-import { pulumiCli } from "../../cli/project/workspace.js";
 
 const BUDGET = 5;
 const STACKS = ["north", "south", "east"];
@@ -33,7 +32,7 @@ describe("a fleet under one rate budget", () => {
     await mkdir(join(workDir, ".state"), { recursive: true });
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/clients", file), join(workDir, file));
     env = fleetTestEnv(workDir, emulator);
-    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: await pulumiCli() });
+    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: testCli() });
     for (const name of STACKS) {
       await Stack.create(name, workspace);
       // Written into the stack's settings file rather than by one more CLI run per stack.

@@ -24,9 +24,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VerifyEntry } from "../../cli/verify/report.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { useReceiver } from "../support/receiver.js";
-import { repoRoot, testPassphrase } from "../support/pulumi.js";
+import { repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
 import { deploy, type Deployment } from "./support.js";
-import { pulumiCli } from "../../cli/project/workspace.js";
 
 const STEP_MS = 300_000;
 
@@ -178,7 +177,7 @@ describe("fleet verify", () => {
     // secret) and the head of its state; the three clients' states are then written to the file
     // backend from it, one monitor each: ten CLI runs fewer than creating, exporting and importing
     // each stack, and the same states for fleet verify to read.
-    const template = await Stack.create("template", await LocalWorkspace.create({ workDir, envVars: env, pulumiCommand: await pulumiCli() }));
+    const template = await Stack.create("template", await LocalWorkspace.create({ workDir, envVars: env, pulumiCommand: testCli() }));
     await template.setAllConfig({ "monitoring:apiUrl": { value: emulator.baseUrl }, "monitoring:apiKey": { value: emulator.apiKey, secret: true } });
     const stacksDir = join(workDir, ".state", ".pulumi", "stacks", "agency");
     const head = (JSON.parse(await readFile(join(stacksDir, "template.json"), "utf8")) as { checkpoint: { latest: object } }).checkpoint.latest;

@@ -22,9 +22,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
+import { fleetTestEnv, repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
 import { type CommandResult, runFleetHere, ServiceView } from "./support.js";
-import { pulumiCli } from "../../cli/project/workspace.js";
 
 /** Deployed at once with the broken client (--parallel 2). */
 const CLIENTS = ["client01"];
@@ -64,7 +63,7 @@ describe("fleet over examples/agency", () => {
     await writeFile(join(workDir, "Pulumi.yaml"), `${project}config:\n  monitoring:maxRequestsPerSecond: ${BUDGET}\n`);
     for (const client of CLIENTS) await writeFile(join(workDir, "clients", `${client}.yaml`), clientSpec(client));
     env = fleetTestEnv(workDir, emulator);
-    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: await pulumiCli() });
+    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: testCli() });
   });
   afterAll(async () => {
     await emulator?.stop();

@@ -15,10 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OverrideRow } from "../../provider/overrides.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
-import { repoRoot } from "../support/pulumi.js";
+import { repoRoot, testCli } from "../support/pulumi.js";
 import { type CommandResult, runHere, runnerEnvironment } from "./support.js";
 import { exportedState } from "../../cli/project/state.js";
-import { pulumiCli } from "../../cli/project/workspace.js";
 
 const STEP_MS = 400_000;
 const STACK = "acme";
@@ -55,7 +54,7 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
       const writes = (await emulator.admin.requestLog()).filter((request) => request.method !== "GET").map(({ method, path }) => `${method} ${path}`);
       return { ...result, writes: writes.sort() };
     }
-    const workspace = async (runner: Runner) => LocalWorkspace.create({ workDir: runners[runner], envVars: envOf(runner, 0), pulumiCommand: await pulumiCli() });
+    const workspace = async (runner: Runner) => LocalWorkspace.create({ workDir: runners[runner], envVars: envOf(runner, 0), pulumiCommand: testCli() });
     const paused = async (name: string) => (await emulator.byHand<{ paused: boolean }>("GET", `/monitors/${ids[name]}`)).paused;
     const listed = async (runner: Runner, minutes: number, args: string[]) => {
       const { code, stdout, stderr } = await run(runner, minutes, [...args, "--json"]);
@@ -70,7 +69,7 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
         await mkdir(dir, { recursive: true });
         for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/declared", file), join(dir, file));
       }
-      const stackA = await LocalWorkspace.createStack({ stackName: STACK, workDir: runners.a }, { envVars: envOf("a", 0), pulumiCommand: await pulumiCli() });
+      const stackA = await LocalWorkspace.createStack({ stackName: STACK, workDir: runners.a }, { envVars: envOf("a", 0), pulumiCommand: testCli() });
       await stackA.setConfig("resources", { value: declared("Api") });
       // Runner B checks out the same stack settings (its encryption salt with them).
       await cp(join(runners.a, `Pulumi.${STACK}.yaml`), join(runners.b, `Pulumi.${STACK}.yaml`));

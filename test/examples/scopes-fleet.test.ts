@@ -15,9 +15,8 @@ import { SCOPES_EXIT } from "../../cli/scopes/command.js";
 import { COMMANDS, type ScopesReport } from "../../cli/scopes/needs.js";
 import { ALL_SCOPES } from "../../emulator/api/auth.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { fleetTestEnv, repoRoot, testPassphrase } from "../support/pulumi.js";
+import { fleetTestEnv, repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
 import { type CommandResult, runFleetHere } from "./support.js";
-import { pulumiCli } from "../../cli/project/workspace.js";
 
 const SHARED = "agency-shared/shared";
 const CLIENTS = ["alpha", "beta"];
@@ -54,7 +53,7 @@ describe("fleet scopes over examples/agency, one key for the fleet and one clien
       await writeFile(join(workDir, "clients", `${client}.yaml`), [`name: Client ${client}`, `domain: ${client}.example.com`, "endpoints:", "  - path: /", "contacts:", `  emails: [ops@${client}.example.com]`, ""].join("\n"));
     }
     env = fleetTestEnv(workDir, emulator);
-    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: await pulumiCli() });
+    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: testCli() });
     const init = await fleet("init");
     expect(init.code, init.stderr + init.stdout).toBe(0);
     const { key } = await emulator.admin.createKey(ALL_SCOPES.filter((scope) => scope !== LACKING));

@@ -168,6 +168,8 @@ export function describeImport({ profile, format, count, refresh }: ImportScenar
           "monitoring:apiKey": { value: emulator.apiKey, secret: true },
         },
         env: secretEnvironment,
+        // The printed `pulumi config set --secret` lines name no stack.
+        selected: format === "ts",
       });
       if (format === "ts") {
         // Every printed line is `pulumi config set --secret KEY`, which reads the value it prompts

@@ -12,17 +12,35 @@
  * operation costs. `runner: "cli"` runs it as `pulumi up` does; tests of what users run with the
  * CLI (the examples, the demo, the package) use that.
  */
-import { LocalWorkspace, type Stack, type ConfigMap, type EngineEvent, type OutputMap, type PulumiFn, type UpdateSummary } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, Stack, type LocalWorkspaceOptions, type ConfigMap, type EngineEvent, type OutputMap, type PulumiFn, type UpdateSummary } from "@pulumi/pulumi/automation";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { inject } from "vitest";
 import { parseDocument, Scalar } from "yaml";
 import { readProject, stackConfigPath } from "../../cli/project/project.js";
-import { pulumiCli } from "../../cli/project/workspace.js";
+import { encryptedForTestStacks, testEncryptionSalt, testPassphrase } from "./passphrase.js";
 
 export const repoRoot = join(__dirname, "..", "..");
-export const testPassphrase = "correct horse battery staple";
+
+let cli: PulumiCommand | undefined;
+
+/**
+ * The Pulumi CLI that the toolchain check found (test/support/toolchain.ts), for every workspace a
+ * test file makes. `PulumiCommand.get()` would run `pulumi version` again in each test process
+ * (a quarter of a CPU-second, sixty times a run) for what the check already knows. The class's
+ * constructor, left out of its typings, takes the command and the version as `get()` parses it,
+ * with the semver that @pulumi/pulumi itself uses.
+ */
+export function testCli(): PulumiCommand {
+  if (cli !== undefined) return cli;
+  const { command, version } = inject("pulumiCli");
+  const semver = createRequire(require.resolve("@pulumi/pulumi/automation"))("semver") as { parse(version: string): unknown };
+  cli = new (PulumiCommand as unknown as new (command: string, version: unknown) => PulumiCommand)(command, semver.parse(version));
+  return cli;
+}
+export { testPassphrase };
 
 /**
  * The environment of fleet commands run on a project in `workDir`: its own file backend in
@@ -85,6 +103,12 @@ export interface TestStackOptions {
    * to tell whether a failure depends on where the program runs.
    */
   runner?: "inline" | "cli" | "cli-up";
+  /**
+   * Select the stack in its folder, as `pulumi stack init` does, for a test that runs a command
+   * which names no stack (a line the product prints for the user to run, say). Operations through
+   * `stack` name theirs.
+   */
+  selected?: boolean;
 }
 
 export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
@@ -107,24 +131,22 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
 
   const stackName = options.stackName ?? `test-${id}`;
   const ownBackend = options.env?.["PULUMI_BACKEND_URL"] === undefined;
-  // A new stack in a new backend (or under a new name): `stack init` alone, not `stack select` first.
-  const stack = await LocalWorkspace.createStack(
-    { stackName, workDir },
-    {
-      pulumiCommand: await pulumiCli(),
-      envVars: {
-        PULUMI_BACKEND_URL: `file://${backendDir}`,
-        PULUMI_CONFIG_PASSPHRASE: testPassphrase,
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        // npm test type-checks every program in the repository with tsc (stricter than
-        // ts-node's defaults); each operation need not load the type checker again.
-        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-        ...options.env,
-      },
+  const workspaceOptions = {
+    pulumiCommand: testCli(),
+    envVars: {
+      PULUMI_BACKEND_URL: `file://${backendDir}`,
+      PULUMI_CONFIG_PASSPHRASE: testPassphrase,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      // npm test type-checks every program in the repository with tsc (stricter than
+      // ts-node's defaults); each operation need not load the type checker again.
+      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      ...options.env,
     },
-  );
+  };
+  // A new stack in a new backend (or under a new name): `stack init` alone, not `stack select` first.
+  const stack = ownBackend ? await stackInFiles(stackName, workDir, backendDir, workspaceOptions, options.selected === true) : await LocalWorkspace.createStack({ stackName, workDir }, workspaceOptions);
   answerFromEngineEvents(stack);
-  plainSettingsInFile(stack, workDir);
+  settingsInFile(stack, workDir);
   if (options.config) await stack.setAllConfig(options.config);
   const runner = process.env.PULUMI_MONITORING_TEST_RUNNER ?? options.runner ?? "inline";
   if (runner === "inline") {
@@ -229,32 +251,71 @@ function answerFromEngineEvents(stack: Stack): void {
 }
 
 /**
- * `setConfig` and `setAllConfig` write plain values into the stack's settings file themselves, as
- * `pulumi config set` writes them (a quoted string under the key, the project's name as its
- * namespace when it has none, in the project's stackConfigDir): a CLI run would load the stack and derive the passphrase's key again
- * for one line of YAML. Secrets, and paths into a value, still go through the CLI, which alone
- * encrypts them.
+ * A new stack on a private file backend, written as `pulumi stack init` writes it: the backend's
+ * layout marker, a checkpoint with no update yet, and a settings file with the tests' salt
+ * (test/support/passphrase.ts). `stack init` would load the CLI and derive the passphrase's key
+ * for three small files. Every operation names its stack (`--stack`), so none is selected unless
+ * the test asks (`selected`).
  */
-function plainSettingsInFile(stack: Stack, workDir: string): void {
+async function stackInFiles(stackName: string, workDir: string, backendDir: string, workspaceOptions: LocalWorkspaceOptions, selected: boolean): Promise<Stack> {
+  const project = await readProject(workDir);
+  const stacksDir = join(backendDir, ".pulumi", "stacks", project.name);
+  await mkdir(stacksDir, { recursive: true });
+  await writeFile(join(backendDir, ".pulumi", "meta.yaml"), "version: 1\n");
+  await writeFile(join(stacksDir, `${stackName}.json`), JSON.stringify({ version: 3, checkpoint: { stack: `organization/${project.name}/${stackName}` } }));
+  // A settings file the program brings for this stack (an example's own) keeps its values, as
+  // under `stack init`, which adds the salt when the file has none.
+  const settingsFile = stackConfigPath(project, stackName);
+  const settings = parseDocument(await readFile(settingsFile, "utf8").catch(() => ""));
+  if (!settings.has("encryptionsalt")) {
+    settings.set("encryptionsalt", testEncryptionSalt);
+    await mkdir(project.stackConfigDir, { recursive: true });
+    await writeFile(settingsFile, String(settings));
+  }
+  const workspace = await LocalWorkspace.create({ workDir, ...workspaceOptions });
+  if (selected) await workspace.selectStack(stackName);
+  workspace.selectStack = async () => undefined;
+  return Stack.select(stackName, workspace);
+}
+
+/**
+ * `setConfig` and `setAllConfig` write into the stack's settings file themselves, as `pulumi
+ * config set` writes it (a quoted string, or a `secure:` value, under the key, the project's name
+ * as its namespace when it has none, in the project's stackConfigDir): a CLI run would load the
+ * stack and derive the passphrase's key again for one line of YAML. Secrets go through the CLI
+ * when the file's salt is not the tests' own (a stack on a shared backend), and so do paths into
+ * a value.
+ */
+function settingsInFile(stack: Stack, workDir: string): void {
   const cli = { setConfig: stack.setConfig.bind(stack), setAllConfig: stack.setAllConfig.bind(stack) };
-  async function write(config: ConfigMap): Promise<void> {
+  /** Writes what it can of `config`, and returns the rest, for the CLI. */
+  async function write(config: ConfigMap): Promise<ConfigMap> {
     const project = await readProject(workDir);
     const file = stackConfigPath(project, stack.name);
     const document = parseDocument(await readFile(file, "utf8").catch(() => ""));
-    for (const [key, { value }] of Object.entries(config)) {
-      const scalar = new Scalar(value);
-      scalar.type = Scalar.QUOTE_DOUBLE;
-      document.setIn(["config", key.includes(":") ? key : `${project.name}:${key}`], scalar);
+    const encrypts = document.get("encryptionsalt") === testEncryptionSalt;
+    const rest: ConfigMap = {};
+    for (const [key, { value, secret }] of Object.entries(config)) {
+      const path = ["config", key.includes(":") ? key : `${project.name}:${key}`];
+      if (secret && !encrypts) {
+        rest[key] = { value, secret };
+      } else if (secret) {
+        document.setIn(path, document.createNode({ secure: encryptedForTestStacks(value) }));
+      } else {
+        const scalar = new Scalar(value);
+        scalar.type = Scalar.QUOTE_DOUBLE;
+        document.setIn(path, scalar);
+      }
     }
-    await writeFile(file, String(document));
+    if (Object.keys(rest).length < Object.keys(config).length) await writeFile(file, String(document));
+    return rest;
   }
-  stack.setConfig = async (key, value, path) => (value.secret || path ? cli.setConfig(key, value, path) : write({ [key]: value }));
+  stack.setConfig = async (key, value, path) => {
+    if (path || Object.keys(await write({ [key]: value })).length > 0) await cli.setConfig(key, value, path);
+  };
   stack.setAllConfig = async (config, path) => {
-    const secrets = Object.fromEntries(Object.entries(config).filter(([, value]) => value.secret));
-    const plain = Object.fromEntries(Object.entries(config).filter(([, value]) => !value.secret));
-    if (path || Object.keys(secrets).length === Object.keys(config).length) return cli.setAllConfig(config, path);
-    await write(plain);
-    if (Object.keys(secrets).length > 0) await cli.setAllConfig(secrets);
+    const rest = path ? config : await write(config);
+    if (Object.keys(rest).length > 0) await cli.setAllConfig(rest, path);
   };
 }
 

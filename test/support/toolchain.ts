@@ -17,6 +17,8 @@ declare module "vitest" {
      * one install of the packed package per @pulumi/pulumi version (scripts/consumer-project.ts).
      */
     consumerInstalls: string;
+    /** The Pulumi CLI on PATH, its path and `pulumi version`, for the test files' workspaces (test/support/pulumi.ts). */
+    pulumiCli: { command: string; version: string };
   }
 }
 
@@ -50,7 +52,7 @@ export function pulumiSdkVersion(): string {
 }
 
 export default function setup(project: TestProject): () => void {
-  checkToolchain();
+  project.provide("pulumiCli", checkToolchain());
   // Named after this process, which runs the whole suite, so every project and worker of the run agrees.
   // Beside the projects (scripts/consumer-project.ts), which hard-link their node_modules from it.
   const consumerInstalls = join(scratchDir(), `pulumi-monitoring-test-installs-${process.pid}`);
@@ -58,7 +60,8 @@ export default function setup(project: TestProject): () => void {
   return () => rmSync(consumerInstalls, { recursive: true, force: true });
 }
 
-function checkToolchain(): void {
+/** Checks what the suite needs, and returns the Pulumi CLI found (its path and version). */
+function checkToolchain(): { command: string; version: string } {
   const missing: string[] = [];
   const nodeMajor = Number(process.versions.node.split(".")[0]);
   if (nodeMajor < 22) missing.push(`Node >= 22 (this is ${process.version})`);
@@ -81,5 +84,7 @@ function checkToolchain(): void {
   if (missing.length > 0) {
     throw new Error(`The test toolchain is incomplete. Missing: ${missing.join("; ")}. ${howToFix}`);
   }
-  console.log(`[toolchain] node ${process.version}, pulumi ${cli} (${commandOutput("sh", ["-c", "command -v pulumi"])})`);
+  const command = commandOutput("sh", ["-c", "command -v pulumi"])!;
+  console.log(`[toolchain] node ${process.version}, pulumi ${cli} (${command})`);
+  return { command, version: cli! };
 }

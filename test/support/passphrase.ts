@@ -1,0 +1,32 @@
+/**
+ * The tests' passphrase, and stack settings encrypted with it the way the CLI's passphrase secrets
+ * manager encrypts them (pkg/secrets/passphrase in pulumi/pulumi): AES-256-GCM under a key that
+ * PBKDF2-SHA256 derives from the passphrase and a salt in 1,000,000 rounds.
+ *
+ * Every test stack shares one salt, so the key is derived here once, ahead of time: a CLI run
+ * (`stack init`, `config set --secret`) derives it again each time, about 0.4 CPU-s for a line of
+ * YAML. test/suite/passphrase.test.ts derives it from the passphrase and checks it.
+ */
+import { createCipheriv, randomBytes } from "node:crypto";
+
+export const testPassphrase = "correct horse battery staple";
+
+/** The salt of every test stack, as the CLI writes it in base64. */
+export const testSalt = "EcZQ2aTyIV0=";
+
+/** PBKDF2-SHA256(testPassphrase, testSalt, 1,000,000 rounds, 32 bytes), in hex. */
+export const testKey = Buffer.from("671fb1c2c0b2214f0f55169719337315ab30a56fecd269c926c5b958487bc170", "hex");
+
+/**
+ * A stack settings file's `encryptionsalt`: the salt, then "pulumi" encrypted under the key, by
+ * which the CLI tells a wrong passphrase.
+ */
+export const testEncryptionSalt = `v1:${testSalt}:v1:qt/AEN1fq19WRQ+X:FKvhTV6M29ozku03ohEIgyf5GXiWEw==`;
+
+/** `value` as `pulumi config set --secret` stores it under `secure:` (v1:nonce:ciphertext and tag). */
+export function encryptedForTestStacks(value: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", testKey, nonce);
+  const sealed = Buffer.concat([cipher.update(value, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+}
