@@ -53,8 +53,7 @@ const longestFirst = [
 
 /**
  * Unit files that change their process for good (the in-process runner's TypeScript hooks, which
- * cannot be taken back): each runs in a process of its own, as every engine file does, while the
- * other unit files share theirs.
+ * cannot be taken back): each runs in a process of its own, while the other files share theirs.
  */
 const processWideFiles = ["test/cli/in-process-runner.test.ts"];
 
@@ -90,7 +89,11 @@ export default defineConfig({
     // Projects share one pool of workers; files of "engine" are handed out first, the longest
     // first, so that the short unit files fill the end of the run on both workers.
     projects: [
-      { extends: true, test: { name: "engine", include: engineFiles } },
+      // Engine files share their worker processes too: each file's own process loaded Vitest,
+      // @pulumi/pulumi and this package again, about 0.7 CPU-s a file. An engine file leaves the
+      // process as it found it (environment, listeners); test/support/engine-file-setup.ts puts
+      // back the working directory.
+      { extends: true, test: { name: "engine", include: engineFiles, isolate: false, setupFiles: ["test/support/engine-file-setup.ts"] } },
       // The unit files share their worker processes and module cache (isolate: false), which halves
       // their CPU: most of it was starting a process and loading the same modules for each file. A
       // unit file therefore leaves no global state behind (timers, environment, module state), or

@@ -60,10 +60,15 @@ describe("fleet programs inside the fleet process", () => {
    */
   function fleet(args: string[], { typeCheck = false, environment = {} as Record<string, string> } = {}): Promise<{ code: number; report: FleetReport; stderr: string }> {
     const { PULUMI_NODEJS_TRANSPILE_ONLY: _transpileOnly, ...typeChecking } = { ...process.env, ...env, ...environment };
-    return new Promise((resolve) =>
-      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--json", "--cwd", workDir], { env: typeCheck ? typeChecking : { ...process.env, ...env, ...environment } }, (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, report: JSON.parse(stdout) as FleetReport, stderr: stdout + stderr }),
-      ),
+    return new Promise((resolve, reject) =>
+      execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--json", "--cwd", workDir], { env: typeCheck ? typeChecking : { ...process.env, ...env, ...environment } }, (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        try {
+          resolve({ code, report: JSON.parse(stdout) as FleetReport, stderr: stdout + stderr });
+        } catch {
+          reject(new Error(`fleet ${args.join(" ")} exited with ${code} and printed no report: ${stdout}${stderr}`));
+        }
+      }),
     );
   }
 

@@ -77,8 +77,9 @@ export function inProcessRunner(project: FleetProject, environment: NodeJS.Proce
     inProcess: true,
     program: async () => {
       if (runtime.options.typescript !== false) registerTypeScript(project.dir, environment);
-      // Relative paths in the program mean what they mean under `pulumi up`.
-      if (process.cwd() !== project.dir) process.chdir(project.dir);
+      // Relative paths in the program mean what they mean under `pulumi up`. No process.cwd()
+      // first: it throws when the folder an earlier run left the process in has been removed.
+      process.chdir(project.dir);
       forgetProjectModules();
       return programRun.run(project.name, async () => {
         const exported: unknown = ourRequire(entry);
