@@ -49,6 +49,15 @@ describe("the in-process runner's TypeScript setup", () => {
     }
   });
 
+  it("runs a project after the folder the last run left the process in was removed", async () => {
+    const removed = await project("removed");
+    const before = inProcessRunner(removed, environment);
+    if (before.inProcess) await before.program();
+    await rm(removed.dir, { recursive: true, force: true });
+    const runner = inProcessRunner(await project("after"), environment);
+    expect(runner.inProcess ? await runner.program() : runner).toEqual({ project: "after", answer: 42 });
+  });
+
   it("sends a project inside the package's own modules to a process of its own: they are kept between runs, so a second run would declare nothing", async () => {
     // From the sources, the package's own modules are the whole repository, .work/ included.
     expect(fromSource.inProcessRunner(await project("inside"), environment)).toEqual({ inProcess: false, reason: `the project lies inside this package's own modules (${repoRoot})` });
