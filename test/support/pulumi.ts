@@ -143,7 +143,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
       ...options.env,
     },
   };
-  // A new stack in a new backend (or under a new name): `stack init` alone, not `stack select` first.
+  // A private backend gets the stack's files written; a shared one a `stack init` (not a select first).
   const stack = ownBackend ? await stackInFiles(stackName, workDir, backendDir, workspaceOptions, options.selected === true) : await LocalWorkspace.createStack({ stackName, workDir }, workspaceOptions);
   answerFromEngineEvents(stack);
   settingsInFile(stack, workDir);
