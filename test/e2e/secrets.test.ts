@@ -58,6 +58,9 @@ let lookedUpHeaders: unknown;
 /** The requests of the first up, and the state it left. */
 let requestsOfUp: RequestLogEntry[];
 let stateOfUp: StateResource[];
+/** The state and the outputs as the CLI shows them, secrets opened, after the last up. */
+let exportedByCli: { deployment: { resources: unknown[] } };
+let outputsByCli: { masked: Record<string, unknown>; shown: Record<string, unknown> };
 
 beforeAll(async () => {
   deployment = await deploy({
@@ -79,16 +82,18 @@ beforeAll(async () => {
   const withLookup = await deployment.harness.stack.up({ onOutput: (line) => engineOutput.push(line) });
   lookedUpHeaders = withLookup.outputs.lookedUp?.value?.requestHeaders;
   // The signing secret exists only in state (the service returns it once): read it decrypted.
-  const decrypted = JSON.parse(pulumiStackExport("--show-secrets")).deployment.resources as { type: string; outputs: Record<string, unknown> }[];
+  exportedByCli = JSON.parse(pulumiStack("export", "--show-secrets"));
+  outputsByCli = { masked: JSON.parse(pulumiStack("output", "--json")), shown: JSON.parse(pulumiStack("output", "--json", "--show-secrets")) };
+  const decrypted = exportedByCli.deployment.resources as { type: string; outputs: Record<string, unknown> }[];
   const sentinel = decrypted.find((resource) => resource.type.endsWith(":WebhookSubscription"))!.outputs.signingSecret as { plaintext: string };
   signingSecret = JSON.parse(sentinel.plaintext) as string;
 });
 // The objects go away with the emulator: every output looked at is of the ups and the refresh, no destroy.
 afterAll(async () => deployment?.dispose({ keepObjects: true }));
 
-/** `pulumi stack export` as a user runs it (the Automation API's exportStack shows secrets). */
-function pulumiStackExport(...flags: string[]): string {
-  return execFileSync("pulumi", ["stack", "export", "--stack", deployment.harness.stack.name, ...flags], {
+/** `pulumi stack <command>` as a user runs it (the Automation API's exportStack shows secrets). */
+function pulumiStack(command: "export" | "output", ...flags: string[]): string {
+  return execFileSync("pulumi", ["stack", command, "--stack", deployment.harness.stack.name, ...flags], {
     cwd: deployment.harness.workDir,
     env: { ...process.env, PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase },
     encoding: "utf8",
@@ -118,7 +123,7 @@ describe("secrets in state", () => {
   });
 
   it("keeps every secret out of pulumi stack export", async () => {
-    const exported = pulumiStackExport();
+    const exported = pulumiStack("export");
     for (const [what, value] of Object.entries(plaintexts())) expect(exported.includes(value), what).toBe(false);
   });
 
@@ -137,6 +142,18 @@ describe("secrets in state", () => {
       expect(provider).not.toMatch(/pls_test_|apiKey|MONITORING_API_KEY/);
       expect(provider.length).toBeLessThan(4_096);
     }
+  });
+});
+
+describe("the tests' own reading of a state (test/support/state-file.ts)", () => {
+  it("gives the state as pulumi stack export --show-secrets does", async () => {
+    expect(await deployment.harness.stack.exportStack()).toEqual(exportedByCli);
+  });
+
+  it("gives the outputs as pulumi stack output --show-secrets does, secret where the CLI masks them", async () => {
+    expect(JSON.stringify(outputsByCli.masked), "an output holds a secret").toContain("[secret]");
+    const expected = Object.fromEntries(Object.entries(outputsByCli.shown).map(([name, value]) => [name, { value, secret: outputsByCli.masked[name] === "[secret]" }]));
+    expect(await deployment.harness.stack.outputs()).toEqual(expected);
   });
 });
 

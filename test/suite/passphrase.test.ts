@@ -4,7 +4,7 @@
  */
 import { createDecipheriv, pbkdf2Sync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { encryptedForTestStacks, testEncryptionSalt, testKey, testPassphrase, testSalt } from "../support/passphrase.js";
+import { decryptedForTestStacks, encryptedForTestStacks, testEncryptionSalt, testKey, testPassphrase, testSalt } from "../support/passphrase.js";
 
 /** Opens a `v1:nonce:ciphertext` value as the CLI's symmetric crypter does. */
 function opened(value: string, key: Buffer): string {
@@ -31,5 +31,14 @@ describe("the test stacks' passphrase", () => {
     expect(first).not.toBe(second);
     expect([opened(first, testKey), opened(second, testKey)]).toEqual(["pls_secret", "pls_secret"]);
     expect(first).not.toContain("pls_secret");
+  });
+
+  it("opens what it sealed, and refuses a value whose sealed bytes were changed", () => {
+    const sealed = encryptedForTestStacks("pls_secret");
+    expect(decryptedForTestStacks(sealed)).toBe("pls_secret");
+    const [version, nonce, bytes] = sealed.split(":");
+    const changed = Buffer.from(bytes!, "base64");
+    changed[0] = changed[0]! ^ 1;
+    expect(() => decryptedForTestStacks(`${version}:${nonce}:${changed.toString("base64")}`)).toThrow();
   });
 });

@@ -1,13 +1,13 @@
 /**
- * The tests' passphrase, and stack settings encrypted with it the way the CLI's passphrase secrets
- * manager encrypts them (pkg/secrets/passphrase in pulumi/pulumi): AES-256-GCM under a key that
+ * The tests' passphrase, and values sealed and opened with it the way the CLI's passphrase secrets
+ * manager does it (pkg/secrets/passphrase in pulumi/pulumi): AES-256-GCM under a key that
  * PBKDF2-SHA256 derives from the passphrase and a salt in 1,000,000 rounds.
  *
  * Every test stack shares one salt, so the key is derived here once, ahead of time: a CLI run
  * (`stack init`, `config set --secret`) derives it again each time, about 0.4 CPU-s for a line of
  * YAML. test/suite/passphrase.test.ts derives it from the passphrase and checks it.
  */
-import { createCipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 
 export const testPassphrase = "correct horse battery staple";
 
@@ -29,4 +29,14 @@ export function encryptedForTestStacks(value: string): string {
   const cipher = createCipheriv("aes-256-gcm", testKey, nonce);
   const sealed = Buffer.concat([cipher.update(value, "utf8"), cipher.final(), cipher.getAuthTag()]);
   return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+}
+
+/** What `encryptedForTestStacks` (or the CLI, under the tests' salt) sealed, opened again. */
+export function decryptedForTestStacks(value: string): string {
+  const [version, nonce, sealed] = value.split(":");
+  if (version !== "v1" || nonce === undefined || sealed === undefined) throw new Error(`not a value the passphrase secrets manager sealed: ${value.slice(0, 20)}…`);
+  const bytes = Buffer.from(sealed, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", testKey, Buffer.from(nonce, "base64"));
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8");
 }

@@ -21,6 +21,7 @@ import { inject } from "vitest";
 import { parseDocument, Scalar } from "yaml";
 import { readProject, stackConfigPath } from "../../cli/project/project.js";
 import { encryptedForTestStacks, testEncryptionSalt, testPassphrase } from "./passphrase.js";
+import { exportedFromStateFile, outputsOf } from "./state-file.js";
 
 export const repoRoot = join(__dirname, "..", "..");
 
@@ -145,6 +146,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   };
   // A private backend gets the stack's files written; a shared one a `stack init` (not a select first).
   const stack = ownBackend ? await stackInFiles(stackName, workDir, backendDir, workspaceOptions, options.selected === true) : await LocalWorkspace.createStack({ stackName, workDir }, workspaceOptions);
+  if (ownBackend) stateFromFile(stack, readStateFile);
   answerFromEngineEvents(stack);
   settingsInFile(stack, workDir);
   if (options.config) await stack.setAllConfig(options.config);
@@ -212,9 +214,9 @@ export function builtModule<T>(path: string): T {
  * for the summary and `stack output` twice for the outputs, each of which loads the stack and
  * derives the passphrase's key again (a tenth of the suite's CPU). The engine has already sent
  * both in its events: the summary's resource changes, and the stack's outputs with every secret
- * masked. The results here come from those events; outputs that hold a secret still come from the
- * CLI, which alone can show it. `stack.history()` and `stack.outputs()` outside an operation
- * still ask the CLI.
+ * masked. The results here come from those events; outputs that hold a secret come from the
+ * state (stateFromFile), or the CLI, which alone can show them on a shared backend.
+ * `stack.history()` outside an operation still asks the CLI.
  */
 function answerFromEngineEvents(stack: Stack): void {
   const asked = { info: stack.info.bind(stack), outputs: stack.outputs.bind(stack) };
@@ -247,6 +249,22 @@ function answerFromEngineEvents(stack: Stack): void {
     const outputs = running?.outputs;
     if (outputs === undefined || JSON.stringify(outputs).includes(`"[secret]"`)) return asked.outputs();
     return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, { value, secret: false }]));
+  };
+}
+
+/**
+ * `exportStack` and `outputs` of a stack on a private file backend read its state file
+ * (test/support/state-file.ts) rather than run the CLI, which loads the stack and derives the
+ * passphrase's key again, once for the export and twice for the outputs. A state the tests' key
+ * cannot open still goes to the CLI.
+ */
+function stateFromFile(stack: Stack, readStateFile: () => Promise<string>): void {
+  const cli = { exportStack: stack.exportStack.bind(stack), outputs: stack.outputs.bind(stack) };
+  const exported = async () => exportedFromStateFile(await readStateFile());
+  stack.exportStack = async () => (await exported()) ?? cli.exportStack();
+  stack.outputs = async () => {
+    const deployment = await exported();
+    return deployment === undefined ? cli.outputs() : outputsOf(deployment);
   };
 }
 
