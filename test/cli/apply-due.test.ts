@@ -16,7 +16,6 @@
  * into the file backend where `pulumi stack import` would write it (an up, or an init and an
  * import, per stack would only cost more CLI runs: what apply-due reads is the state).
  */
-import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -24,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapBounded } from "../../provider/concurrency.js";
 import { runHere } from "../support/commands.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { fleetTestEnv, repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
+import { fleetTestEnv, repoRoot, stacksInFiles } from "../support/pulumi.js";
 
 const STACKS = Array.from({ length: 20 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
 /** The stacks with a window: the first two. */
@@ -39,7 +38,6 @@ describe("fleet apply-due on 20 stacks", () => {
   let emulator: TestEmulator;
   let workDir: string;
   let env: NodeJS.ProcessEnv;
-  let workspace: LocalWorkspace;
 
   /** Each stack's settings file: its window, if any, and the monitor's name when given. */
   const writeSettings = (stack: string, name?: string) => {
@@ -64,9 +62,8 @@ describe("fleet apply-due on 20 stacks", () => {
     await mkdir(join(workDir, ".state"), { recursive: true });
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/pauses", file), join(workDir, file));
     env = fleetTestEnv(workDir, emulator);
-    workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: testCli() });
     const deployed = [...WINDOWED, TEMPLATE];
-    await mapBounded(deployed, 3, (stack) => Stack.create(stack, workspace));
+    await stacksInFiles(workDir, join(workDir, ".state"), deployed);
     await Promise.all(STACKS.map((stack) => writeSettings(stack)));
     const { code, stderr } = await runHere(["fleet", "up", "--yes", "--no-refresh", ...deployed.flatMap((stack) => ["--stack", stack]), "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(0) });
     expect(code, stderr).toBe(0);

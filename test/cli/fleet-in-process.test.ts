@@ -5,14 +5,14 @@
  * Also: an error left unhandled fails only its own stack, Ctrl-C stops cleanly, and type errors
  * are reported as `pulumi up` reports them. The fleet runs as a child process, as users run it.
  */
-import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
-import { repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
+import { repoRoot, stacksInFiles, testPassphrase } from "../support/pulumi.js";
+import { exportedFromStateFile, outputsOf } from "../support/state-file.js";
 
 /** Three stacks: two at a time when Ctrl-C stops them, all at once when south's program fails beside the others. */
 const STACKS = ["north", "south", "east"];
@@ -80,11 +80,7 @@ describe("fleet programs inside the fleet process", () => {
     await writeFile(join(workDir, "index.ts"), PROGRAM);
     await writeFile(join(workDir, "counter.ts"), COUNTER);
     env = { PULUMI_BACKEND_URL: `file://${join(workDir, ".state")}`, PULUMI_CONFIG_PASSPHRASE: testPassphrase, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
-    const workspace = await LocalWorkspace.create({ workDir, envVars: env, pulumiCommand: testCli() });
-    for (const name of STACKS) {
-      const stack = await Stack.create(name, workspace);
-      await stack.setAllConfig({ "inprocess:greeting": { value: `hello ${name}` }, "inprocess:secretGreeting": { value: `psst ${name}`, secret: true } });
-    }
+    await stacksInFiles(workDir, join(workDir, ".state"), STACKS, (name) => ({ "inprocess:greeting": { value: `hello ${name}` }, "inprocess:secretGreeting": { value: `psst ${name}`, secret: true } }));
   }, STEP_MS);
   afterAll(async () => {
     if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
@@ -135,9 +131,8 @@ describe("fleet programs inside the fleet process", () => {
     // The program's console output is its stack's, not written over the fleet's display.
     expect(stderr).not.toContain("program output of");
 
-    const workspace = await LocalWorkspace.create({ workDir, envVars: env, pulumiCommand: testCli() });
     for (const name of SUCCEEDING) {
-      const outputs = await workspace.stackOutputs(name);
+      const outputs = outputsOf(exportedFromStateFile(await readFile(join(workDir, ".state/.pulumi/stacks/inprocess", `${name}.json`), "utf8"))!);
       expect(outputs["stack"]?.value).toBe(name);
       expect(outputs["greeting"]?.value).toBe(`hello ${name}`);
       // 1 for every stack, though three programs ran in this process: the project's modules ran

@@ -6,14 +6,13 @@
  * stacks used the budget together (a split of 5 per second between three stacks, less the
  * reserve for timing, sent at most 3 in a second). The fleet runs as a child process, as users run it.
  */
-import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
-import { appendFile, cp, mkdir, rm } from "node:fs/promises";
+import { cp, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { fleetTestEnv, repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
+import { fleetTestEnv, repoRoot, stacksInFiles } from "../support/pulumi.js";
 import { runFleetCli } from "../examples/support.js";
 
 const BUDGET = 5;
@@ -32,12 +31,7 @@ describe("a fleet under one rate budget", () => {
     await mkdir(join(workDir, ".state"), { recursive: true });
     for (const file of ["Pulumi.yaml", "index.ts"]) await cp(join(repoRoot, "test/programs/clients", file), join(workDir, file));
     env = fleetTestEnv(workDir, emulator);
-    const workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: testCli() });
-    for (const name of STACKS) {
-      await Stack.create(name, workspace);
-      // Written into the stack's settings file rather than by one more CLI run per stack.
-      await appendFile(join(workDir, `Pulumi.${name}.yaml`), 'config:\n  clients:monitorCount: "3"\n');
-    }
+    await stacksInFiles(workDir, join(workDir, ".state"), STACKS, () => ({ "clients:monitorCount": { value: "3" } }));
   }, STEP_MS);
   afterAll(async () => {
     await emulator?.stop();

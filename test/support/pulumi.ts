@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
-import { parseDocument, Scalar } from "yaml";
+import { type Document, parseDocument, Scalar } from "yaml";
 import { readProject, stackConfigPath } from "../../cli/project/project.js";
 import { encryptedForTestStacks, testEncryptionSalt, testPassphrase } from "./passphrase.js";
 import { exportedFromStateFile, outputsOf } from "./state-file.js";
@@ -269,27 +269,44 @@ function stateFromFile(stack: Stack, readStateFile: () => Promise<string>): void
 }
 
 /**
- * A new stack on a private file backend, written as `pulumi stack init` writes it: the backend's
- * layout marker, a checkpoint with no update yet, and a settings file with the tests' salt
- * (test/support/passphrase.ts). `stack init` would load the CLI and derive the passphrase's key
- * for three small files. Every operation names its stack (`--stack`), so none is selected unless
- * the test asks (`selected`).
+ * New stacks on a file backend, written as `pulumi stack init` writes them: the backend's layout
+ * marker, a checkpoint with no update yet, and a settings file with the tests' salt
+ * (test/support/passphrase.ts) and `config` (each key under the project's namespace when it has
+ * none, a secret sealed as `config set --secret` seals it). `stack init` would load the CLI and
+ * derive the passphrase's key for three small files, and each `config set` again. A settings file
+ * the program brings for a stack (an example's own) keeps its values, as under `stack init`,
+ * which adds the salt when the file has none.
  */
-async function stackInFiles(stackName: string, workDir: string, backendDir: string, workspaceOptions: LocalWorkspaceOptions, selected: boolean): Promise<Stack> {
+export async function stacksInFiles(workDir: string, backendDir: string, stacks: readonly string[], config: (stack: string) => ConfigMap = () => ({})): Promise<void> {
   const project = await readProject(workDir);
   const stacksDir = join(backendDir, ".pulumi", "stacks", project.name);
   await mkdir(stacksDir, { recursive: true });
+  await mkdir(project.stackConfigDir, { recursive: true });
   await writeFile(join(backendDir, ".pulumi", "meta.yaml"), "version: 1\n");
-  await writeFile(join(stacksDir, `${stackName}.json`), JSON.stringify({ version: 3, checkpoint: { stack: `organization/${project.name}/${stackName}` } }));
-  // A settings file the program brings for this stack (an example's own) keeps its values, as
-  // under `stack init`, which adds the salt when the file has none.
-  const settingsFile = stackConfigPath(project, stackName);
-  const settings = parseDocument(await readFile(settingsFile, "utf8").catch(() => ""));
-  if (!settings.has("encryptionsalt")) {
-    settings.set("encryptionsalt", testEncryptionSalt);
-    await mkdir(project.stackConfigDir, { recursive: true });
+  for (const stackName of stacks) {
+    await writeFile(join(stacksDir, `${stackName}.json`), JSON.stringify({ version: 3, checkpoint: { stack: `organization/${project.name}/${stackName}` } }));
+    const settingsFile = stackConfigPath(project, stackName);
+    const settings = parseDocument(await readFile(settingsFile, "utf8").catch(() => ""));
+    if (!settings.has("encryptionsalt")) settings.set("encryptionsalt", testEncryptionSalt);
+    for (const [key, { value, secret }] of Object.entries(config(stackName))) settings.setIn(["config", key.includes(":") ? key : `${project.name}:${key}`], settingsValue(settings, value, secret === true));
     await writeFile(settingsFile, String(settings));
   }
+}
+
+/** A value of a stack's settings file as `pulumi config set` writes it: a quoted string, or `secure:` when secret. */
+function settingsValue(settings: Document, value: string, secret: boolean): unknown {
+  if (secret) return settings.createNode({ secure: encryptedForTestStacks(value) });
+  const scalar = new Scalar(value);
+  scalar.type = Scalar.QUOTE_DOUBLE;
+  return scalar;
+}
+
+/**
+ * A new stack on a private file backend ({@link stacksInFiles}), selected in its folder only if the
+ * test asks (`selected`): every operation names its stack (`--stack`).
+ */
+async function stackInFiles(stackName: string, workDir: string, backendDir: string, workspaceOptions: LocalWorkspaceOptions, selected: boolean): Promise<Stack> {
+  await stacksInFiles(workDir, backendDir, [stackName]);
   const workspace = await LocalWorkspace.create({ workDir, ...workspaceOptions });
   if (selected) await workspace.selectStack(stackName);
   workspace.selectStack = async () => undefined;
@@ -315,15 +332,8 @@ function settingsInFile(stack: Stack, workDir: string): void {
     const rest: ConfigMap = {};
     for (const [key, { value, secret }] of Object.entries(config)) {
       const path = ["config", key.includes(":") ? key : `${project.name}:${key}`];
-      if (secret && !encrypts) {
-        rest[key] = { value, secret };
-      } else if (secret) {
-        document.setIn(path, document.createNode({ secure: encryptedForTestStacks(value) }));
-      } else {
-        const scalar = new Scalar(value);
-        scalar.type = Scalar.QUOTE_DOUBLE;
-        document.setIn(path, scalar);
-      }
+      if (secret && !encrypts) rest[key] = { value, secret };
+      else document.setIn(path, settingsValue(document, value, secret === true));
     }
     if (Object.keys(rest).length < Object.keys(config).length) await writeFile(file, String(document));
     return rest;
