@@ -6,6 +6,7 @@
  * a project that lies inside the package's own modules. The programs here declare no resources,
  * so they run without an engine.
  */
+import type { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -71,5 +72,34 @@ describe("the in-process runner's TypeScript setup", () => {
   it("sends a project that would be type-checked to a process of its own", async () => {
     const runner = inProcessRunner(await project("checked"), {});
     expect(runner).toMatchObject({ inProcess: false, reason: expect.stringContaining("TypeScript is already set up") });
+  });
+});
+
+describe("the in-process runner's error listeners", () => {
+  it("takes back a listener a run adds for both error events, as @pulumi/pulumi's inline program server adds its one handler", async () => {
+    const dir = join(repoRoot, ".work", `in-process-listeners-${randomBytes(4).toString("hex")}`);
+    await mkdir(dir, { recursive: true });
+    try {
+      await writeFile(join(dir, "index.ts"), "export {};\n");
+      expect(inProcessRunner(parseProject(dir, "name: listeners\nruntime: nodejs\nmain: index.ts\n"), environment)).toMatchObject({ inProcess: true });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const events = ["uncaughtException", "unhandledRejection"] as const;
+    const counts = () => events.map((event) => process.listenerCount(event));
+    // The store each run of an inline program runs in (@pulumi/pulumi's runtime/state).
+    const runs = (globalThis as { asyncLocalStorage?: AsyncLocalStorage<object> }).asyncLocalStorage;
+    expect(runs, "@pulumi/pulumi's store of runs").toBeDefined();
+    const run = () =>
+      runs!.run({}, async () => {
+        const handler = (): void => undefined;
+        for (const event of events) process.on(event, handler);
+        for (const event of events) process.off(event, handler);
+      });
+    // The first may leave Node.js's domain module its one listener of its own, for good.
+    await run();
+    const settled = counts();
+    for (let count = 0; count < 3; count++) await run();
+    expect(counts()).toEqual(settled);
   });
 });

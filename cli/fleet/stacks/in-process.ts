@@ -221,7 +221,8 @@ function routeConsoleToEngineLog(): void {
 function attributeUncaughtErrorsToTheirRun(): void {
   const runOf = (): object | undefined => (globalThis as { asyncLocalStorage?: AsyncLocalStorage<object> }).asyncLocalStorage?.getStore();
   const errorEvents = new Set<string | symbol>(["uncaughtException", "unhandledRejection"]);
-  const ownRunOnly = new WeakMap<(...args: unknown[]) => void, (...args: unknown[]) => void>();
+  // By event too: @pulumi/pulumi adds one function for both events.
+  const ownRunOnly = new Map([...errorEvents].map((event) => [event, new WeakMap<(...args: unknown[]) => void, (...args: unknown[]) => void>()]));
   type Listen = (event: string | symbol, listener: (...args: unknown[]) => void) => NodeJS.Process;
   const add = process.on as Listen;
   const remove = process.off as Listen;
@@ -232,11 +233,11 @@ function attributeUncaughtErrorsToTheirRun(): void {
       const origin = runOf();
       if (origin === undefined || origin === run) listener(...args);
     };
-    ownRunOnly.set(listener, filtered);
+    ownRunOnly.get(event)!.set(listener, filtered);
     return add.call(this, event, filtered);
   };
   const off: Listen = function (this: NodeJS.Process, event, listener) {
-    return remove.call(this, event, ownRunOnly.get(listener) ?? listener);
+    return remove.call(this, event, ownRunOnly.get(event)?.get(listener) ?? listener);
   };
   process.on = process.addListener = on as typeof process.on;
   process.off = process.removeListener = off as typeof process.off;
