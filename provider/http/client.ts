@@ -5,7 +5,7 @@
  * error type, `ApiError`, and a {@link SettingError} when a setting cannot work.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { Pool } from "undici";
+import type { Pool } from "undici";
 import type { SettingSources } from "../config.js";
 import { ApiError } from "../errors.js";
 import { RateLimiter, rateSignal, type RequestLimiter, Semaphore } from "./rate-limit.js";
@@ -71,7 +71,13 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly #apiKey: string;
   readonly #basePath: string;
-  readonly #pool: Pool;
+  /**
+   * Made at the first request: loading undici costs a process about 0.1 CPU-s, which a provider
+   * host that sends no request (a preview, a deploy with nothing to change) spares.
+   */
+  #pool: Pool | undefined;
+  readonly #origin: string;
+  readonly #maxConnections: number;
   /** Keeps requests out of undici's own queue, where time would count against their timeout. */
   readonly #inFlight: Semaphore;
   readonly #limiter: RequestLimiter;
@@ -112,9 +118,8 @@ export class ApiClient {
     this.baseUrl = url.origin + this.#basePath;
     this.#apiKey = options.apiKey;
     this.#inFlight = new Semaphore(maxConnections);
-    // undici's own timeouts are off: they tick at about one-second resolution, and the attempt
-    // timer below already bounds headers and body together.
-    this.#pool = new Pool(url.origin, { connections: maxConnections, headersTimeout: 0, bodyTimeout: 0 });
+    this.#origin = url.origin;
+    this.#maxConnections = maxConnections;
     this.#limiter =
       options.rateLimiter ??
       new RateLimiter(options.maxRequestsPerSecond ? { maxRequestsPerSecond: options.maxRequestsPerSecond } : {});
@@ -228,7 +233,17 @@ export class ApiClient {
 
   /** Closes the pooled connections; pending requests finish first. */
   async close(): Promise<void> {
-    await this.#pool.close();
+    await this.#pool?.close();
+  }
+
+  #connections(): Pool {
+    if (this.#pool === undefined) {
+      const { Pool } = require("undici") as typeof import("undici");
+      // undici's own timeouts are off: they tick at about one-second resolution, and the attempt
+      // timer below already bounds headers and body together.
+      this.#pool = new Pool(this.#origin, { connections: this.#maxConnections, headersTimeout: 0, bodyTimeout: 0 });
+    }
+    return this.#pool;
   }
 
   /**
@@ -260,7 +275,7 @@ export class ApiClient {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     try {
-      const response = await this.#pool.request({
+      const response = await this.#connections().request({
         path: call.target,
         method: call.method,
         headers: call.headers,
