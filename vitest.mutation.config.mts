@@ -24,10 +24,11 @@ const notUnderMutation = [
 /**
  * Unit files that reach none of the mutated files and whose timing fails now and then on a machine
  * busy with Stryker's sandboxes, which stops the whole run at its first test run: the emulator's
- * own tests (the emulator imports nothing of the provider or schema/) and the fleet's locks on
- * PostgreSQL, which race processes against each other.
+ * own tests (the emulator imports nothing of the provider or schema/), the fleet's locks on
+ * PostgreSQL, which race processes against each other, and the provider's load cost, measured in a
+ * process of its own on the built code.
  */
-const reachNoMutant = ["test/emulator/**", "test/cli/fleet-locks.test.ts"];
+const reachNoMutant = ["test/emulator/**", "test/cli/fleet-locks.test.ts", "test/provider/host-load.test.ts"];
 
 /**
  * Unit files whose tests are steps of one story, each on the state the steps before it left:

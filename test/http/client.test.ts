@@ -1,13 +1,10 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { inspect, promisify } from "node:util";
+import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../../provider/http/client.js";
 import type { RequestLimiter } from "../../provider/http/rate-limit.js";
 import { describeRetry, type RequestEvent, type RetryEvent } from "../../provider/http/request.js";
 import { apiError, FaultServer, ok, type Reply } from "./fault-server.js";
 import { API_KEY, clientFor, rejection } from "./support.js";
-import { repoRoot } from "../support/pulumi.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -504,21 +501,5 @@ describe("observability and secrets", () => {
       expect(rendering).not.toContain("hunter2");
     }
     expect(JSON.parse(JSON.stringify(errors[0]))).toMatchObject({ message: errors[0]?.message, code: "validation_failed" });
-  });
-});
-
-describe("the HTTP client's cost to a provider host", () => {
-  it("loads undici at its first request, not with the provider: a host that sends none spares it", async () => {
-    // A process of its own, as a provider host is: this one has long loaded undici.
-    const script = `
-      const loaded = () => Object.keys(require.cache).some((file) => file.includes("/node_modules/undici/"));
-      require(${JSON.stringify(join(repoRoot, "dist/provider/index.js"))});
-      const { ApiClient } = require(${JSON.stringify(join(repoRoot, "dist/provider/http/client.js"))});
-      const client = new ApiClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "pls_test", maxRetries: 0 });
-      const before = loaded();
-      client.request("GET", "/monitors").catch(() => undefined).finally(() => client.close().then(() => console.log(JSON.stringify({ before, after: loaded() }))));
-    `;
-    const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd: repoRoot });
-    expect(JSON.parse(stdout)).toEqual({ before: false, after: true });
   });
 });

@@ -1,0 +1,24 @@
+/**
+ * What loading the provider costs a provider host, which the CLI starts for every operation: the
+ * HTTP client's library (undici, about 0.1 CPU-s) loads at the first request, so a host that sends
+ * none (a preview, a deploy with nothing to change) spares it. In a process of its own, as a host
+ * is, on the built provider.
+ */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { expect, it } from "vitest";
+import { repoRoot } from "../support/pulumi.js";
+
+it("loads undici at the HTTP client's first request, not with the provider", async () => {
+  const script = `
+    const loaded = () => Object.keys(require.cache).some((file) => file.includes("/node_modules/undici/"));
+    require(${JSON.stringify(join(repoRoot, "dist/provider/index.js"))});
+    const { ApiClient } = require(${JSON.stringify(join(repoRoot, "dist/provider/http/client.js"))});
+    const client = new ApiClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "pls_test", maxRetries: 0 });
+    const before = loaded();
+    client.request("GET", "/monitors").catch(() => undefined).finally(() => client.close().then(() => console.log(JSON.stringify({ before, after: loaded() }))));
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd: repoRoot });
+  expect(JSON.parse(stdout)).toEqual({ before: false, after: true });
+});
