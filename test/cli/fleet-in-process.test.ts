@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { repoRoot, stacksInFiles, testPassphrase } from "../support/pulumi.js";
-import { exportedFromStateFile, outputsOf } from "../support/state-file.js";
+import { exportedFromStateFile, outputsOf, stateFilePath } from "../support/state-file.js";
 
 /** Three stacks: two at a time when Ctrl-C stops them, all at once when south's program fails beside the others. */
 const STACKS = ["north", "south", "east"];
@@ -132,7 +132,7 @@ describe("fleet programs inside the fleet process", () => {
     expect(stderr).not.toContain("program output of");
 
     for (const name of SUCCEEDING) {
-      const outputs = outputsOf(exportedFromStateFile(await readFile(join(workDir, ".state/.pulumi/stacks/inprocess", `${name}.json`), "utf8"))!);
+      const outputs = outputsOf(exportedFromStateFile(await readFile(stateFilePath(join(workDir, ".state"), "inprocess", name), "utf8"))!);
       expect(outputs["stack"]?.value).toBe(name);
       expect(outputs["greeting"]?.value).toBe(`hello ${name}`);
       // 1 for every stack, though three programs ran in this process: the project's modules ran

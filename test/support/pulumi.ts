@@ -15,13 +15,13 @@
 import { LocalWorkspace, PulumiCommand, Stack, type LocalWorkspaceOptions, type ConfigMap, type EngineEvent, type OutputMap, type PulumiFn, type UpdateSummary } from "@pulumi/pulumi/automation";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
 import { type Document, parseDocument, Scalar } from "yaml";
 import { readProject, stackConfigPath } from "../../cli/project/project.js";
 import { encryptedForTestStacks, testEncryptionSalt, testPassphrase } from "./passphrase.js";
-import { exportedFromStateFile, outputsOf } from "./state-file.js";
+import { exportedFromStateFile, outputsOf, stateFilePath } from "./state-file.js";
 
 export const repoRoot = join(__dirname, "..", "..");
 
@@ -159,7 +159,7 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
 
   async function readStateFile(): Promise<string> {
     const project = stack.workspace.projectSettings ? (await stack.workspace.projectSettings()).name : "";
-    return readFile(join(backendDir, ".pulumi", "stacks", project, `${stackName}.json`), "utf8");
+    return readFile(stateFilePath(backendDir, project, stackName), "utf8");
   }
 
   /**
@@ -279,26 +279,29 @@ function stateFromFile(stack: Stack, readStateFile: () => Promise<string>): void
  */
 export async function stacksInFiles(workDir: string, backendDir: string, stacks: readonly string[], config: (stack: string) => ConfigMap = () => ({})): Promise<void> {
   const project = await readProject(workDir);
-  const stacksDir = join(backendDir, ".pulumi", "stacks", project.name);
-  await mkdir(stacksDir, { recursive: true });
+  await mkdir(join(backendDir, ".pulumi"), { recursive: true });
   await mkdir(project.stackConfigDir, { recursive: true });
   await writeFile(join(backendDir, ".pulumi", "meta.yaml"), "version: 1\n");
   for (const stackName of stacks) {
-    await writeFile(join(stacksDir, `${stackName}.json`), JSON.stringify({ version: 3, checkpoint: { stack: `organization/${project.name}/${stackName}` } }));
+    const stateFile = stateFilePath(backendDir, project.name, stackName);
+    await mkdir(dirname(stateFile), { recursive: true });
+    await writeFile(stateFile, JSON.stringify({ version: 3, checkpoint: { stack: `organization/${project.name}/${stackName}` } }));
     const settingsFile = stackConfigPath(project, stackName);
     const settings = parseDocument(await readFile(settingsFile, "utf8").catch(() => ""));
     if (!settings.has("encryptionsalt")) settings.set("encryptionsalt", testEncryptionSalt);
-    for (const [key, { value, secret }] of Object.entries(config(stackName))) settings.setIn(["config", key.includes(":") ? key : `${project.name}:${key}`], settingsValue(settings, value, secret === true));
+    for (const [key, { value, secret }] of Object.entries(config(stackName))) setSetting(settings, project.name, key, value, secret === true);
     await writeFile(settingsFile, String(settings));
   }
 }
 
-/** A value of a stack's settings file as `pulumi config set` writes it: a quoted string, or `secure:` when secret. */
-function settingsValue(settings: Document, value: string, secret: boolean): unknown {
-  if (secret) return settings.createNode({ secure: encryptedForTestStacks(value) });
+/**
+ * A setting in a stack's settings file as `pulumi config set` writes it: under `key`, the
+ * project's name as its namespace when it has none, a quoted string, or `secure:` when secret.
+ */
+function setSetting(settings: Document, project: string, key: string, value: string, secret: boolean): void {
   const scalar = new Scalar(value);
   scalar.type = Scalar.QUOTE_DOUBLE;
-  return scalar;
+  settings.setIn(["config", key.includes(":") ? key : `${project}:${key}`], secret ? settings.createNode({ secure: encryptedForTestStacks(value) }) : scalar);
 }
 
 /**
@@ -331,9 +334,8 @@ function settingsInFile(stack: Stack, workDir: string): void {
     const encrypts = document.get("encryptionsalt") === testEncryptionSalt;
     const rest: ConfigMap = {};
     for (const [key, { value, secret }] of Object.entries(config)) {
-      const path = ["config", key.includes(":") ? key : `${project.name}:${key}`];
       if (secret && !encrypts) rest[key] = { value, secret };
-      else document.setIn(path, settingsValue(document, value, secret === true));
+      else setSetting(document, project.name, key, value, secret === true);
     }
     if (Object.keys(rest).length < Object.keys(config).length) await writeFile(file, String(document));
     return rest;

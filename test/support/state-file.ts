@@ -7,7 +7,13 @@
  * asks the CLI. test/e2e/secrets.test.ts checks the result against the CLI's export.
  */
 import type { Deployment, OutputMap } from "@pulumi/pulumi/automation";
+import { join } from "node:path";
 import { decryptedForTestStacks, testEncryptionSalt } from "./passphrase.js";
+
+/** Where a file backend in `backendDir` keeps the state of a project's stack. */
+export function stateFilePath(backendDir: string, project: string, stack: string): string {
+  return join(backendDir, ".pulumi", "stacks", project, `${stack}.json`);
+}
 
 /** The key and value by which Pulumi marks a secret in a state (sdk/go/common/resource/sig). */
 const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
