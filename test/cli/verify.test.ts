@@ -14,13 +14,14 @@ import { lastDeploy, type StateResource, type Target, targetsOf } from "../../cl
 import type { ApiClient } from "../../provider/http/client.js";
 import { type TestEmulator, useEmulatorWith } from "../support/emulator.js";
 import { useReceiver } from "../support/receiver.js";
+import { NOTHING_LISTENS } from "../support/nothing-listens.js";
 import { providerClientOn } from "../support/provider-client.js";
 
 const FAST = { timeoutMs: 10_000, firstPollMs: 50, maxPollMs: 200 };
 
 /** A webhook endpoint that takes every delivery, and one where nothing listens. */
 const receiver = useReceiver();
-const UNREACHABLE_URL = "http://127.0.0.1:1/hooks";
+const UNREACHABLE_URL = `${NOTHING_LISTENS}/hooks`;
 
 interface Scenario {
   targets: Target[];

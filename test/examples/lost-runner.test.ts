@@ -17,13 +17,14 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { NOTHING_LISTENS } from "../support/nothing-listens.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
 import { type ApiObject, runFleetCli, runFleetHere, ServiceView } from "./support.js";
@@ -126,8 +127,10 @@ const HELD_MS = 5_000;
  */
 async function killMidway(requests: readonly (readonly [method: string, path: string, count: number])[]): Promise<void> {
   const faults = await Promise.all(requests.map(([method, path]) => emulator.admin.injectFault({ method, path, latency_ms: HELD_MS })));
+  // Its temporary files in `dir`, which afterAll removes: a killed runner cleans up nothing.
+  const temporary = await mkdtemp(join(dir, "tmp-"));
   const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--no-refresh", "--parallel", String(RUNNING.length), "--cwd", dir, ...stackOptions(RUNNING)], {
-    env: runnerEnv(),
+    env: runnerEnv({ TMPDIR: temporary }),
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -298,7 +301,7 @@ describe("a runner killed mid-deploy", () => {
 
 describe("a URL where nothing listens", () => {
   it("fails fleet up of four stacks, two at a time, naming the URL and its source, and starts no stack after the first failures", async () => {
-    const closed = `http://127.0.0.1:${await closedPort()}/v1`;
+    const closed = `${NOTHING_LISTENS}/v1`;
     const started = Date.now();
     const { code, report } = await fleetReport(["up", "--yes", "--parallel", "2"], runnerEnv({ MONITORING_API_URL: closed }));
     const seconds = (Date.now() - started) / 1000;
@@ -322,7 +325,7 @@ describe("a URL where nothing listens", () => {
   }, STEP_MS);
 
   it("fails a plain pulumi up with the URL in the stack's settings, naming the setting of that stack", async () => {
-    const closed = `http://127.0.0.1:${await closedPort()}/v1`;
+    const closed = `${NOTHING_LISTENS}/v1`;
     const stack = STACKS[STACKS.length - 1] as string;
     await setStackConfig(stack, { "monitoring:apiUrl": closed });
     const started = Date.now();
@@ -336,12 +339,3 @@ describe("a URL where nothing listens", () => {
     expect(output).toMatch(/failed with network_error after 2 attempts over [\d.]+ s/);
   }, STEP_MS);
 });
-
-async function closedPort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApiClient } from "../../provider/http/client.js";
 import type { RetryEvent } from "../../provider/http/request.js";
 import { SettingError, settingBlamedIn } from "../../provider/http/setting-error.js";
+import { NOTHING_LISTENS } from "../support/nothing-listens.js";
 import { apiError, FaultServer, ok } from "./fault-server.js";
 import { API_KEY, clientFor, rejection } from "./support.js";
 
@@ -29,14 +30,6 @@ async function server(): Promise<FaultServer> {
   return started;
 }
 
-/** A URL of 127.0.0.1 where nothing listens any more. */
-async function closedPortUrl(): Promise<string> {
-  const closed = await FaultServer.start();
-  const { baseUrl } = closed;
-  await closed.close();
-  return baseUrl;
-}
-
 function client(options: ConstructorParameters<typeof ApiClient>[0]): ApiClient {
   const created = new ApiClient(options);
   clients.push(created);
@@ -45,7 +38,7 @@ function client(options: ConstructorParameters<typeof ApiClient>[0]): ApiClient 
 
 describe("a service that has never answered", () => {
   it("fails a refused connection after one short back-off, whatever the budget, naming the URL, its source and the fixes", async () => {
-    const baseUrl = await closedPortUrl();
+    const baseUrl = `${NOTHING_LISTENS}/v1`;
     const started = performance.now();
     const retries: RetryEvent[] = [];
     const error = await rejection(

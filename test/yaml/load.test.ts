@@ -3,9 +3,9 @@
  * one resource per entry, references wired to the referenced resources' ids, the options applied,
  * and nothing declared when the file is invalid.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as mon from "../../sdk/index.js";
@@ -31,9 +31,23 @@ beforeAll(async () => {
   );
 });
 
+/** The folder of the files the tests write, removed after them. */
+const directory = mkdtempSync(join(tmpdir(), "monitoring-yaml-"));
+let written = 0;
+
 afterAll(() => {
   for (const variable of Object.keys(EXAMPLE_ENVIRONMENT)) delete process.env[variable];
+  rmSync(directory, { recursive: true, force: true });
 });
+
+/** The path of a new `monitoring.yaml`-like file holding `text` (its name is part of the messages). */
+function yamlFile(text: string): string {
+  written += 1;
+  const path = join(directory, `${written}`, "monitoring.yaml");
+  mkdirSync(dirname(path));
+  writeFileSync(path, text);
+  return path;
+}
 
 const output = <T>(value: pulumi.Output<T>): Promise<T> => new Promise((resolve) => value.apply(resolve));
 
@@ -81,10 +95,7 @@ describe("loadMonitoringYaml", () => {
   });
 
   it("declares a monitor set as one MonitorSet, its monitors named after their keys and wired by name", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "monitoring-yaml-"));
-    const path = join(directory, "monitoring.yaml");
-    writeFileSync(
-      path,
+    const path = yamlFile(
       `notificationChannels:
   ops-email: { kind: email, config: { address: ops@example.com } }
 monitorSets:
@@ -109,9 +120,7 @@ monitorSets:
   });
 
   it("declares nothing when the file is invalid, and names the file in every message", () => {
-    const directory = mkdtempSync(join(tmpdir(), "monitoring-yaml-"));
-    const path = join(directory, "monitoring.yaml");
-    writeFileSync(path, "monitors:\n  api: { url: https://api.example.com, intervalSeconds: 5 }\n");
+    const path = yamlFile("monitors:\n  api: { url: https://api.example.com, intervalSeconds: 5 }\n");
     const { constructed, resourceOptions } = counting();
     expect(() => loadMonitoringYaml(path, { resourceOptions })).toThrow(MonitoringYamlError);
     expect(() => loadMonitoringYaml(path)).toThrow(`${path}:2:57: monitors.api.intervalSeconds: must be at least 10`);
