@@ -11,7 +11,7 @@
  *   await postgres.stop();
  */
 import { execFile } from "node:child_process";
-import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,7 +70,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     await chown(passwordFile, Number(stdout), Number(group));
   }
   const data = join(dir, "data");
-  const port = await freePort();
+  let port = 0;
   const env = { PGUSER: USER, PGPASSWORD: password, PGSSLMODE: "disable" };
   const psql = (database: string, sql: string) =>
     run(join(bin, "psql"), ["-h", "127.0.0.1", "-p", String(port), "-d", database, "-X", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-c", sql], {
@@ -78,9 +78,21 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     });
   try {
     await asServer("initdb", ["-D", data, "-U", USER, "--auth=scram-sha-256", `--pwfile=${passwordFile}`, "-E", "UTF8", "--no-sync"]);
-    // Only on 127.0.0.1, its socket in its own directory; durability is not needed for a test.
-    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    await asServer("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "server.log"), "-w", "start"]);
+    // A port freed a moment ago may be given to another process (an engine's gRPC server) before
+    // the server binds it: a refused bind tries another.
+    for (let attempt = 1; ; attempt += 1) {
+      port = await freePort();
+      // Only on 127.0.0.1, its socket in its own directory; durability is not needed for a test.
+      const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+      const log = join(dir, `server-${attempt}.log`);
+      try {
+        await asServer("pg_ctl", ["-D", data, "-o", settings, "-l", log, "-w", "start"]);
+        break;
+      } catch (error) {
+        const refused = /could not bind|Address already in use/.test(await readFile(log, "utf8").catch(() => ""));
+        if (!refused || attempt === 3) throw error;
+      }
+    }
     await psql("postgres", `CREATE DATABASE ${DATABASE}`);
   } catch (error) {
     await asServer("pg_ctl", ["-D", data, "-m", "immediate", "stop"]).catch(() => undefined);
