@@ -100,8 +100,13 @@ class MonitorSetEngine {
     for (const [key, member] of created) members.set(key, member);
     const superseded = replaced.filter((key) => created.has(key)).map((key) => before.get(key) as RecordedMember);
     await this.#each(news, [...removed.map((key) => before.get(key) as RecordedMember), ...superseded], failures, async (old) => {
-      await this.#engine.delete(old.id, stateOf(old));
-      if (removed.includes(old.key)) members.delete(old.key);
+      // A replaced object stays recorded until deleted, as the engine keeps a single Monitor's: under a key the program lacks, so the next up deletes it.
+      const key = removed.includes(old.key) ? old.key : `${old.key} (replaced ${old.id})`;
+      members.set(key, { ...old, key });
+      await this.#engine.delete(old.id, stateOf(old)).catch((error: unknown) => {
+        throw key === old.key ? error : new OperationError(`${messageOf(error)}; the object it replaced stays recorded as ${keyPath(key)}, which the next up deletes`);
+      });
+      members.delete(key);
     });
     if (failures.length > 0) {
       const done = `${added.length + replaced.length} to create, ${updated.length} to update, ${removed.length + replaced.length} to delete`;

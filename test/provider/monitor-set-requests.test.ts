@@ -63,4 +63,30 @@ describe("a MonitorSet's requests", () => {
     expect((await sets.diff!(id, reread.props ?? {}, inputs)).changes).toBe(false);
     await sets.delete!(id, repaired);
   });
+
+  it("keeps a replaced member's old object recorded under a key of its own when its delete fails, names it, and the next update deletes it", async () => {
+    const urn = "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/monitoring:MonitorSet::moved";
+    const first = checkGroup(monitorSet, { monitors: { web: monitors.checkout }, __urn: urn }).inputs;
+    const { id, outs } = await sets.create(first);
+    const old = (outs["ids"] as Record<string, string>).web!;
+    const clientId = (await on.emulator.byHand<{ id: string }>("POST", "/clients", { name: "Moved to" })).id;
+    const moved = checkGroup(monitorSet, { monitors: { web: monitors.checkout }, clientId, __urn: urn }).inputs;
+    await on.emulator.admin.injectFault({ method: "DELETE", path: "/monitors/*", status: 403, times: 1 });
+    const failure = await sets.update!(id, outs, moved).then(
+      () => expect.fail("the update succeeded"),
+      (error: Error & { properties: Values }) => error,
+    );
+    const leftover = `web (replaced ${old})`;
+    expect(failure.message).toContain(`; the object it replaced stays recorded as monitors[${JSON.stringify(leftover)}], which the next up deletes`);
+    const recorded = failure.properties["ids"] as Record<string, string>;
+    expect(recorded[leftover]).toBe(old);
+    expect(recorded.web).not.toBe(old);
+    expect((await sets.diff!(id, failure.properties, moved)).changes).toBe(true);
+
+    await on.emulator.admin.clearRequestLog();
+    const { outs: done } = await sets.update!(id, failure.properties, moved);
+    expect(await requests()).toEqual([`DELETE /monitors/${old}`]);
+    expect(done["ids"]).toEqual({ web: recorded.web });
+    await sets.delete!(id, done);
+  });
 });

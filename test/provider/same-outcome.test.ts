@@ -2,7 +2,8 @@
  * A monitor has the same outcome whether it is a single `Monitor` or a member of a `MonitorSet`:
  * each case runs once per shape, through the provider as the dynamic-provider host runs it
  * (`dispatcher`), driven as the engine drives it, against the emulator, and both runs must give
- * the same outcome: the requests of a replacement in their order, a create whose answer was lost,
+ * the same outcome: the requests of a replacement in their order, a replaced object whose delete
+ * failed (kept, and deleted by the next up), a create whose answer was lost,
  * a monitor created but not set up, a refusal (403), a setting that cannot work. Messages are
  * compared with the monitor's name put aside (`Monitor "web"`, `Monitor "fleet.monitors["web"]"`).
  * A check's warnings, which no monitor input gives, are compared for a group of channels.
@@ -64,17 +65,25 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.stop());
 
-/** A `pulumi up` of `declared` over what `previous` recorded, as the engine drives it: create; or diff, then update, or replace (the new object first, then the old one deleted: a monitor's diff never deletes first). */
-async function up(declared: Values, previous?: Deployed): Promise<Deployed> {
+/**
+ * A `pulumi up` of `declared` over what `previous` recorded, as the engine drives it: create; or
+ * diff, then update, or replace (the new object first, then the old one deleted: a monitor's diff
+ * never deletes first). An old object whose delete fails stays in the state, pending: the up
+ * fails, and the next one deletes it first.
+ */
+async function up(declared: Values, previous?: Deployed & { pending?: Deployed }): Promise<Deployed> {
+  if (previous?.pending !== undefined) await dispatcher.delete(previous.pending.id, previous.pending.outs);
   const { inputs, failures } = await dispatcher.check({}, declared);
   expect(failures ?? []).toEqual([]);
   if (previous === undefined) return dispatcher.create(inputs!) as Promise<Deployed>;
   const diff = await dispatcher.diff(previous.id, previous.outs, inputs!);
   expect(diff.deleteBeforeReplace ?? false).toBe(false);
   if ((diff.replaces ?? []).length > 0) {
-    const made = await dispatcher.create(inputs!);
-    await dispatcher.delete(previous.id, previous.outs);
-    return made as Deployed;
+    const made = (await dispatcher.create(inputs!)) as Deployed;
+    await dispatcher.delete(previous.id, previous.outs).catch((error: Error) => {
+      throw Object.assign(error, { id: made.id, properties: made.outs, pending: previous });
+    });
+    return made;
   }
   return { id: previous.id, outs: (await dispatcher.update(previous.id, previous.outs, inputs!)).outs! };
 }
@@ -82,7 +91,7 @@ async function up(declared: Values, previous?: Deployed): Promise<Deployed> {
 /** The requests since the log was cleared, ids put aside. */
 const requests = async () => (await emulator.admin.requestLog()).map((entry) => `${entry.method} ${entry.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, ":id")}`);
 const onServer = async (name: string) => (await emulator.byHand<{ id: string; name: string; paused: boolean }[]>("GET", "/monitors?all_clients=true")).filter((monitor) => monitor.name === name);
-const failureOf = (attempt: Promise<unknown>) => attempt.then(() => expect.fail("the up succeeded"), (error: Error & Partial<Deployed & { properties: Values }>) => error);
+const failureOf = (attempt: Promise<unknown>) => attempt.then(() => expect.fail("the up succeeded"), (error: Error & Partial<Deployed & { properties: Values; pending: Deployed }>) => error);
 
 const cases: Record<string, (shape: Shape, name: string) => Promise<unknown>> = {
   "replaces a monitor whose client changes: the new object first, then the old one deleted": async (shape, name) => {
@@ -92,6 +101,20 @@ const cases: Record<string, (shape: Shape, name: string) => Promise<unknown>> = 
     const moved = await up(shape.declare(name, { name, url: "https://example.com", clientId }), first);
     const monitor = shape.monitorOf(name, moved)!;
     return { requests: await requests(), onServer: (await onServer(name)).map((object) => object.id === monitor.id) };
+  },
+  "keeps the replaced monitor when its delete fails, and the next up deletes it": async (shape, name) => {
+    const clientId = (await emulator.byHand<{ id: string }>("POST", "/clients", { name: `Client of ${name}` })).id;
+    const first = await up(shape.declare(name, { name, url: "https://example.com" }));
+    await emulator.admin.injectFault({ method: "DELETE", path: "/monitors/*", status: 403, times: 1 });
+    await emulator.admin.clearRequestLog();
+    const moved = shape.declare(name, { name, url: "https://example.com", clientId });
+    const failure = await failureOf(up(moved, first));
+    const failed = await requests();
+    const both = (await onServer(name)).length;
+    await emulator.admin.clearRequestLog();
+    const next = await up(moved, { id: failure.id!, outs: failure.properties!, pending: failure.pending });
+    const monitor = shape.monitorOf(name, next)!;
+    return { failed, both, next: await requests(), onServer: (await onServer(name)).map((object) => object.id === monitor.id) };
   },
   "takes over a create whose answer was lost, fetched by id": async (shape, name) => {
     await emulator.admin.injectFault({ method: "POST", path: "/monitors", drop_response: true, times: 1 });
