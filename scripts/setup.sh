@@ -253,24 +253,8 @@ pm_build_typescript() {
   (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json) || pm_fail "TypeScript build" || return 1
 }
 
-# Node.js never trims its compile cache, and each checkout, each temporary project of the tests and
-# each .work folder adds entries under paths no later run loads again: a machine that ran the suite
-# for two days held 1.4 GB in 140,000 files. Past PM_COMPILE_CACHE_ENTRIES files the cache starts
-# over; `.started` then tells every checkout's marker below that it must warm the cache again.
-# A cache the user named in NODE_COMPILE_CACHE is theirs, and left as it is.
-PM_COMPILE_CACHE_ENTRIES=${PM_COMPILE_CACHE_ENTRIES:-20000}
-pm_bound_compile_cache() {
-  local entries
-  [ "$NODE_COMPILE_CACHE" = "$pm_cache/node-compile-cache" ] || return 0
-  entries="$(find "$NODE_COMPILE_CACHE" -type f 2>/dev/null | wc -l)"
-  if [ "$entries" -gt "$PM_COMPILE_CACHE_ENTRIES" ]; then
-    pm_say "Node.js's compile cache held $entries files (more than $PM_COMPILE_CACHE_ENTRIES): starting it over"
-    rm -rf "$NODE_COMPILE_CACHE" || pm_fail "removing $NODE_COMPILE_CACHE" || return 1
-  fi
-  if [ ! -e "$NODE_COMPILE_CACHE/.started" ]; then
-    mkdir -p "$NODE_COMPILE_CACHE" && touch "$NODE_COMPILE_CACHE/.started" || pm_fail "creating $NODE_COMPILE_CACHE" || return 1
-  fi
-}
+# shellcheck source=compile-cache.sh
+source "$pm_root/scripts/compile-cache.sh"
 
 # Node.js keys its compile cache by each file's path, and writes it when a process exits: a
 # dynamic-provider host never does (the CLI ends it with a signal), so in a new checkout, or after
@@ -279,7 +263,8 @@ pm_bound_compile_cache() {
 # process that loads them and exits, once per install and build, fills the cache for all of them.
 pm_warm_compile_cache() {
   local marker="$pm_root/dist/.compile-cache-warm"
-  pm_bound_compile_cache || return 1
+  pm_bound_compile_cache "$NODE_COMPILE_CACHE" "${PM_COMPILE_CACHE_ENTRIES:-20000}" "$pm_cache/node-compile-cache" ||
+    pm_fail "keeping $NODE_COMPILE_CACHE in bounds" || return 1
   if [ "$marker" -nt "$pm_root/dist/.tsbuildinfo" ] && [ "$marker" -nt "$pm_root/node_modules/.package-lock.json" ] &&
     [ "$marker" -nt "$NODE_COMPILE_CACHE/.started" ]; then
     return 0

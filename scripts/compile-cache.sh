@@ -1,0 +1,20 @@
+# shellcheck shell=bash
+# Keeps Node.js's compile cache in bounds; sourced by scripts/setup.sh.
+#
+# Node.js never trims its compile cache, and each checkout, each temporary project of the tests and
+# each .work folder adds entries under paths no later run loads again: a machine that ran the suite
+# for two days held 1.4 GB in 140,000 files.
+
+# Starts the cache folder `$1` over when it holds more than `$2` files, only when it is `$3`, the
+# setup's own (a cache the user named in NODE_COMPILE_CACHE is theirs, and left as it is). Its
+# `.started` tells when it last started, so that every checkout knows to warm it again.
+pm_bound_compile_cache() {
+  local dir="$1" limit="$2" own="$3" entries
+  [ "$dir" = "$own" ] || return 0
+  entries="$(find "$dir" -type f 2>/dev/null | wc -l)"
+  if [ "$entries" -gt "$limit" ]; then
+    printf '[setup] %s\n' "Node.js's compile cache held $entries files (more than $limit): starting it over" >&2
+    rm -rf "$dir" || return 1
+  fi
+  [ -e "$dir/.started" ] || { mkdir -p "$dir" && touch "$dir/.started"; }
+}
