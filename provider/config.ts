@@ -5,6 +5,7 @@
  * fallback and its default: README.md's configuration table.
  */
 import { instant } from "../schema/rules.js";
+import { durationMs } from "./duration.js";
 import type { HandPauses } from "./pause-plan.js";
 
 /** Reads one key of the `monitoring` namespace (`apiKey` for `monitoring:apiKey`). */
@@ -160,16 +161,6 @@ export function deployInstant(config: ConfigSource, env: NodeJS.ProcessEnv = pro
 
 /** What deploys do with a pause made in the service's console when `monitoring:handPauses` is not set. */
 export const DEFAULT_HAND_PAUSES = "4h";
-
-const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `90m`, `4h`, `1d`, `1h30m`, in milliseconds; `undefined` for anything else (zero included). */
-export function durationMs(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!/^(\d+[mhd])+$/.test(trimmed)) return undefined;
-  const ms = [...trimmed.matchAll(/(\d+)([mhd])/g)].reduce((sum, [, count, unit]) => sum + Number(count) * (DURATION_UNITS_MS[unit as string] as number), 0);
-  return ms > 0 ? ms : undefined;
-}
 
 /**
  * `monitoring:handPauses`: what deploys do with a pause made in the service's console while the

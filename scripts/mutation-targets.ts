@@ -39,6 +39,8 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: "cli/drift/changes.ts" },
   // Which pauses and resumes apply-due finds due in a stack's state.
   { file: "provider/due.ts" },
+  // How long: the one grammar of durations (monitoring:handPauses, pause --for, the fleet's options).
+  { file: "provider/duration.ts" },
   // When a request is repeated, how long it waits, how fast requests start, what an answer says about the rate.
   { file: "provider/http/retry.ts", declarations: ["retryDecision", "jitteredBackoff", "parseRetryAfter", "attemptFailure"] },
   { file: "provider/http/rate-limit.ts", declarations: ["rateSignal", "RateLimiter"] },

@@ -2,7 +2,7 @@
  * `pulumi-monitoring apply-due`: the pauses and resumes due at now in one stack, and nothing else,
  * for a job scheduled every few minutes (cli/apply-due/run.ts; `fleet apply-due` for many stacks).
  */
-import { positiveNumber } from "../command/args.js";
+import { parseDuration } from "../command/args.js";
 import { defineCommand } from "../command/command.js";
 import { readProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
@@ -25,8 +25,9 @@ when set, else the clock.
 Options:
   --stack NAME   The stack (default: the project's selected stack)
   --cwd DIR      The Pulumi project directory (default: the current directory)
-  --wait-lock S  When a deploy holds the stack's lock, retry for up to S seconds instead of
-                 reporting it as locked (default 0)
+  --wait-lock DURATION
+                 When a deploy holds the stack's lock, retry for up to this long (90s, 5m; a
+                 number alone is seconds) instead of reporting it as locked (default: not at all)
   --json         Write { "stacks": [{ "stack", "due": [...], "result", "error"? }], "requests",
                  "minimum" } instead of lines; result is nothing due, applied, failed or locked
   -h, --help     Show this text
@@ -40,7 +41,7 @@ export const applyDueCommand = defineCommand({
   async run({ values }, io) {
     const cwd = values.cwd ?? process.cwd();
     const [name, project, workspace] = await Promise.all([chosenStack(cwd, values.stack), readProject(cwd), fleetWorkspace(cwd)]);
-    const waitLockMs = values["wait-lock"] === undefined ? 0 : positiveNumber("--wait-lock", values["wait-lock"], "a positive number of seconds") * 1000;
+    const waitLockMs = values["wait-lock"] === undefined ? 0 : parseDuration("--wait-lock", values["wait-lock"]);
     return applyDue([{ label: name, name, role: "client", project, workspace }], { atOnce: 1, budget: project.budget, waitLockMs, json: values.json ?? false }, io);
   },
 });

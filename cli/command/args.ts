@@ -1,5 +1,6 @@
 /** The one argument parser of the commands: Node's `parseArgs`, its refusals turned into usage errors. */
 import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
+import { durationMs } from "../../provider/duration.js";
 import { UsageError } from "./usage.js";
 
 /** Every command answers `--help` and `-h`. */
@@ -30,6 +31,13 @@ export function parseCommandLine<const T extends CommandOptions>(argv: readonly 
 export function positiveNumber(option: string, text: string, what = "a positive number"): number {
   const value = Number(text);
   if (!(value > 0) || !Number.isFinite(value)) throw new UsageError(`${option} must be ${what}, got ${text}`);
+  return value;
+}
+
+/** A value that must be a duration (provider/duration.ts: `90s`, `5m`, `1h30m`; a number alone is seconds), in milliseconds. */
+export function parseDuration(option: string, text: string): number {
+  const value = durationMs(text, { bareSeconds: true });
+  if (value === undefined) throw new UsageError(`${option} must be a duration such as 90s, 5m or 1h, got ${JSON.stringify(text)}`);
   return value;
 }
 

@@ -1,6 +1,6 @@
 /** The command line of `pulumi-monitoring fleet` (also installed as `pulumi-monitoring-fleet`). */
 import { availableParallelism } from "node:os";
-import { type CommandLine, parseCommandLine, positiveNumber } from "../command/args.js";
+import { type CommandLine, parseCommandLine, parseDuration, positiveNumber } from "../command/args.js";
 import { UsageError } from "../command/usage.js";
 import { DEFAULT_STALE_AFTER_MS } from "./runners/lease.js";
 import { parseShard, type Shard } from "./runners/shard.js";
@@ -82,8 +82,9 @@ Options:
   --shards N       list: print the N shares as a CI matrix (with --json)
   --shared-only    Run only the shared stack named in Pulumi.yaml; destroy refuses while a client
                    stack still holds resources
-  --wait-lock S    When another run holds a stack's lock, retry for up to S seconds instead of
-                   reporting the stack as locked
+  --wait-lock DURATION
+                   When another run holds a stack's lock, retry for up to this long (90s, 5m;
+                   a number alone is seconds) instead of reporting the stack as locked
   --stale-lock-after DURATION
                    up/refresh/destroy on a file:// or postgres:// backend: while a stack runs, the
                    fleet renews a lease on its lock beside the state; a lock whose lease has not
@@ -98,7 +99,9 @@ Options:
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
   --all            verify: every object of each stack, not only what its last deploy created or changed
   --alerts         verify: send each notification channel in scope one test notification
-  --timeout S      verify: how long to wait for a check's result or a delivery's outcome (default 120)
+  --timeout DURATION
+                   verify: how long to wait for a check's result or a delivery's outcome (default
+                   120s; a number alone is seconds)
   --junit FILE     verify: also write the report as JUnit XML to FILE
   --resource GLOB  pause/resume/overrides: the objects, by the program's name (web) or a set's
                    member (fleet[web]); repeatable; * and ? wildcards
@@ -332,7 +335,7 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
   }
   if (values.all !== undefined || values.alerts !== undefined || values.timeout !== undefined || values.junit !== undefined) {
     if (command !== "verify") throw new UsageError("--all, --alerts, --timeout and --junit go with verify");
-    const timeout = values.timeout === undefined ? undefined : positiveNumber("--timeout", values.timeout, "a positive number of seconds");
+    const timeout = values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout) / 1000;
     Object.assign(options, { verifyAll: values.all ?? false, alerts: values.alerts ?? false, ...(timeout === undefined ? {} : { timeoutSeconds: timeout }), ...(values.junit === undefined ? {} : { junit: values.junit }) });
   }
   if (values.resource !== undefined) {
@@ -351,20 +354,6 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
     if (!(CHECKED_VERBS as readonly string[]).includes(command)) throw new UsageError(`--check-scopes goes with ${CHECKED_VERBS.join(", ")}`);
     options.checkScopes = true;
   }
-  if (values["wait-lock"] !== undefined) {
-    const seconds = Number(values["wait-lock"]);
-    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new UsageError(`--wait-lock must be a number of seconds, got ${values["wait-lock"]}`);
-    options.waitLockSeconds = seconds;
-  }
+  if (values["wait-lock"] !== undefined) options.waitLockSeconds = parseDuration("--wait-lock", values["wait-lock"]) / 1000;
   return options;
-}
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
-
-/** `90`, `90s`, `1.5m`, `2h`, `500ms`: a positive duration (seconds without a unit), in milliseconds. */
-export function parseDuration(option: string, text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?$/.exec(text.trim());
-  const value = match === null ? Number.NaN : Number(match[1]) * (UNIT_MS[match[2] ?? "s"] ?? Number.NaN);
-  if (!(value > 0) || !Number.isFinite(value)) throw new UsageError(`${option} must be a duration such as 90s, 5m or 1h, got ${JSON.stringify(text)}`);
-  return value;
 }

@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { userInfo } from "node:os";
-import { durationMs } from "../../provider/config.js";
+import { durationMs } from "../../provider/duration.js";
 import { instant } from "../../schema/rules.js";
 import { UsageError } from "../command/usage.js";
 

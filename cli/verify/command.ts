@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { resolveSettings } from "../../provider/config.js";
 import { FleetBudgetClient } from "../../provider/fleet-budget.js";
 import { ApiClient } from "../../provider/http/client.js";
-import { positiveNumber } from "../command/args.js";
+import { parseDuration } from "../command/args.js";
 import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
@@ -43,7 +43,8 @@ Options:
   --cwd DIR         The Pulumi project directory (default: the current directory)
   --all             Verify every object of the stack, not only what the last deploy created or changed
   --alerts          Send each notification channel in scope one test notification
-  --timeout SECONDS How long to wait for a check's result or a delivery's outcome (default 120)
+  --timeout DURATION How long to wait for a check's result or a delivery's outcome (default 120s; a
+                    number alone is seconds)
   --json            Write the report as JSON (one entry per object: name, id, verdict, the server's details)
   --junit FILE      Also write the report as JUnit XML to FILE (one test case per object)
   -h, --help        Show this text
@@ -71,7 +72,7 @@ export const verify = defineCommand({
   usage: USAGE,
   options: { ...STACK_OPTIONS, all: { type: "boolean" }, alerts: { type: "boolean" }, timeout: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } },
   async run({ values }, io) {
-    const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : positiveNumber("--timeout", values.timeout, "a positive number of seconds");
+    const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : parseDuration("--timeout", values.timeout) / 1000;
     const cwd = resolve(values.cwd ?? process.cwd());
     const stack = await chosenStack(cwd, values.stack);
     let report: VerifyReport;

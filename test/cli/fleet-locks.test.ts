@@ -13,7 +13,7 @@ import { openLockStore } from "../../cli/fleet/runners/backend.js";
 import { FileLockStore, fileBackendRoot } from "../../cli/fleet/runners/file-lock-store.js";
 import { judgeLock, keepLease, type LockPolicy, renewalPeriod, takeOverStaleLocks } from "../../cli/fleet/runners/lease.js";
 import type { Lease, LockStore, StoredLock } from "../../cli/fleet/runners/lock-store.js";
-import { parseDuration } from "../../cli/fleet/options.js";
+import { parseDuration } from "../../cli/command/args.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 
 const MINUTE = 60_000;

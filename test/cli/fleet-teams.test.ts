@@ -128,6 +128,7 @@ describe("a stack locked by another run", () => {
 describe("the command line for teams and CI", () => {
   it("reads --shard, --shards, --shared-only, --wait-lock and report merge", () => {
     expect(parseFleetArgs(["up", "--shard", "2/3", "--wait-lock", "90"], "/")).toMatchObject({ shard: { index: 2, count: 3 }, waitLockSeconds: 90 });
+    expect(parseFleetArgs(["up", "--wait-lock", "5m"], "/")).toMatchObject({ waitLockSeconds: 300 });
     expect(parseFleetArgs(["list", "--json", "--shards", "4"], "/")).toMatchObject({ command: "list", json: true, shards: 4 });
     expect(parseFleetArgs(["up", "--shared-only"], "/")).toMatchObject({ sharedOnly: true, shared: true });
     expect(parseFleetArgs(["report", "merge", "a.json", "b.json"], "/")).toMatchObject({ command: "report", reports: ["a.json", "b.json"] });
@@ -137,7 +138,7 @@ describe("the command line for teams and CI", () => {
     expect(() => parseFleetArgs(["up", "--shard", "3/2"], "/")).toThrow("--shard must be I/N");
     expect(() => parseFleetArgs(["up", "--shards", "2"], "/")).toThrow("--shards N goes with list");
     expect(() => parseFleetArgs(["up", "--shared-only", "--shard", "1/2"], "/")).toThrow("--shared-only runs the shared stack alone");
-    expect(() => parseFleetArgs(["up", "--wait-lock", "soon"], "/")).toThrow("--wait-lock must be a number of seconds");
+    expect(() => parseFleetArgs(["up", "--wait-lock", "soon"], "/")).toThrow("--wait-lock must be a duration such as 90s, 5m or 1h, got \"soon\"");
     expect(() => parseFleetArgs(["report"], "/")).toThrow("report merge FILE");
     expect(() => parseFleetArgs(["report", "merge"], "/")).toThrow("report merge needs");
   });

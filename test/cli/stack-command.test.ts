@@ -38,6 +38,6 @@ describe("pulumi-monitoring verify --timeout", () => {
   it.each(["0", "-5", "soon", "Infinity"])("refuses %s as bad usage before reading any stack", async (timeout) => {
     const { io, stderr } = capturedIO();
     expect(await verify.run([`--timeout=${timeout}`, "--cwd", "/nonexistent"], io)).toBe(2);
-    expect(stderr.join("")).toContain(`pulumi-monitoring verify: --timeout must be a positive number of seconds, got ${timeout}\n`);
+    expect(stderr.join("")).toContain(`pulumi-monitoring verify: --timeout must be a duration such as 90s, 5m or 1h, got ${JSON.stringify(timeout)}\n`);
   });
 });
