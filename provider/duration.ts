@@ -10,7 +10,7 @@ const TERMS = new RegExp(`^(?:${TERM})+$`);
 
 /** `text` as a positive duration in milliseconds; `undefined` for anything else, zero included. */
 export function durationMs(text: string, { bareSeconds = false }: { bareSeconds?: boolean } = {}): number | undefined {
-  const compact = text.replace(/\s+/g, "");
+  const compact = text.replace(/\s/g, "");
   let ms = Number.NaN;
   if (bareSeconds && /^\d+(?:\.\d+)?$/.test(compact)) ms = Number(compact) * UNIT_MS["s"]!;
   else if (TERMS.test(compact)) ms = [...compact.matchAll(new RegExp(TERM, "g"))].reduce((sum, [, count, unit]) => sum + Number(count) * UNIT_MS[unit!]!, 0);

@@ -30,9 +30,8 @@ describe("a duration", () => {
 
   it("takes a number alone as seconds only where an option took seconds first", () => {
     expect(durationMs("90", { bareSeconds: true })).toBe(90 * SECOND);
-    expect(durationMs("2.5", { bareSeconds: true })).toBe(2.5 * SECOND);
-    expect(durationMs("0", { bareSeconds: true })).toBeUndefined();
-    expect(durationMs("-5", { bareSeconds: true })).toBeUndefined();
+    expect(durationMs("2.25", { bareSeconds: true })).toBe(2.25 * SECOND);
+    for (const text of ["0", "-5", "+5", "0x10", "5s5"]) expect(durationMs(text, { bareSeconds: true }), text).toBeUndefined();
     expect(durationMs("90")).toBeUndefined();
   });
 });
