@@ -37,6 +37,8 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: "schema/define.ts" },
   // How drift is classified for the report.
   { file: "cli/drift/changes.ts" },
+  // Whether a deploy pauses or resumes an object, why, what time brings next, and what preview says of it.
+  { file: "provider/pause-plan.ts" },
   // Which pauses and resumes apply-due finds due in a stack's state.
   { file: "provider/due.ts" },
   // How long: the one grammar of durations (monitoring:handPauses, pause --for, the fleet's options).

@@ -34,11 +34,15 @@ describe("pausePlan", () => {
     { title: "a hand pause under putBack: put back", facts: facts(hours(1), { declaredPaused: false, handPauseSeen: iso(T), handPauses: { rule: "putBack" } }), paused: false, why: "declared" },
     { title: "a hand pause under keep: kept, with no end", facts: facts(hours(100), { pauses: [], handPauseSeen: iso(T), handPauses: { rule: "keep" } }), paused: true, why: "hand", keepHandPause: true },
     { title: "a hand pause of an object whose pause state is not managed: left alone", facts: facts(hours(1), { handPauseSeen: iso(T) }), paused: "unmanaged", why: "unmanaged" },
+    { title: "a hand pause of an object declared paused: paused as declared, the hand pause's record dropped", facts: facts(hours(1), { declaredPaused: true, handPauseSeen: iso(T) }), paused: true, why: "declared" },
+    { title: "at the override's end to the millisecond: ended, its record dropped", facts: facts(hours(2), { override: incident }), paused: false, why: "active" },
   ])("$title", ({ facts, paused, why, next, then, keepOverride = false, keepHandPause = false }) => {
     const plan = pausePlan(facts);
     expect(plan).toMatchObject({ paused, why: { kind: why }, keepOverride, keepHandPause });
     expect(plan.next).toEqual(next);
     expect(plan.then).toEqual(then);
+    // No key for a change time does not bring: the outputs record the plan as it is.
+    expect(Object.keys(plan).filter((key) => key === "next" || key === "then")).toEqual([...(next === undefined ? [] : ["next"]), ...(then === undefined ? [] : ["then"])]);
   });
 });
 
@@ -52,6 +56,12 @@ describe("describePlan: what preview and up say", () => {
     { title: "a window days away, with its dates", facts: facts(hours(-48), { pauses: [freeze] }), held: false, says: "pauses 2030-11-28 21:00 UTC for 'Black Friday freeze', resumes 2030-11-28 23:00 UTC" },
     { title: "an active override", facts: facts(T, { override: incident }), held: true, says: "stays paused: override by alice for 'incident 42', resumes 22:00 UTC" },
     { title: "nothing managed", facts: facts(T), held: true, says: undefined },
+    { title: "an override not yet applied", facts: facts(T, { override: incident }), held: false, says: "pauses now: override by alice for 'incident 42', resumes 22:00 UTC" },
+    { title: "an override over an object declared paused: no resume to come", facts: facts(T, { override: incident, declaredPaused: true }), held: true, says: "stays paused: override by alice for 'incident 42'" },
+    { title: "declared paused, held active", facts: facts(T, { declaredPaused: true }), held: false, says: "pauses now" },
+    { title: "a hand pause kept, held active", facts: facts(hours(1), { declaredPaused: false, handPauseSeen: iso(T) }), held: false, says: "pauses now (paused by hand), resumes 00:00 UTC" },
+    { title: "a hand pause kept", facts: facts(hours(1), { declaredPaused: false, handPauseSeen: iso(T) }), held: true, says: "stays paused (paused by hand), resumes 00:00 UTC" },
+    { title: "an override ended, a window to come", facts: facts(hours(2.1), { override: incident, pauses: [{ ...freeze, from: iso(hours(5)), to: iso(hours(6)) }] }), held: true, says: "resumes now; pauses 01:00 UTC for 'Black Friday freeze', resumes 02:00 UTC" },
   ])("$title: $says", ({ facts, held, says }) => {
     expect(describePlan(pausePlan(facts), held, facts.now)).toBe(says);
   });
