@@ -112,24 +112,24 @@ function transitionAfter(facts: PauseFacts, after: number, paused: boolean | "un
   let left = desiredAt(facts, after).why;
   for (const instant of boundaries(facts, after)) {
     const desired = desiredAt(facts, instant);
-    // Into "unmanaged" is no transition: nothing is sent.
-    // Stryker disable next-line ConditionalExpression,StringLiteral: an object whose pause state is managed never stops being managed later
-    if (desired.paused === paused || desired.paused === "unmanaged") {
+    if (desired.paused === paused) {
       left = desired.why;
       continue;
     }
+    // Stryker disable next-line ConditionalExpression,StringLiteral: a managed object never becomes "unmanaged" later; this narrows the type
+    if (desired.paused === "unmanaged") continue;
     return { at: new Date(instant).toISOString(), paused: desired.paused, reason: reasonOf(desired.why, left) };
   }
   return undefined;
 }
 
-/** A transition's reason: the cause it enters, or, for a resume, the cause it leaves. */
+/**
+ * A transition's reason: the window it enters (no override or hand pause starts later), or, for a
+ * resume, the window, override or hand pause it leaves.
+ */
 function reasonOf(entered: PauseCause, left: PauseCause): string {
-  // Stryker disable next-line ConditionalExpression,StringLiteral: no override or hand pause starts after now: only windows are entered later
-  const cause = entered.kind === "override" || entered.kind === "window" || entered.kind === "hand" ? entered : left;
-  if (cause.kind === "override" || cause.kind === "window") return cause.reason;
-  // Stryker disable next-line ConditionalExpression,StringLiteral: a transition enters or leaves a window, an override or a hand pause, never a declaration alone
-  return cause.kind === "hand" ? "paused by hand" : "declared";
+  const cause = entered.kind === "window" ? entered : left;
+  return cause.kind === "window" || cause.kind === "override" ? cause.reason : "paused by hand";
 }
 
 export function pausePlan(facts: PauseFacts): PausePlan {
@@ -161,19 +161,21 @@ export function describePlan(plan: PausePlan, heldPaused: boolean | undefined, n
   const { why } = plan;
   if (why.kind === "override") {
     const verb = due ? "pauses now" : "stays paused";
-    // Stryker disable next-line ConditionalExpression: while an override holds, the next change is always a resume
-    return `${verb}: override by ${why.by} for '${why.reason}'${until(plan.next?.paused === false ? plan.next : undefined)}`;
+    // While an override holds, the next change is a resume.
+    return `${verb}: override by ${why.by} for '${why.reason}'${until(plan.next)}`;
   }
   if (due && plan.paused === true) {
-    const reason = why.kind === "window" ? ` for '${why.reason}'` : why.kind === "hand" ? " (paused by hand)" : "";
-    return `pauses now${reason}${until(plan.next)}`;
+    return `pauses now${reasonText(why)}${until(plan.next)}`;
   }
   if (due && plan.paused === false && (why.kind === "active" || why.kind === "declared") && heldPaused === true) {
     return `resumes now${plan.next === undefined ? "" : `; pauses ${at(plan.next)} for '${plan.next.reason}'${until(plan.then)}`}`;
   }
   if (plan.next === undefined) return undefined;
   if (plan.next.paused) return `pauses ${at(plan.next)} for '${plan.next.reason}'${until(plan.then)}`;
-  // Stryker disable next-line StringLiteral: only a window or a hand pause ends in a resume here (an override returned above)
-  const reason = why.kind === "window" ? ` for '${why.reason}'` : why.kind === "hand" ? " (paused by hand)" : "";
-  return `stays paused${reason}, resumes ${at(plan.next)}`;
+  return `stays paused${reasonText(why)}, resumes ${at(plan.next)}`;
+}
+
+/** ` for 'Black Friday freeze'` for a window, ` (paused by hand)`, or nothing for a declared pause. */
+function reasonText(why: PauseCause): string {
+  return why.kind === "window" ? ` for '${why.reason}'` : why.kind === "hand" ? " (paused by hand)" : "";
 }
