@@ -4,7 +4,9 @@
  * duplicates (what the failure recorded read back through the provider's interface, as a
  * refresh reads it); then an edit that touches only the edited monitor together with an added and a
  * removed monitor (the up's diff, the one its preview shows), an empty preview whose refresh
- * reads one list page, destroy.
+ * reads one list page; a monitor replaced (its client changes) whose old object's delete fails,
+ * kept recorded under a key of its own and deleted by the next up, as the engine does a single
+ * Monitor's; destroy.
  *
  * The provider's own part goes through its interface, without an engine: a set's create in one
  * batch call, and the requests of a replayed batch (test/provider/monitor-set-batches.test.ts); a
@@ -150,6 +152,31 @@ describe("a MonitorSet on the real engine", () => {
       await deployment.emulator.admin.clearRequestLog();
       await deployment.harness.stack.preview({ expectNoChanges: true });
       expect(await requests()).toEqual(["GET /monitors"]);
+    });
+
+    it("replaces a monitor whose client changes and, when the old one's delete fails, keeps it recorded under a key of its own, and the up says so", async () => {
+      const { id: clientId } = await deployment.emulator.byHand<{ id: string }>("POST", "/clients", { name: "Moved to" });
+      const old = ids["site-1"]!;
+      await deployment.harness.stack.setConfig("resources", { value: declare({ ...next, "site-1": { ...next["site-1"], clientId } }) });
+      await deployment.emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${old}`, status: 403, times: 1 });
+      const leftover = `site-1 (replaced ${old})`;
+      await expect(deployment.harness.stack.up()).rejects.toThrow(/the object it replaced stays recorded as monitors\[\\?"site-1 \(replaced [0-9a-f-]+\)\\?"\], which the next up deletes/);
+      const recorded = (await recordedSet()).ids as Record<string, string>;
+      expect(recorded[leftover]).toBe(old);
+      expect(recorded["site-1"]).not.toBe(old);
+      // Both on the service: the successor, and the old one the next up deletes.
+      expect((await deployment.listAll<ApiMonitor>("/monitors")).filter((monitor) => monitor.name === "Site 1").map((monitor) => monitor.id).sort()).toEqual([old, recorded["site-1"]].sort());
+    });
+
+    it("then the next up deletes the old monitor, and writes nothing else", async () => {
+      await deployment.emulator.admin.clearFaults();
+      await deployment.emulator.admin.clearRequestLog();
+      const up = await deployment.harness.stack.up();
+      expect(up.summary.resourceChanges?.update).toBe(1);
+      expect((await requests()).filter((request) => !request.startsWith("GET"))).toEqual([`DELETE /monitors/${ids["site-1"]}`]);
+      const now = (up.outputs.setIds!.value as Record<string, Record<string, string>>).fleet!;
+      expect(Object.keys(now).sort()).toEqual(Object.keys(next).sort());
+      expect((await deployment.listAll<ApiMonitor>("/monitors")).map((monitor) => monitor.id)).not.toContain(ids["site-1"]);
     });
 
     it("destroys every monitor and leaves nothing behind", async () => {
