@@ -72,14 +72,14 @@ export const verify = defineCommand({
   usage: USAGE,
   options: { ...STACK_OPTIONS, all: { type: "boolean" }, alerts: { type: "boolean" }, timeout: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } },
   async run({ values }, io) {
-    const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : parseDuration("--timeout", values.timeout) / 1000;
+    const timeoutMs = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS * 1000 : parseDuration("--timeout", values.timeout);
     const cwd = resolve(values.cwd ?? process.cwd());
     const stack = await chosenStack(cwd, values.stack);
     let report: VerifyReport;
     try {
       const project = await readProject(cwd);
       const workspace = await fleetWorkspace(cwd);
-      const settings: VerifySettings = { all: values.all ?? false, alerts: values.alerts ?? false, timeoutMs: timeoutSeconds * 1000 };
+      const settings: VerifySettings = { all: values.all ?? false, alerts: values.alerts ?? false, timeoutMs };
       report = { project: project.name, stacks: [await verifyStack(workspace, project, stack, stack, settings)] };
     } catch (error) {
       io.stderr.write(`pulumi-monitoring verify: ${commandErrorMessage(error)}\n`);
