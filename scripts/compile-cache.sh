@@ -14,7 +14,13 @@ pm_bound_compile_cache() {
   entries="$(find "$dir" -type f 2>/dev/null | wc -l)"
   if [ "$entries" -gt "$limit" ]; then
     printf '[setup] %s\n' "Node.js's compile cache held $entries files (more than $limit): starting it over" >&2
-    rm -rf "$dir" || return 1
+    # Moved aside first, then removed: Node.js processes running meanwhile (the suite's own, another
+    # checkout's) write their entries by path, so none lands in the folder being removed. A setup
+    # that moved it a moment earlier leaves nothing to move.
+    local old="$dir.old.$$"
+    if mv "$dir" "$old" 2>/dev/null; then
+      rm -rf "$old" || return 1
+    fi
   fi
   [ -e "$dir/.started" ] || { mkdir -p "$dir" && touch "$dir/.started"; }
 }

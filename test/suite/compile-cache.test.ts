@@ -2,7 +2,7 @@
  * Node.js's compile cache kept in bounds (scripts/compile-cache.sh, which the setup sources): the
  * setup's own cache starts over past its limit, marking when; a cache the user named is left alone.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,6 +38,19 @@ describe("the setup's compile cache", () => {
     const cache = await cacheOf(30);
     expect(await bound(cache, 20)).toBe("[setup] Node.js's compile cache held 30 files (more than 20): starting it over\n");
     expect(await readdir(cache)).toEqual([".started"]);
+  });
+
+  it("starts over while other processes keep writing entries into it, as the suite's do", async () => {
+    const cache = await cacheOf(3000);
+    const writer = spawn("bash", ["-c", 'while :; do touch "$0/v0-x64-0/w$RANDOM" 2>/dev/null; done', cache], { stdio: "ignore" });
+    try {
+      expect(await bound(cache, 20)).toMatch(/^\[setup\] Node\.js's compile cache held 3\d\d\d files \(more than 20\): starting it over\n$/);
+      expect(await readdir(cache)).toContain(".started");
+      // Nothing left beside it: the folder moved aside is gone.
+      expect(await readdir(join(cache, ".."))).toEqual(["node-compile-cache"]);
+    } finally {
+      writer.kill();
+    }
   });
 
   it("keeps a cache within its limit, marking when it started once", async () => {
