@@ -69,7 +69,7 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
   if (options.command === "apply-due") {
     const { clients: targets, shared, budget } = await fleetTargets(options, project, workspace, clients);
     const all = shared === undefined ? targets : [shared, ...targets];
-    return applyDue(all, { atOnce: stacksAtOnce(options.parallel, all.length), budget, waitLockMs: (options.waitLockSeconds ?? 0) * 1000, json: options.json }, io);
+    return applyDue(all, { atOnce: stacksAtOnce(options.parallel, all.length), budget, waitLockMs: options.waitLockMs ?? 0, json: options.json }, io);
   }
   if (options.command === "scopes") return runFleetScopes(options, await fleetTargets(options, project, workspace, clients), io);
   const targets = await fleetTargets(options, project, workspace, clients, { passOutputs: true });

@@ -182,7 +182,7 @@ export interface FleetOptions {
   /** Only the shared stack. */
   sharedOnly?: boolean;
   /** How long to retry a stack another run holds locked. */
-  waitLockSeconds?: number;
+  waitLockMs?: number;
   /** Locks whose lease has not been renewed for this long are taken over (lease.ts). */
   staleLockAfterMs: number;
   /** Locks with no lease older than this are taken over too. */
@@ -200,7 +200,7 @@ export interface FleetOptions {
   /** verify: test each notification channel. */
   alerts?: boolean;
   /** verify: the time limit of a check or a test delivery. */
-  timeoutSeconds?: number;
+  timeoutMs?: number;
   /** verify: where to write the JUnit report. */
   junit?: string;
   /** scopes: prove that the stacks' keys hold the scopes. */
@@ -335,8 +335,8 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
   }
   if (values.all !== undefined || values.alerts !== undefined || values.timeout !== undefined || values.junit !== undefined) {
     if (command !== "verify") throw new UsageError("--all, --alerts, --timeout and --junit go with verify");
-    const timeout = values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout) / 1000;
-    Object.assign(options, { verifyAll: values.all ?? false, alerts: values.alerts ?? false, ...(timeout === undefined ? {} : { timeoutSeconds: timeout }), ...(values.junit === undefined ? {} : { junit: values.junit }) });
+    const timeout = values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout);
+    Object.assign(options, { verifyAll: values.all ?? false, alerts: values.alerts ?? false, ...(timeout === undefined ? {} : { timeoutMs: timeout }), ...(values.junit === undefined ? {} : { junit: values.junit }) });
   }
   if (values.resource !== undefined) {
     if (!isOverrideVerb(command)) throw new UsageError("--resource goes with pause, resume and overrides");
@@ -354,6 +354,6 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
     if (!(CHECKED_VERBS as readonly string[]).includes(command)) throw new UsageError(`--check-scopes goes with ${CHECKED_VERBS.join(", ")}`);
     options.checkScopes = true;
   }
-  if (values["wait-lock"] !== undefined) options.waitLockSeconds = parseDuration("--wait-lock", values["wait-lock"]) / 1000;
+  if (values["wait-lock"] !== undefined) options.waitLockMs = parseDuration("--wait-lock", values["wait-lock"]);
   return options;
 }

@@ -4,7 +4,7 @@
  */
 import { runBounded } from "../../provider/concurrency.js";
 import type { CommandIO } from "../command/io.js";
-import { DEFAULT_TIMEOUT_SECONDS, publishVerifyReport, type VerifySettings, verifyStack } from "../verify/command.js";
+import { DEFAULT_TIMEOUT_MS, publishVerifyReport, type VerifySettings, verifyStack } from "../verify/command.js";
 import type { VerifyReport } from "../verify/report.js";
 import type { FleetProject } from "../project/project.js";
 import type { FleetOptions } from "./options.js";
@@ -13,7 +13,7 @@ import { formatShard } from "./runners/shard.js";
 import { type FleetTargets, withSharedBudget } from "./targets.js";
 
 export async function runFleetVerify(options: FleetOptions, project: FleetProject, { clients, shared, budget }: FleetTargets, io: CommandIO): Promise<number> {
-  const settings: VerifySettings = { all: options.verifyAll ?? false, alerts: options.alerts ?? false, timeoutMs: (options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000 };
+  const settings: VerifySettings = { all: options.verifyAll ?? false, alerts: options.alerts ?? false, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
   const targets = shared === undefined ? clients : [shared, ...clients];
   const atOnce = stacksAtOnce(options.parallel, targets.length);
   const { result: results } = await withSharedBudget(budget, (address) =>

@@ -65,14 +65,14 @@ export interface VerifySettings {
   maxPollMs?: number;
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 120;
+export const DEFAULT_TIMEOUT_MS = 120_000;
 
 export const verify = defineCommand({
   name: "verify",
   usage: USAGE,
   options: { ...STACK_OPTIONS, all: { type: "boolean" }, alerts: { type: "boolean" }, timeout: { type: "string" }, json: { type: "boolean" }, junit: { type: "string" } },
   async run({ values }, io) {
-    const timeoutMs = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS * 1000 : parseDuration("--timeout", values.timeout);
+    const timeoutMs = values.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration("--timeout", values.timeout);
     const cwd = resolve(values.cwd ?? process.cwd());
     const stack = await chosenStack(cwd, values.stack);
     let report: VerifyReport;

@@ -127,8 +127,8 @@ describe("a stack locked by another run", () => {
 
 describe("the command line for teams and CI", () => {
   it("reads --shard, --shards, --shared-only, --wait-lock and report merge", () => {
-    expect(parseFleetArgs(["up", "--shard", "2/3", "--wait-lock", "90"], "/")).toMatchObject({ shard: { index: 2, count: 3 }, waitLockSeconds: 90 });
-    expect(parseFleetArgs(["up", "--wait-lock", "5m"], "/")).toMatchObject({ waitLockSeconds: 300 });
+    expect(parseFleetArgs(["up", "--shard", "2/3", "--wait-lock", "90"], "/")).toMatchObject({ shard: { index: 2, count: 3 }, waitLockMs: 90_000 });
+    expect(parseFleetArgs(["up", "--wait-lock", "5m"], "/")).toMatchObject({ waitLockMs: 300_000 });
     expect(parseFleetArgs(["list", "--json", "--shards", "4"], "/")).toMatchObject({ command: "list", json: true, shards: 4 });
     expect(parseFleetArgs(["up", "--shared-only"], "/")).toMatchObject({ sharedOnly: true, shared: true });
     expect(parseFleetArgs(["report", "merge", "a.json", "b.json"], "/")).toMatchObject({ command: "report", reports: ["a.json", "b.json"] });

@@ -286,7 +286,7 @@ export class FleetRun {
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
       const configFile = this.options.dryRun ? await writeConfig(target.label, await this.#runSettings(target)) : undefined;
-      const waitUntil = startedAt + (this.options.waitLockSeconds ?? 0) * 1000;
+      const waitUntil = startedAt + (this.options.waitLockMs ?? 0);
       const store = this.#lockStore;
       const stackPath: StackPath = { project: target.project.name, stack: basename(target.name) };
       // After a lock is taken over, `up` and `destroy` read the service first whatever --no-refresh says: the dead run may have changed objects.
