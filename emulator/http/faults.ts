@@ -22,7 +22,12 @@ export interface FaultSpec {
   drop_connection?: boolean;
   /** Process the request, then close the connection without sending its response: a lost answer. */
   drop_response?: boolean;
-  /** Only the next N matching requests; unlimited when absent. */
+  /**
+   * Let this many matching requests through before the fault fires: a fault at a set point of a
+   * client's run, where injecting it by watching the request log would race the client.
+   */
+  after?: number;
+  /** Only the next N matching requests (after `after`); unlimited when absent. */
   times?: number;
   /** Each matching request is faulted with this probability (0..1); always when absent. */
   probability?: number;
@@ -32,6 +37,8 @@ export interface Fault extends FaultSpec {
   id: string;
   /** How many requests this fault has shaped so far. */
   fired: number;
+  /** How many matching requests it has let through, of `after`. */
+  passed: number;
 }
 
 interface ActiveFault {
@@ -46,7 +53,7 @@ export class FaultTable {
 
   /** `spec` must already be validated (see `validateFaultSpec`). */
   add(spec: FaultSpec): Fault {
-    const fault: Fault = { ...spec, id: randomUUID(), fired: 0 };
+    const fault: Fault = { ...spec, id: randomUUID(), fired: 0, passed: 0 };
     this.active.push({ fault, pathPattern: spec.path === undefined ? undefined : compilePathPattern(spec.path) });
     return fault;
   }
@@ -65,6 +72,10 @@ export class FaultTable {
       const { fault } = entry;
       if (fault.method !== undefined && fault.method !== method) continue;
       if (entry.pathPattern !== undefined && !entry.pathPattern.test(path)) continue;
+      if (fault.passed < (fault.after ?? 0)) {
+        fault.passed += 1;
+        continue;
+      }
       if (fault.probability !== undefined && !(this.random() < fault.probability)) continue;
       fault.fired += 1;
       if (fault.times !== undefined && fault.fired >= fault.times) {
@@ -102,6 +113,7 @@ export function validateFaultSpec(value: unknown): { spec?: FaultSpec; problems:
   readInteger(input, "status", 400, 599, problems, (status) => (spec.status = status));
   readInteger(input, "retry_after_seconds", 0, 86_400, problems, (seconds) => (spec.retry_after_seconds = seconds));
   readInteger(input, "latency_ms", 0, 600_000, problems, (latency) => (spec.latency_ms = latency));
+  readInteger(input, "after", 0, 1_000_000, problems, (after) => (spec.after = after));
   readInteger(input, "times", 1, 1_000_000, problems, (times) => (spec.times = times));
   if (input["drop_connection"] !== undefined) {
     if (typeof input["drop_connection"] !== "boolean") problems["drop_connection"] = "must be a boolean";

@@ -47,6 +47,16 @@ describe("injected statuses", () => {
     expect(await on.emulator.admin.faults()).toEqual([]);
   });
 
+  test("a fault with `after` lets that many matching requests through first", async () => {
+    await on.emulator.admin.injectFault({ method: "POST", path: "/monitors", status: 503, after: 2, times: 1 });
+    expect((await on.api.get("/monitors")).status).toBe(200);
+    expect((await on.api.post("/monitors", { url: "https://a.example.com" })).status).toBe(201);
+    expect((await on.api.post("/monitors", { url: "https://b.example.com" })).status).toBe(201);
+    expect((await on.api.post("/monitors", { url: "https://c.example.com" })).status).toBe(503);
+    expect((await on.api.post("/monitors", { url: "https://c.example.com" })).status).toBe(201);
+    expect(await on.emulator.admin.faults()).toEqual([]);
+  });
+
   test("paths match as globs or, starting with ^, as regular expressions", async () => {
     const monitor = (await on.api.post("/monitors", { url: "https://g.example.com" })).body.data;
     await on.emulator.admin.injectFault({ path: "/monitors/*/pause", status: 500 });
