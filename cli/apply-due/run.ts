@@ -17,7 +17,9 @@ import { PAUSES_ONLY_VARIABLE } from "../../provider/pauses.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
-import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "../fleet/runners/lock.js";
+import { describeStandingLock, takeOverDeadLocks } from "../fleet/runners/dead-locks.js";
+import { describeTakenOver, type TakenOverLock } from "../fleet/runners/lease.js";
+import { LOCK_RETRY_MS, lockHolderOf } from "../fleet/runners/lock.js";
 import { COUNTING_BUDGET, type StackTarget, withSharedBudget } from "../fleet/targets.js";
 import { programOf } from "../fleet/stacks/in-process.js";
 import { commandErrorMessage } from "../project/errors.js";
@@ -31,6 +33,8 @@ export interface StackOutcome {
   due: DueChange[];
   result: "nothing due" | "applied" | "failed" | "locked";
   error?: string;
+  /** Locks of runs that died (an apply-due killed mid-run, say), taken over before the run. */
+  takenOver?: TakenOverLock[];
 }
 
 export interface ApplyDueSummary {
@@ -76,22 +80,33 @@ async function applyDueOn(target: StackTarget, budgetAddress: string, waitLockUn
   const workspace: LocalWorkspace = await fleetWorkspace(target.workspace.workDir);
   Object.assign(workspace.envVars, { [PAUSES_ONLY_VARIABLE]: "1", [FLEET_BUDGET_ENV]: budgetAddress });
   const stack = withoutRefresh(withoutResultReads(await Stack.select(target.name, workspace)));
+  const takenOver: TakenOverLock[] = [];
+  const outcome = (result: StackOutcome["result"], error?: string): StackOutcome => ({ stack: target.label, due, result, ...(error === undefined ? {} : { error }), ...(takenOver.length > 0 ? { takenOver } : {}) });
   for (;;) {
     try {
       await stack.up({ target: [...new Set(due.map((change) => change.urn))], ...programOf(target.project) });
-      return { stack: target.label, due, result: "applied" };
+      return outcome("applied");
     } catch (error) {
-      // A deploy holds the stack: nothing was done, so the same run can start again once it ends.
       const lock = lockHolderOf(error);
-      if (lock !== undefined && Date.now() < waitLockUntil) {
+      if (lock === undefined) return outcome("failed", commandErrorMessage(error));
+      // Nothing was done: the lock of a run that died is taken over, as the fleet does, and the run starts again.
+      const judged = takenOver.length < MAX_TAKEOVERS ? await takeOverDeadLocks(target.project, workspace, target.name) : undefined;
+      if (judged !== undefined && "taken" in judged) {
+        takenOver.push(...judged.taken);
+        continue;
+      }
+      // A deploy holds the stack: the same run can start again once it ends.
+      if (Date.now() < waitLockUntil) {
         await sleep(Math.min(LOCK_RETRY_MS, waitLockUntil - Date.now()));
         continue;
       }
-      if (lock !== undefined) return { stack: target.label, due, result: "locked", error: describeLock(lock) };
-      return { stack: target.label, due, result: "failed", error: commandErrorMessage(error) };
+      return outcome("locked", describeStandingLock(lock, judged));
     }
   }
 }
+
+/** Locks taken over on one stack in one run, at most: a stack that keeps being locked anew is reported. */
+const MAX_TAKEOVERS = 3;
 
 /** `web` or `fleet[api]`. */
 function objectName(change: DueChange): string {
@@ -107,8 +122,11 @@ export function renderSummary({ stacks, requests, minimum }: ApplyDueSummary): s
   const width = Math.max(0, ...stacks.map((stack) => stack.stack.length));
   const lines = stacks.map((stack) => {
     const changes = stack.due.map(describeChange).join(", ");
-    const what = stack.result === "nothing due" ? "nothing due (no Pulumi operation)" : stack.result === "applied" ? `applied: ${changes}` : `${stack.result} (${stack.error}); not applied: ${changes || "unknown"}`;
-    return `${stack.stack.padEnd(width)}  ${what}`;
+    const undone = `not applied: ${changes || "unknown"}`;
+    // A lock's description starts with "locked (by …".
+    const what = stack.result === "nothing due" ? "nothing due (no Pulumi operation)" : stack.result === "applied" ? `applied: ${changes}` : stack.result === "locked" ? `${stack.error}; ${undone}` : `${stack.result} (${stack.error}); ${undone}`;
+    const takenOver = (stack.takenOver ?? []).map((lock) => `${"".padEnd(width)}  took over ${describeTakenOver(lock)}`);
+    return [`${stack.stack.padEnd(width)}  ${what}`, ...takenOver].join("\n");
   });
   const idle = stacks.filter((stack) => stack.result === "nothing due").length;
   lines.push("", `${requestsBesideMinimum(requests, minimum, "one write per due change")}; ${idle} of ${stacks.length} stack${stacks.length === 1 ? "" : "s"} had nothing due`);

@@ -106,8 +106,8 @@ const pauseCommand = defineCommand({
     const stack = await chosenStack(cwd, values.stack);
     const project = await readProject(cwd);
     const { target, request } = pauseRequest(await readStackState(project, stack, io.env), stack, name, asked, await actorOf(io.env, cwd));
-    await runOverrides(project, stack, [{ target, request }]);
-    io.stdout.write(`${doneLine(stack, target, request)}\n`);
+    const takenOver = await runOverrides(project, stack, [{ target, request }]);
+    io.stdout.write([...takenOver, doneLine(stack, target, request)].map((line) => `${line}\n`).join(""));
     return EXIT.ok;
   },
 });
@@ -126,8 +126,8 @@ export const resume = defineCommand({
     const stack = await chosenStack(cwd, values.stack);
     const project = await readProject(cwd);
     const { target, request } = resumeRequest(await readStackState(project, stack, io.env), stack, name);
-    await runOverrides(project, stack, [{ target, request }]);
-    io.stdout.write(`${doneLine(stack, target, request)}\n`);
+    const takenOver = await runOverrides(project, stack, [{ target, request }]);
+    io.stdout.write([...takenOver, doneLine(stack, target, request)].map((line) => `${line}\n`).join(""));
     return EXIT.ok;
   },
 });

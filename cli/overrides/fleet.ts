@@ -56,8 +56,8 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
   }
   const { result: results, use } = await withSharedBudget(budgetOfRun(options, project) ?? COUNTING_BUDGET, (address) =>
     runBounded(work, atOnce, async ({ stack, requests }) => {
-      if (requests.length > 0) await runOverrides(project, stack, requests, address);
-      return requests.map(({ target, request }) => doneLine(stack, target, request));
+      const takenOver = requests.length > 0 ? await runOverrides(project, stack, requests, address) : [];
+      return [...takenOver, ...requests.map(({ target, request }) => doneLine(stack, target, request))];
     }),
   );
   let failed = 0;

@@ -10,10 +10,12 @@ import { Stack } from "@pulumi/pulumi/automation";
 import { deployInstant } from "../../provider/config.js";
 import { FLEET_BUDGET_ENV } from "../../provider/fleet-budget.js";
 import { OVERRIDE_VARIABLE, type OverrideRequest } from "../../provider/overrides.js";
-import { errorSummary } from "../project/errors.js";
+import { commandErrorMessage } from "../project/errors.js";
 import { fleetWorkspace } from "../project/workspace.js";
 import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
+import { runTakingOverDeadLocks, StackLockedError } from "../fleet/runners/dead-locks.js";
+import { describeTakenOver } from "../fleet/runners/lease.js";
 import type { FleetProject } from "../project/project.js";
 import { plainSettingsOf } from "../project/settings.js";
 import { exportedState } from "../project/state.js";
@@ -42,9 +44,11 @@ export interface OverrideWork {
  * Records (or ends) each override of `work` with ONE targeted run of the stack's program (in this
  * process where the fleet's runner can run it there), aimed at the resources they name: the
  * members of one set are one resource, updated once. Fails when the run did not update each of
- * those resources, so that a silent no-op is never taken for a pause.
+ * those resources, so that a silent no-op is never taken for a pause. A lock left by a run that
+ * died (an earlier `pause` killed mid-run, say) is taken over first, as the fleet does; the lines
+ * returned say whose and why.
  */
-export async function runOverrides(project: FleetProject, stack: string, work: readonly OverrideWork[], budgetAddress?: string): Promise<void> {
+export async function runOverrides(project: FleetProject, stack: string, work: readonly OverrideWork[], budgetAddress?: string): Promise<string[]> {
   const urns = [...new Set(work.map(({ target }) => target.urn))];
   const names = work.map(({ target }) => target.name).join(", ");
   const workspace = await fleetWorkspace(project.dir, {
@@ -55,16 +59,21 @@ export async function runOverrides(project: FleetProject, stack: string, work: r
   const selected = withoutRefresh(withoutResultReads(await Stack.select(stack, workspace)));
   // From the engine's summary event: the outputs and history the Automation API would read after the run cost three more CLI runs.
   let updated = 0;
-  try {
-    await selected.up({
+  const record = () =>
+    selected.up({
       target: urns,
       ...programOf(project),
       onEvent: (event) => {
         if (event.summaryEvent !== undefined) updated = event.summaryEvent.resourceChanges["update"] ?? 0;
       },
     });
+  let takenOver: Awaited<ReturnType<typeof runTakingOverDeadLocks>>["takenOver"];
+  try {
+    ({ takenOver } = await runTakingOverDeadLocks(project, workspace, stack, record));
   } catch (error) {
-    throw new Error(`stack ${stack}: the run that records the overrides of ${names} failed: ${errorSummary((error as Error).message)}`);
+    const why = error instanceof StackLockedError ? error.message : commandErrorMessage(error);
+    throw new Error(`stack ${stack}: the run that records the overrides of ${names} failed: ${why}`);
   }
   if (updated !== urns.length) throw new Error(`stack ${stack}: the run that records the overrides of ${names} updated ${updated} resources instead of ${urns.length}`);
+  return takenOver.map((lock) => `took over ${describeTakenOver(lock)}`);
 }

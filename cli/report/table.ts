@@ -2,6 +2,7 @@
  * The fleet's report as a table: one row per stack (change counts, or drift counts under drift;
  * duration, result), then what went wrong, what drifted and what was left mid-update.
  */
+import { describeTakenOver } from "../fleet/runners/lease.js";
 import { describeLock } from "../fleet/runners/lock.js";
 import type { UnmanagedObject } from "../drift/unmanaged.js";
 import { describeHandPause, describeHold, describeKept, DRIFT_COUNT_TITLES, driftCounts, type Finding, formatValue, HEADINGS, type Sections, sectionsOf } from "./drift.js";
@@ -48,7 +49,7 @@ export function renderTable(report: FleetReport): string {
   if (takenOver.length > 0) {
     lines.push("", "Locks taken over from runs that had stopped (each stack was then read from the service and run):");
     for (const stack of takenOver) {
-      for (const { holder, why } of stack.takenOver ?? []) lines.push(`  ${stack.stack}: the lock of ${holder.user}@${holder.host} (pid ${holder.pid}, since ${holder.since}): ${why}`);
+      for (const lock of stack.takenOver ?? []) lines.push(`  ${stack.stack}: ${describeTakenOver(lock)}`);
     }
   }
   lines.push(...driftLines(report));

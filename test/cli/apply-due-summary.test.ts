@@ -31,9 +31,22 @@ describe("renderSummary", () => {
   });
 
   it.each([
-    { result: "locked" as const, error: "locked by ci@runner-7, pid 12, since 20:00", line: "locked (locked by ci@runner-7, pid 12, since 20:00); not applied: pause web ('Black Friday freeze')" },
+    {
+      result: "locked" as const,
+      error: "locked (by ci@runner-7, pid 12, since 2030-11-28T20:00:00Z), and its lock stands: its run renewed its lease 3 s ago",
+      line: "locked (by ci@runner-7, pid 12, since 2030-11-28T20:00:00Z), and its lock stands: its run renewed its lease 3 s ago; not applied: pause web ('Black Friday freeze')",
+    },
     { result: "failed" as const, error: "no stack named acme", line: "failed (no stack named acme); not applied: pause web ('Black Friday freeze')" },
   ])("says what a $result stack left undone", ({ result, error, line }) => {
     expect(renderSummary({ stacks: [{ stack: "acme", due: [pause], result, error }], requests: 0, minimum: 0 })).toContain(`acme  ${line}\n`);
+  });
+
+  it("names the lock of a run that died, taken over before the stack's run, under the stack's line", () => {
+    const holder = { user: "ci", host: "runner-7", pid: 4242, since: "2030-11-28T20:00:00Z" };
+    const text = renderSummary({ stacks: [{ stack: "acme", due: [pause], result: "applied", takenOver: [{ holder, why: "its process (pid 4242) no longer exists on this host (runner-7)" }] }], requests: 1, minimum: 1 });
+    expect(text.split("\n").slice(0, 2)).toEqual([
+      "acme  applied: pause web ('Black Friday freeze')",
+      "      took over the lock of ci@runner-7 (pid 4242, since 2030-11-28T20:00:00Z): its process (pid 4242) no longer exists on this host (runner-7)",
+    ]);
   });
 });

@@ -6,7 +6,8 @@
  *   service gets no request;
  * - at T+1h05 exactly the two windows' pauses are due: the service gets those 2 writes and
  *   nothing else (no refresh, no read), the command prints "2 requests (minimum 2", and a change
- *   of the program made meanwhile (a name) waits for the next deploy;
+ *   of the program made meanwhile (a name) waits for the next deploy; the lock an apply-due killed
+ *   mid-run left on one of them (this host, its process gone) is taken over, and said;
  * - at T+3h05 `apply-due --stack c01` (one stack) resumes its monitor with 1 request, still
  *   leaving the name to the next deploy.
  * The commands run in this process through their own entries (test/support/commands.ts); the
@@ -23,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapBounded } from "../../provider/concurrency.js";
 import { runHere } from "../support/commands.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { leaveKilledRunsLock, tookOverLine } from "../support/killed-run-lock.js";
 import { fleetTestEnv, repoRoot, stacksInFiles } from "../support/pulumi.js";
 
 const STACKS = Array.from({ length: 20 }, (_, index) => `c${String(index + 1).padStart(2, "0")}`);
@@ -101,8 +103,9 @@ describe("fleet apply-due on 20 stacks", () => {
     expect(stdout).toContain("0 requests (minimum 0: one write per due change); 20 of 20 stacks had nothing due");
   }, STEP_MS);
 
-  it("with two windows started, sends exactly their two pauses, no read, and leaves the program's other change to the next deploy", async () => {
+  it("with two windows started, sends exactly their two pauses, no read, takes over the lock a killed run left, and leaves the program's other change to the next deploy", async () => {
     await writeSettings(WINDOWED[0]!, "renamed site");
+    const killedPid = await leaveKilledRunsLock(join(workDir, ".state"), "pauses", WINDOWED[1]!);
     const before = await stateTimes();
     await emulator.admin.clearRequestLog();
     const { code, stdout, stderr } = await applyDueAt(65);
@@ -116,6 +119,7 @@ describe("fleet apply-due on 20 stacks", () => {
 
     expect(stdout).toContain("2 requests (minimum 2: one write per due change); 18 of 20 stacks had nothing due");
     for (const stack of WINDOWED) expect(stdout).toMatch(new RegExp(`^${stack}  applied: pause site \\('database upgrade'\\)$`, "m"));
+    expect(stdout).toMatch(new RegExp(`^${WINDOWED[1]}  applied: .*\n {${WINDOWED[1]!.length + 2}}${tookOverLine(killedPid).source}`, "m"));
     const after = await stateTimes();
     const written = Object.keys(after).filter((file) => after[file] !== before[file]);
     expect(written.sort()).toEqual(WINDOWED.map((stack) => `${stack}.json`));

@@ -9,7 +9,10 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { openLockStore } from "../../cli/fleet/runners/backend.js";
+import { runTakingOverDeadLocks, StackLockedError } from "../../cli/fleet/runners/dead-locks.js";
+import type { FleetProject } from "../../cli/project/project.js";
 import { FileLockStore, fileBackendRoot } from "../../cli/fleet/runners/file-lock-store.js";
 import { judgeLock, keepLease, type LockPolicy, renewalPeriod, takeOverStaleLocks } from "../../cli/fleet/runners/lease.js";
 import type { Lease, LockStore, StoredLock } from "../../cli/fleet/runners/lock-store.js";
@@ -33,7 +36,7 @@ describe("judging a lock", () => {
     ["another host, lease not renewed for longer", lockOf("runner-9", 77), leaseOf(95_000), {}, true, /^its lease was last renewed 95 s ago \(stale after 60 s, --stale-lock-after\)$/],
     ["a threshold shorter than three of the holder's renewals waits for three", lockOf("runner-9", 77), leaseOf(12_000), { staleAfterMs: 3_000 }, false, /renewed its lease 12 s ago/],
     ["... and no longer", lockOf("runner-9", 77), leaseOf(16_000), { staleAfterMs: 3_000 }, true, /stale after 15 s/],
-    ["another host, no lease: never by itself", lockOf("runner-9", 77, 5 * 60 * MINUTE), undefined, {}, false, /^it has no lease .*--break-locks-older-than or run `pulumi cancel`$/],
+    ["another host, no lease: never by itself", lockOf("runner-9", 77, 5 * 60 * MINUTE), undefined, {}, false, /^it has no lease .*once sure that run is over, run `pulumi cancel`, or give a fleet command --break-locks-older-than$/],
     ["no lease, older than --break-locks-older-than", lockOf("runner-9", 77, 2 * 60 * MINUTE), undefined, { breakOlderThanMs: 60 * MINUTE }, true, /^it has no lease and is 2 h old \(--break-locks-older-than 60 min\)$/],
     ["no lease, younger than --break-locks-older-than", lockOf("runner-9", 77, 30 * MINUTE), undefined, { breakOlderThanMs: 60 * MINUTE }, false, /^it has no lease/],
   ])("%s", (_title, lock, lease, overrides, stale, why) => {
@@ -274,5 +277,61 @@ describe.each([
     } finally {
       child.kill();
     }
+  });
+});
+
+/**
+ * `pause` and `resume` outside a fleet run (cli/overrides/run.ts): the CLI refused their run because
+ * the stack is locked, with the lock error Pulumi prints; the lock is judged as the fleet judges it.
+ */
+describe("a command refused by a stack's lock", () => {
+  const project = { name: PROJECT } as FleetProject;
+  const workspace = {} as LocalWorkspace;
+  const lockDir = (stack: string) => join(fileRoot, ".pulumi/locks/organization", PROJECT, stack);
+  /** The CLI's lock, and the error the Automation API gives for the run it refused. */
+  async function lockedBy(stack: string, pid: number): Promise<Error> {
+    const content = lockContent(hostname(), pid);
+    await mkdir(lockDir(stack), { recursive: true });
+    await writeFile(join(lockDir(stack), "4c5d.json"), JSON.stringify(content));
+    const stderr = `error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`.\n  file://${lockDir(stack)}/4c5d.json: created by ci@${hostname()} (pid ${pid}) at ${content.timestamp}\n`;
+    return Object.assign(new Error(`code: 255\n stderr: ${stderr}`), { commandResult: { stderr } });
+  }
+  /** An operation that the lock refuses once, then runs. */
+  const refusedOnce = (refusal: Error) => {
+    const calls = { count: 0 };
+    const operation = async () => {
+      calls.count += 1;
+      if (calls.count === 1) throw refusal;
+      return "recorded";
+    };
+    return { calls, operation };
+  };
+  beforeAll(() => {
+    vi.stubEnv("PULUMI_BACKEND_URL", `file://${fileRoot}`);
+  });
+
+  it("takes over the lock of a run whose process is gone (a pause killed mid-run), runs again, and says whose it was", async () => {
+    const finished = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+    await new Promise((resolve) => finished.on("exit", resolve));
+    const { calls, operation } = refusedOnce(await lockedBy("soylent", finished.pid!));
+    const { result, takenOver } = await runTakingOverDeadLocks(project, workspace, "soylent", operation);
+    expect([result, calls.count]).toEqual(["recorded", 2]);
+    expect(takenOver).toEqual([{ holder: expect.objectContaining({ host: hostname(), pid: finished.pid }), why: `its process (pid ${finished.pid}) no longer exists on this host (${hostname()})` }]);
+    expect(await readdir(lockDir("soylent"))).toEqual([]);
+  });
+
+  it("leaves the lock of a run still going, tries nothing more, and names the holder and why", async () => {
+    const { calls, operation } = refusedOnce(await lockedBy("cyberdyne", process.pid));
+    const refused = await runTakingOverDeadLocks(project, workspace, "cyberdyne", operation).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StackLockedError);
+    const holder = `ci@${hostname().replaceAll(".", "\\.")}, pid ${process.pid}`;
+    expect((refused as Error).message).toMatch(new RegExp(`^stack cyberdyne is locked \\(by ${holder}, since \\S+\\), and its lock stands: its process \\(pid ${process.pid}\\) is still running on this host$`));
+    expect(calls.count).toBe(1);
+    expect(await readdir(lockDir("cyberdyne"))).toEqual(["4c5d.json"]);
+  });
+
+  it("passes on a failure that is not a lock's", async () => {
+    const failure = new Error("error: update failed");
+    await expect(runTakingOverDeadLocks(project, workspace, "stark", () => Promise.reject(failure))).rejects.toBe(failure);
   });
 });

@@ -4,7 +4,9 @@
  * 2h (`pause`); runner B lists it (`overrides`), deploys at +10 min (`fleet up`, the clock advanced
  * through PULUMI_MONITORING_NOW rather than waited for): the override is kept, no write to it,
  * while a changed field of the other monitor is applied; B's deploy at +2h05 resumes `web` (1
- * write). Then the same across stacks (`fleet pause|overrides|resume`). Bad input (a name the stack
+ * write). On the file backend, runner A's pause first meets the lock a pause killed mid-run left
+ * (this host, its process gone) and takes it over, as a fleet run would. Then the same across
+ * stacks (`fleet pause|overrides|resume`). Bad input (a name the stack
  * lacks, `--for -1h`) is refused with what is wrong, and nothing is sent or written: once, on one
  * of the files, since the command refuses it before any request, whatever the server.
  */
@@ -14,6 +16,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OverrideRow } from "../../provider/overrides.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { leaveKilledRunsLock, tookOverLine } from "../support/killed-run-lock.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testCli } from "../support/pulumi.js";
 import { type CommandResult, runHere, runnerEnvironment } from "./support.js";
@@ -94,9 +97,11 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
       expect(JSON.stringify((await exportedState(await workspace("a"), STACK)).deployment.resources)).toBe(before);
     }, STEP_MS);
 
-    it("runner A's `pause web --for 2h` sends the one pause call and records the override", async () => {
+    it(`runner A's \`pause web --for 2h\` ${backend === "file" ? "takes over the lock a killed pause left, " : ""}sends the one pause call and records the override`, async () => {
+      const killedPid = backend === "file" ? await leaveKilledRunsLock(join(base, ".state"), "declared", STACK) : undefined;
       const { code, stdout, stderr, writes } = await run("a", 1, ["pause", "web", "--for", "2h", "--reason", "incident 42", "--stack", STACK]);
       expect(code, stderr).toBe(0);
+      if (killedPid !== undefined) expect(stdout).toMatch(tookOverLine(killedPid));
       expect(stdout).toContain(`Paused Monitor web in stack ${STACK} until ${at(121)} for 'incident 42', by alice-a`);
       expect(writes).toEqual([`POST /monitors/${ids.web}/pause`]);
       expect(await paused("web")).toBe(true);

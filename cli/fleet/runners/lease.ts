@@ -94,7 +94,7 @@ export function judgeLock(lock: StoredLock, lease: Lease | undefined, policy: Lo
     stale: false,
     why:
       "it has no lease (a Pulumi command run outside the fleet, or a fleet without leases), so it is never taken over by itself: " +
-      "once sure that run is over, pass --break-locks-older-than or run `pulumi cancel`",
+      "once sure that run is over, run `pulumi cancel`, or give a fleet command --break-locks-older-than",
   };
 }
 
@@ -102,6 +102,11 @@ export function judgeLock(lock: StoredLock, lease: Lease | undefined, policy: Lo
 export interface TakenOverLock {
   holder: LockHolder;
   why: string;
+}
+
+/** `the lock of ci@runner-7 (pid 4242, since …): its process (pid 4242) no longer exists on this host (vm)` */
+export function describeTakenOver({ holder, why }: TakenOverLock): string {
+  return `the lock of ${holder.user}@${holder.host} (pid ${holder.pid}, since ${holder.since}): ${why}`;
 }
 
 export type TakeOver = { taken: TakenOverLock[] } | { held: { holder: LockHolder; why: string } };
