@@ -15,7 +15,7 @@ import { fleetWorkspace } from "../project/workspace.js";
 import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh, withoutResultReads } from "../fleet/stacks/operations.js";
 import { runTakingOverDeadLocks, StackLockedError } from "../fleet/runners/dead-locks.js";
-import { describeTakenOver } from "../fleet/runners/lease.js";
+import { describeTakenOver, type TakenOverLock } from "../fleet/runners/lease.js";
 import type { FleetProject } from "../project/project.js";
 import { plainSettingsOf } from "../project/settings.js";
 import { exportedState } from "../project/state.js";
@@ -67,7 +67,7 @@ export async function runOverrides(project: FleetProject, stack: string, work: r
         if (event.summaryEvent !== undefined) updated = event.summaryEvent.resourceChanges["update"] ?? 0;
       },
     });
-  let takenOver: Awaited<ReturnType<typeof runTakingOverDeadLocks>>["takenOver"];
+  let takenOver: TakenOverLock[];
   try {
     ({ takenOver } = await runTakingOverDeadLocks(project, workspace, stack, record));
   } catch (error) {

@@ -325,7 +325,7 @@ describe("a command refused by a stack's lock", () => {
     const refused = await runTakingOverDeadLocks(project, workspace, "cyberdyne", operation).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(StackLockedError);
     const holder = `ci@${hostname().replaceAll(".", "\\.")}, pid ${process.pid}`;
-    expect((refused as Error).message).toMatch(new RegExp(`^stack cyberdyne is locked \\(by ${holder}, since \\S+\\), and its lock stands: its process \\(pid ${process.pid}\\) is still running on this host$`));
+    expect((refused as Error).message).toMatch(new RegExp(`^locked \\(by ${holder}, since \\S+\\), and its lock stands: its process \\(pid ${process.pid}\\) is still running on this host$`));
     expect(calls.count).toBe(1);
     expect(await readdir(lockDir("cyberdyne"))).toEqual(["4c5d.json"]);
   });

@@ -55,7 +55,7 @@ export async function runTakingOverDeadLocks<T>(
     const holder = lockHolderOf(error);
     if (holder === undefined) throw error;
     const judged = await takeOverDeadLocks(project, workspace, stack);
-    if (judged === undefined || "held" in judged) throw new StackLockedError(`stack ${stack} is ${describeStandingLock(holder, judged)}`);
+    if (judged === undefined || "held" in judged) throw new StackLockedError(describeStandingLock(holder, judged));
     return { result: await operation(), takenOver: judged.taken };
   }
 }
