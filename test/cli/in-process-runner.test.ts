@@ -3,7 +3,8 @@
  * ts-node setup (no tsconfig.json of their own, the same PULUMI_NODEJS_* settings) share them and
  * run in the process one after the other, each its own module code afresh; a project with another
  * setup is sent to a process of its own, naming the project the hooks were set up for, and so is
- * a project that lies inside the package's own modules. The programs here declare no resources,
+ * a project that lies inside the package's own modules; a program file's new text runs once it
+ * changes. The programs here declare no resources,
  * so they run without an engine.
  */
 import type { AsyncLocalStorage } from "node:async_hooks";
@@ -48,6 +49,18 @@ describe("the in-process runner's TypeScript setup", () => {
       expect(runner).toMatchObject({ inProcess: true });
       if (runner.inProcess) expect(await runner.program()).toEqual({ project: name, answer: 42 });
     }
+  });
+
+  it("runs a program file's new text once it changes: a file's transpiled text is kept only while its source stays the same", async () => {
+    const edited = await project("edited");
+    const run = async () => {
+      const runner = inProcessRunner(edited, environment);
+      return runner.inProcess ? runner.program() : runner;
+    };
+    expect(await run()).toEqual({ project: "edited", answer: 42 });
+    await writeFile(join(edited.dir, "index.ts"), `const answer: number = 43;\nexport const project: string = "edited";\nexport { answer };\n`);
+    expect(await run()).toEqual({ project: "edited", answer: 43 });
+    expect(await run()).toEqual({ project: "edited", answer: 43 });
   });
 
   it("runs a project after the folder the last run left the process in was removed", async () => {
