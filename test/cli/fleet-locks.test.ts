@@ -17,6 +17,7 @@ import { FileLockStore, fileBackendRoot } from "../../cli/fleet/runners/file-loc
 import { judgeLock, keepLease, type LockPolicy, renewalPeriod, takeOverStaleLocks } from "../../cli/fleet/runners/lease.js";
 import type { Lease, LockStore, StoredLock } from "../../cli/fleet/runners/lock-store.js";
 import { parseDuration } from "../../cli/command/args.js";
+import { endedPid, writeLockFile } from "../support/killed-run-lock.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 
 const MINUTE = 60_000;
@@ -290,9 +291,7 @@ describe("a command refused by a stack's lock", () => {
   const lockDir = (stack: string) => join(fileRoot, ".pulumi/locks/organization", PROJECT, stack);
   /** The CLI's lock, and the error the Automation API gives for the run it refused. */
   async function lockedBy(stack: string, pid: number): Promise<Error> {
-    const content = lockContent(hostname(), pid);
-    await mkdir(lockDir(stack), { recursive: true });
-    await writeFile(join(lockDir(stack), "4c5d.json"), JSON.stringify(content));
+    const content = await writeLockFile(fileRoot, PROJECT, stack, pid, "4c5d");
     const stderr = `error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`.\n  file://${lockDir(stack)}/4c5d.json: created by ci@${hostname()} (pid ${pid}) at ${content.timestamp}\n`;
     return Object.assign(new Error(`code: 255\n stderr: ${stderr}`), { commandResult: { stderr } });
   }
@@ -311,12 +310,11 @@ describe("a command refused by a stack's lock", () => {
   });
 
   it("takes over the lock of a run whose process is gone (a pause killed mid-run), runs again, and says whose it was", async () => {
-    const finished = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
-    await new Promise((resolve) => finished.on("exit", resolve));
-    const { calls, operation } = refusedOnce(await lockedBy("soylent", finished.pid!));
+    const ended = await endedPid();
+    const { calls, operation } = refusedOnce(await lockedBy("soylent", ended));
     const { result, takenOver } = await runTakingOverDeadLocks(project, workspace, "soylent", operation);
     expect([result, calls.count]).toEqual(["recorded", 2]);
-    expect(takenOver).toEqual([{ holder: expect.objectContaining({ host: hostname(), pid: finished.pid }), why: `its process (pid ${finished.pid}) no longer exists on this host (${hostname()})` }]);
+    expect(takenOver).toEqual([{ holder: expect.objectContaining({ host: hostname(), pid: ended }), why: `its process (pid ${ended}) no longer exists on this host (${hostname()})` }]);
     expect(await readdir(lockDir("soylent"))).toEqual([]);
   });
 
