@@ -132,8 +132,10 @@ pm_ensure_pulumi() {
     # it and finds the CLI built, instead of building it again into the same files.
     local lock_fd
     exec {lock_fd}>"$bin/.build.lock" && flock "$lock_fd" || pm_fail "locking $bin/.build.lock" || return 1
-    if [ "$(pulumi version 2>/dev/null)" = "v$version" ] && [ -x "$bin/pulumi-language-nodejs" ]; then
-      pm_say "pulumi $(pulumi version) ($(dirname "$(command -v pulumi)"))"
+    local found
+    found="$(pulumi version 2>/dev/null)" || found=""
+    if [ "$found" = "v$version" ] && [ -x "$bin/pulumi-language-nodejs" ]; then
+      pm_say "pulumi $found ($(dirname "$(command -v pulumi)"))"
       pm_ensure_language_host "$version" "$bin" || { exec {lock_fd}>&-; return 1; }
     else
       pm_build_pulumi "$version" "$bin" || { exec {lock_fd}>&-; return 1; }
@@ -248,9 +250,19 @@ pm_ensure_test_tools() {
   pm_ensure_debian_test_tools && pm_ensure_actionlint
 }
 
+# tsc compares each file's content with its last build, but loading the compiler to do so costs
+# seconds of CPU on every command; a stamp written after each build lets setup skip it when no
+# file tsc reads (a source, a tsconfig, an installed package) changed since. A deleted source
+# changes its folder's time, which the check sees too.
 pm_build_typescript() {
+  local stamp="$pm_root/dist/.build-stamp"
+  if [ -f "$stamp" ] && [ -z "$(cd "$pm_root" && find cli provider schema sdk emulator policy scripts tsconfig.json \
+    tsconfig.build.json node_modules/.package-lock.json -newer "$stamp" -not -path '*/.work*' -print -quit 2>/dev/null)" ]; then
+    pm_say "TypeScript build up to date"
+    return 0
+  fi
   pm_say "tsc (incremental)"
-  (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json) || pm_fail "TypeScript build" || return 1
+  (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json && touch "$stamp") || pm_fail "TypeScript build" || return 1
 }
 
 # shellcheck source=compile-cache.sh
