@@ -6,7 +6,7 @@
  * while a changed field of the other monitor is applied; B's deploy at +2h05 resumes `web` (1
  * write). On the file backend, runner A's pause first meets the lock a pause killed mid-run left
  * (this host, its process gone) and takes it over, as a fleet run would. Then the same across
- * stacks (`fleet pause|overrides|resume`). Bad input (a name the stack
+ * stacks (`fleet pause|overrides|resume`), the fleet's pause meeting such a lock too. Bad input (a name the stack
  * lacks, `--for -1h`) is refused with what is wrong, and nothing is sent or written: once, on one
  * of the files, since the command refuses it before any request, whatever the server.
  */
@@ -132,10 +132,12 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
     // The fleet verbs once, on one of the files (a file backend): each targeted run costs an engine run.
     /** The updates the file backend recorded for the stack: one history file each. */
     const updatesRecorded = async () => (await readdir(join(base, ".state", ".pulumi", "history"), { recursive: true })).filter((file) => file.includes(`${STACK}-`) && file.endsWith(".history.json")).length;
-    if (acrossStacks) it("`fleet pause`, `fleet overrides` and `fleet resume` do the same across the stacks the globs select, one targeted run per stack for all the objects matched", async () => {
+    if (acrossStacks) it("`fleet pause`, `fleet overrides` and `fleet resume` do the same across the stacks the globs select, one targeted run per stack for all the objects matched, `fleet pause` taking over the lock a killed run left", async () => {
       const before = await updatesRecorded();
+      const killedPid = await leaveKilledRunsLock(join(base, ".state"), "declared", STACK);
       const pause = await run("b", 130, ["fleet", "pause", "--stack", "ac*", "--resource", "*", "--until", at(240), "--reason", "maintenance"]);
       expect(pause.code, pause.stderr).toBe(0);
+      expect(pause.stdout).toMatch(new RegExp(`${STACK}: ${tookOverLine(killedPid).source}`));
       for (const name of ["web", "api"]) expect(pause.stdout).toContain(`${STACK}: Paused Monitor ${name} in stack ${STACK} until ${at(240)} for 'maintenance', by alice-b`);
       expect(pause.writes).toEqual([`POST /monitors/${ids.api}/pause`, `POST /monitors/${ids.web}/pause`].sort());
       expect(await updatesRecorded()).toBe(before + 1);
