@@ -251,18 +251,24 @@ pm_ensure_test_tools() {
 }
 
 # tsc compares each file's content with its last build, but loading the compiler to do so costs
-# seconds of CPU on every command; a stamp written after each build lets setup skip it when no
-# file tsc reads (a source, a tsconfig, an installed package) changed since. A deleted source
-# changes its folder's time, which the check sees too.
+# seconds of CPU on every command. A fingerprint of what tsc reads (every source's path, size and
+# time, the tsconfigs, the installed packages), written after each build, lets setup skip it when
+# nothing changed since: a file added, deleted, edited or copied in with an older time changes it.
+pm_typescript_inputs() {
+  (cd "$pm_root" && find cli provider schema sdk emulator policy scripts tsconfig.json tsconfig.build.json \
+    node_modules/.package-lock.json -not -path '*/.work*' -printf '%p %s %T@\n' 2>/dev/null | sort | sha256sum | cut -d' ' -f1)
+}
+
 pm_build_typescript() {
-  local stamp="$pm_root/dist/.build-stamp"
-  if [ -f "$stamp" ] && [ -z "$(cd "$pm_root" && find cli provider schema sdk emulator policy scripts tsconfig.json \
-    tsconfig.build.json node_modules/.package-lock.json -newer "$stamp" -not -path '*/.work*' -print -quit 2>/dev/null)" ]; then
+  local stamp="$pm_root/dist/.build-inputs" inputs
+  inputs="$(pm_typescript_inputs)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ]; then
     pm_say "TypeScript build up to date"
     return 0
   fi
   pm_say "tsc (incremental)"
-  (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json && touch "$stamp") || pm_fail "TypeScript build" || return 1
+  (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json) || pm_fail "TypeScript build" || return 1
+  echo "$inputs" >"$stamp"
 }
 
 # shellcheck source=compile-cache.sh
