@@ -49,8 +49,8 @@ pm_ensure_node() {
 # One `npm ci` per package-lock.json on this machine, into $pm_cache/npm-installs/<its hash>;
 # each checkout then gets its node_modules as hard links to that install. Writing 22,000 files
 # took a new checkout 15 to 28 s of disk time; linking them takes about 2 s. Nothing writes into
-# an installed file in place (npm replaces files by renaming; caches write new files), so the
-# checkouts cannot change one another's packages. Where links cannot be made (another file
+# an installed package's files in place (npm replaces a package's folder; caches write new files),
+# so the checkouts cannot change one another's packages. Where links cannot be made (another file
 # system), the checkout runs `npm ci` itself.
 pm_npm_installs="$pm_cache/npm-installs"
 
@@ -102,7 +102,10 @@ pm_link_npm_install() {
     rm -rf "$linked"
     return 1
   fi
-  rm -rf "$pm_root/node_modules" && mv "$linked" "$pm_root/node_modules"
+  # npm rewrites its record of the tree in place when a package is added to the checkout: a copy
+  # of its own keeps that from reaching the install and the other checkouts.
+  rm -f "$linked/.package-lock.json" && cp -p "$pm_npm_installs/$1/node_modules/.package-lock.json" "$linked/" &&
+    rm -rf "$pm_root/node_modules" && mv "$linked" "$pm_root/node_modules"
 }
 
 # Programs inside this repository (the demo, examples, tests) import the package by its name, and
