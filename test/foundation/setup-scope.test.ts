@@ -1,9 +1,13 @@
 /**
  * What a first run installs: the demo (and every command but the tests) needs Node, the
  * dependencies and the Pulumi CLI; PostgreSQL, shellcheck and actionlint serve only the tests of
- * team setups, so only `run.sh --test-tools` (the test scripts) sets them up.
+ * team setups, so only `run.sh --test-tools` (the test scripts) sets them up. The dependencies are
+ * installed once per package-lock.json on the machine, and each checkout links them.
  */
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -33,5 +37,25 @@ describe("scripts/run.sh", () => {
     expect(actionlint).toMatch(/actionlint$/);
     expect(postgres).toMatch(/^\/usr\/lib\/postgresql\/\d+\/bin$/);
     expect(stderr).toMatch(/\[setup\] actionlint v/);
+  });
+});
+
+describe("the npm dependencies", () => {
+  const lockHash = createHash("sha256").update(readFileSync(join(root, "package-lock.json"))).digest("hex");
+  const install = join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-monitoring", "npm-installs", lockHash, "node_modules");
+  const inCheckout = (path: string) => statSync(join(root, "node_modules", path));
+  const inInstall = (path: string) => statSync(join(install, path));
+
+  it("are this machine's one install of the package-lock.json, hard-linked into the checkout (or the checkout's own, on another file system)", () => {
+    expect(readFileSync(join(root, "node_modules/.pm-lock-hash"), "utf8").trim()).toBe(lockHash);
+    if (statSync(root).dev !== statSync(install).dev) return;
+    for (const file of ["typescript/package.json", "@pulumi/pulumi/index.js", ".bin/vitest"]) {
+      expect({ file, inode: inCheckout(file).ino }).toEqual({ file, inode: inInstall(file).ino });
+    }
+  });
+
+  it("but for npm's record of the tree, which npm rewrites in place: the checkout has a copy of its own", () => {
+    expect(readFileSync(join(root, "node_modules/.package-lock.json"), "utf8")).toBe(readFileSync(join(install, ".package-lock.json"), "utf8"));
+    expect(inCheckout(".package-lock.json").ino).not.toBe(inInstall(".package-lock.json").ino);
   });
 });
