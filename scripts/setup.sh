@@ -80,17 +80,23 @@ pm_shared_npm_install() {
   exec {lock_fd}>"$pm_npm_installs/.lock" && flock "$lock_fd" || return 1
   if [ ! -f "$install/.complete" ]; then
     pm_say "npm ci into $install (shared by the checkouts of this package-lock.json)"
-    rm -rf "$install" && mkdir -p "$install" &&
-      cp "$pm_root/package.json" "$pm_root/package-lock.json" "$install/" &&
-      (cd "$install" && npm ci --no-audit --no-fund --loglevel=error) &&
-      touch "$install/.complete" || { rm -rf "$install"; exec {lock_fd}>&-; pm_fail "npm ci"; return 1; }
+    if ! { rm -rf "$install" && mkdir -p "$install" && cp "$pm_root/package.json" "$pm_root/package-lock.json" "$install/" &&
+      (cd "$install" && npm ci --no-audit --no-fund --loglevel=error) && touch "$install/.complete"; }; then
+      rm -rf "$install"
+      exec {lock_fd}>&-
+      pm_fail "npm ci"
+      return 1
+    fi
   fi
-  touch "$install"
-  local old
-  for old in $(ls -1t "$pm_npm_installs" | tail -n +3); do
-    [ "$old" = "$hash" ] || rm -rf "${pm_npm_installs:?}/$old"
-  done
+  touch "$install" && pm_keep_newest "$pm_npm_installs" 2
   exec {lock_fd}>&-
+}
+
+# Removes all but the `$2` most recently used entries of folder `$1` (named by hashes).
+pm_keep_newest() {
+  local old
+  # shellcheck disable=SC2012 # the names are hashes
+  for old in $(ls -1t "$1" | tail -n +$(($2 + 1))); do rm -rf "${1:?}/$old"; done
 }
 
 # Replaces the checkout's node_modules by hard links to the install of hash `$1`: fails, leaving
@@ -300,25 +306,61 @@ pm_ensure_test_tools() {
   pm_ensure_debian_test_tools && pm_ensure_actionlint
 }
 
-# tsc compares each file's content with its last build, but loading the compiler to do so costs
-# seconds of CPU on every command. A fingerprint of what tsc reads (every source's path, size and
-# time, the tsconfigs, the installed packages), written after each build, lets setup skip it when
-# nothing changed since: a file added, deleted, edited or copied in with an older time changes it.
+# What tsc's output depends on, as one hash: the content of every file under the compiled folders,
+# the tsconfigs, package.json (its "type" decides the module format) and the locked packages
+# (TypeScript's version, the type definitions).
 pm_typescript_inputs() {
-  (cd "$pm_root" && find cli provider schema sdk emulator policy scripts tsconfig.json tsconfig.build.json \
-    node_modules/.package-lock.json -not -path '*/.work*' -printf '%p %s %T@\n' 2>/dev/null | sort | sha256sum | cut -d' ' -f1)
+  (cd "$pm_root" && {
+    find cli provider schema sdk emulator policy scripts -type f -not -path '*/.work*' -print0 | sort -z | xargs -0 sha256sum
+    sha256sum tsconfig.json tsconfig.build.json package.json package-lock.json
+  } | sha256sum | cut -d' ' -f1)
 }
+
+# Loading the compiler to compare the files with their last build costs seconds of CPU on every
+# command, and a new checkout's first build about 6 s of one core. So the inputs' hash is kept in
+# dist/ after each build, and a copy of each build's dist/ in $pm_cache/builds/<hash> (the last
+# three): a command whose inputs did not change runs no tsc, and a new checkout of sources built
+# before on this machine copies their output. (Copied, not linked: tsc rewrites its files in place.)
+pm_builds="$pm_cache/builds"
 
 pm_build_typescript() {
   local stamp="$pm_root/dist/.build-inputs" inputs
-  inputs="$(pm_typescript_inputs)"
+  inputs="$(pm_typescript_inputs)" || return 1
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ]; then
     pm_say "TypeScript build up to date"
     return 0
   fi
+  if [ -f "$pm_builds/$inputs/.build-inputs" ]; then
+    local copied="$pm_root/.dist.copying.$$"
+    rm -rf "$copied" && cp -a "$pm_builds/$inputs" "$copied" && rm -rf "$pm_root/dist" && mv "$copied" "$pm_root/dist" &&
+      touch "$pm_builds/$inputs" && pm_say "TypeScript build copied from $pm_builds/$inputs" && return 0
+    rm -rf "$copied"
+  fi
   pm_say "tsc (incremental)"
   (cd "$pm_root" && node node_modules/typescript/bin/tsc -p tsconfig.build.json) || pm_fail "TypeScript build" || return 1
+  pm_remove_stale_outputs
   echo "$inputs" >"$stamp"
+  pm_keep_build "$inputs"
+}
+
+# Removes from dist/ what tsc built from sources deleted since (tsc leaves them): they would be
+# packed, and kept with the build.
+pm_remove_stale_outputs() {
+  local output source
+  while IFS= read -r output; do
+    source="${output%.map}" && source="${source%.js}" && source="${source%.d.ts}"
+    [ -f "$pm_root/$source.ts" ] || rm -f "$pm_root/dist/$output"
+  done < <(cd "$pm_root/dist" && find . -type f \( -name '*.js' -o -name '*.js.map' -o -name '*.d.ts' -o -name '*.d.ts.map' \) -printf '%P\n')
+  find "$pm_root/dist" -mindepth 1 -type d -empty -delete
+}
+
+# Saves dist/, built from inputs of hash `$1`, for the checkouts to come; keeps the three most recent.
+pm_keep_build() {
+  local kept="$pm_builds/.saving.$$"
+  mkdir -p "$pm_builds" && rm -rf "$kept" &&
+    cp -a "$pm_root/dist" "$kept" && rm -f "$kept/.compile-cache-warm" &&
+    { mv -T "$kept" "$pm_builds/$1" 2>/dev/null || rm -rf "$kept"; } || return 0
+  pm_keep_newest "$pm_builds" 3
 }
 
 # shellcheck source=compile-cache.sh
