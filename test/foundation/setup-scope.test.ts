@@ -2,15 +2,17 @@
  * What a first run installs: the demo (and every command but the tests) needs Node, the
  * dependencies and the Pulumi CLI; PostgreSQL, shellcheck and actionlint serve only the tests of
  * team setups, so only `run.sh --test-tools` (the test scripts) sets them up. The dependencies are
- * installed once per package-lock.json on the machine, and each checkout links them.
+ * installed once per package-lock.json on the machine, and each new checkout links them, and copies
+ * the build of sources built before.
  */
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
+import { copyFile, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const root = join(__dirname, "..", "..");
@@ -40,24 +42,46 @@ describe("scripts/run.sh", () => {
   });
 });
 
-describe("the npm dependencies", () => {
+describe("a new checkout's setup", () => {
+  const cache = join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-monitoring");
   const lockHash = createHash("sha256").update(readFileSync(join(root, "package-lock.json"))).digest("hex");
-  const install = join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "pulumi-monitoring", "npm-installs", lockHash, "node_modules");
-  const inCheckout = (path: string) => statSync(join(root, "node_modules", path));
-  const inInstall = (path: string) => statSync(join(install, path));
+  const install = join(cache, "npm-installs", lockHash, "node_modules");
+  let checkout: string;
+  let said: string;
 
-  const sameFileSystem = () => statSync(root).dev === statSync(join(install, "..")).dev;
+  beforeAll(async () => {
+    checkout = join(root, ".work", `new-checkout-${randomBytes(4).toString("hex")}`);
+    await run("git", ["clone", "--quiet", root, checkout]);
+    // The setup of this working tree, which may not be committed yet.
+    for (const script of ["run.sh", "setup.sh", "compile-cache.sh"]) await copyFile(join(root, "scripts", script), join(checkout, "scripts", script));
+    ({ stderr: said } = await run("bash", [join(checkout, "scripts/run.sh"), "true"], { cwd: checkout, encoding: "utf8" }));
+  }, 300_000);
+  afterAll(() => rm(checkout, { recursive: true, force: true }));
 
-  it("are this machine's one install of the package-lock.json, hard-linked into the checkout (or the checkout's own npm ci, on another file system)", () => {
-    expect(readFileSync(join(root, "node_modules/.pm-lock-hash"), "utf8").trim()).toBe(lockHash);
-    for (const file of ["typescript/package.json", "@pulumi/pulumi/index.js", ".bin/vitest"]) {
-      if (sameFileSystem()) expect({ file, inode: inCheckout(file).ino }).toEqual({ file, inode: inInstall(file).ino });
-      else expect({ file, links: inCheckout(file).nlink }).toEqual({ file, links: 1 });
+  const inCheckout = (path: string) => statSync(join(checkout, "node_modules", path));
+  const sameFileSystem = () => statSync(checkout).dev === statSync(join(install, "..")).dev;
+
+  it("links the machine's one install of its package-lock.json (or runs npm ci itself, on another file system)", () => {
+    expect(readFileSync(join(checkout, "node_modules/.pm-lock-hash"), "utf8").trim()).toBe(lockHash);
+    if (!sameFileSystem()) {
+      expect(said).toMatch(/^\[setup\] npm ci$/m);
+      return;
     }
+    expect(said).toContain(`[setup] npm dependencies linked from ${join(cache, "npm-installs", lockHash)}`);
+    for (const file of ["typescript/package.json", "@pulumi/pulumi/index.js", ".bin/vitest"]) {
+      expect({ file, inode: inCheckout(file).ino }).toEqual({ file, inode: statSync(join(install, file)).ino });
+    }
+    // npm rewrites its record of the tree in place, when a package is added: the checkout's is a copy.
+    expect(inCheckout(".package-lock.json").nlink).toBe(1);
+    expect(readFileSync(join(checkout, "node_modules/.package-lock.json"), "utf8")).toBe(readFileSync(join(install, ".package-lock.json"), "utf8"));
   });
 
-  it("but for npm's record of the tree, which npm rewrites in place: the checkout has a copy of its own", () => {
-    expect(inCheckout(".package-lock.json").nlink).toBe(1);
-    if (sameFileSystem()) expect(readFileSync(join(root, "node_modules/.package-lock.json"), "utf8")).toBe(readFileSync(join(install, ".package-lock.json"), "utf8"));
+  it("leaves the machine a copy of its build, under the hash of what tsc read, for the next checkout of these sources", () => {
+    expect(said).toMatch(/^\[setup\] (TypeScript build copied from .*|tsc \(incremental\))$/m);
+    const inputs = readFileSync(join(checkout, "dist/.build-inputs"), "utf8").trim();
+    const kept = join(cache, "builds", inputs);
+    for (const file of [".build-inputs", "sdk/index.js", "provider/index.d.ts"]) {
+      expect({ file, text: readFileSync(join(kept, file), "utf8") }).toEqual({ file, text: readFileSync(join(checkout, "dist", file), "utf8") });
+    }
   });
 });
