@@ -346,10 +346,10 @@ pm_build_typescript() {
 # Removes from dist/ what tsc built from sources deleted since (tsc leaves them): they would be
 # packed, and kept with the build.
 pm_remove_stale_outputs() {
-  local output source
+  local output built_from
   while IFS= read -r output; do
-    source="${output%.map}" && source="${source%.js}" && source="${source%.d.ts}"
-    [ -f "$pm_root/$source.ts" ] || rm -f "$pm_root/dist/$output"
+    built_from="${output%.map}" && built_from="${built_from%.js}" && built_from="${built_from%.d.ts}"
+    [ -f "$pm_root/$built_from.ts" ] || rm -f "$pm_root/dist/$output"
   done < <(cd "$pm_root/dist" && find . -type f \( -name '*.js' -o -name '*.js.map' -o -name '*.d.ts' -o -name '*.d.ts.map' \) -printf '%P\n')
   find "$pm_root/dist" -mindepth 1 -type d -empty -delete
 }
