@@ -61,7 +61,7 @@ pm_ensure_npm_deps() {
     pm_say "npm dependencies up to date"
     return 0
   fi
-  if pm_shared_npm_install "$want" && pm_link_npm_install "$want"; then
+  if pm_on_cache_file_system "$pm_root" && pm_shared_npm_install "$want" && pm_link_npm_install "$want"; then
     pm_say "npm dependencies linked from $pm_npm_installs/$want"
   else
     pm_say "npm ci"
@@ -69,6 +69,12 @@ pm_ensure_npm_deps() {
     (cd "$pm_root" && npm ci --no-audit --no-fund --loglevel=error) || pm_fail "npm ci" || return 1
   fi
   echo "$want" >"$stamp.$$" && mv -f "$stamp.$$" "$stamp"
+}
+
+# Whether folder `$1` is on the file system of the machine's cache, where links to it can be made:
+# elsewhere, an install there would only be made to be copied.
+pm_on_cache_file_system() {
+  mkdir -p "$pm_cache" && [ "$(stat -c %d "$1")" = "$(stat -c %d "$pm_cache")" ]
 }
 
 # The machine's install for lockfile hash `$1`, made by `npm ci` when missing. Installs of older
