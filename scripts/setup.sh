@@ -109,7 +109,7 @@ pm_keep_newest() {
 # it as it was, when the two folders are on different file systems.
 pm_link_npm_install() {
   local linked="$pm_root/.node_modules.linking.$$"
-  rm -rf "$linked"
+  pm_remove_leftovers "$pm_root/.node_modules.linking"
   if ! cp -al "$pm_npm_installs/$1/node_modules" "$linked" 2>/dev/null; then
     rm -rf "$linked"
     return 1
@@ -338,7 +338,8 @@ pm_build_typescript() {
   fi
   if [ -f "$pm_builds/$inputs/.build-inputs" ]; then
     local copied="$pm_root/.dist.copying.$$"
-    rm -rf "$copied" && cp -a "$pm_builds/$inputs" "$copied" && rm -rf "$pm_root/dist" && mv "$copied" "$pm_root/dist" &&
+    pm_remove_leftovers "$pm_root/.dist.copying"
+    cp -a "$pm_builds/$inputs" "$copied" && rm -rf "$pm_root/dist" && mv "$copied" "$pm_root/dist" &&
       touch "$pm_builds/$inputs" && pm_say "TypeScript build copied from $pm_builds/$inputs" && return 0
     rm -rf "$copied"
   fi
@@ -363,12 +364,14 @@ pm_remove_stale_outputs() {
 # Saves dist/, built from inputs of hash `$1`, for the checkouts to come; keeps the three most recent.
 pm_keep_build() {
   local kept="$pm_builds/.saving.$$"
-  mkdir -p "$pm_builds" && rm -rf "$kept" &&
+  mkdir -p "$pm_builds" && pm_remove_leftovers "$pm_builds/.saving" &&
     cp -a "$pm_root/dist" "$kept" && rm -f "$kept/.compile-cache-warm" &&
     { mv -T "$kept" "$pm_builds/$1" 2>/dev/null || rm -rf "$kept"; } || return 0
   pm_keep_newest "$pm_builds" 3
 }
 
+# shellcheck source=leftovers.sh
+source "$pm_root/scripts/leftovers.sh"
 # shellcheck source=compile-cache.sh
 source "$pm_root/scripts/compile-cache.sh"
 

@@ -1,6 +1,7 @@
 /**
  * Node.js's compile cache kept in bounds (scripts/compile-cache.sh, which the setup sources): the
  * setup's own cache starts over past its limit, marking when; a cache the user named is left alone.
+ * What a start-over killed mid-removal left goes at the next setup (scripts/leftovers.sh).
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { endedPid } from "../support/killed-run-lock.js";
 
 const run = promisify(execFile);
 const script = join(__dirname, "..", "..", "scripts", "compile-cache.sh");
@@ -34,6 +36,14 @@ async function bound(cache: string, limit: number, own = cache): Promise<string>
 }
 
 describe("the setup's compile cache", () => {
+  it("removes the folder a start-over killed mid-removal left, and not the one a running start-over is removing", async () => {
+    const cache = await cacheOf(1);
+    const [killed, running] = [`${cache}.old.${await endedPid()}`, `${cache}.old.${process.pid}`];
+    await Promise.all([mkdir(join(killed, "v0-x64-0"), { recursive: true }), mkdir(join(running, "v0-x64-0"), { recursive: true })]);
+    expect(await bound(cache, 20)).toBe("");
+    expect((await readdir(join(cache, ".."))).sort()).toEqual(["node-compile-cache", `node-compile-cache.old.${process.pid}`]);
+  });
+
   it("starts over past its limit, saying so, and marks when it started", async () => {
     const cache = await cacheOf(30);
     expect(await bound(cache, 20)).toBe("[setup] Node.js's compile cache held 30 files (more than 20): starting it over\n");
