@@ -253,9 +253,11 @@ export class ApiClient {
   async #send(call: Call): Promise<{ result: AttemptResult; startedMs: number; durationMs: number }> {
     await this.#inFlight.acquire();
     try {
+      // Loaded before the grant: the first request's grant is spent on sending, not on loading undici.
+      const connections = this.#connections();
       const ticket = await this.#limiter.acquire();
       const startedMs = performance.now();
-      const result = await this.#exchange(call);
+      const result = await this.#exchange(connections, call);
       const signal = rateSignal(result.status);
       if (signal === "limit") {
         // Only a response carries a 429. The request itself waits out its Retry-After (retryDecision); the limiter slows the rest.
@@ -271,11 +273,11 @@ export class ApiClient {
     }
   }
 
-  async #exchange(call: Call): Promise<AttemptResult> {
+  async #exchange(connections: Pool, call: Call): Promise<AttemptResult> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     try {
-      const response = await this.#connections().request({
+      const response = await connections.request({
         path: call.target,
         method: call.method,
         headers: call.headers,

@@ -89,6 +89,21 @@ describe("the fleet's token server", () => {
   });
 });
 
+describe("a grant's deadline", () => {
+  it("is half the guard away: the other half is the way from the provider to the service", async () => {
+    const server = await budgetServer(10, new ManualClock(), 100);
+    const raw = createConnection(server.address);
+    closing.push(() => raw.destroy());
+    raw.setEncoding("utf8");
+    const sentAfter = Date.now();
+    raw.write("take\n");
+    const [line] = (await once(raw, "data")) as [string];
+    const deadline = Number(/^grant \d+ (\d+)\n/.exec(line)?.[1]);
+    expect(deadline).toBeGreaterThanOrEqual(sentAfter + 50);
+    expect(deadline).toBeLessThanOrEqual(Date.now() + 50);
+  });
+});
+
 describe("a grant that reaches a busy provider after its deadline", () => {
   it("goes back unused, once per attempt: the provider takes again and uses the next whenever it comes", async () => {
     const heard: string[] = [];

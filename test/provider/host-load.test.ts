@@ -10,15 +10,18 @@ import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import { repoRoot } from "../support/pulumi.js";
 
-it("loads undici at the HTTP client's first request, not with the provider", async () => {
+it("loads undici at the HTTP client's first request, before its grant, not with the provider", async () => {
   const script = `
     const loaded = () => Object.keys(require.cache).some((file) => file.includes("/node_modules/undici/"));
     require(${JSON.stringify(join(repoRoot, "dist/provider/index.js"))});
     const { ApiClient } = require(${JSON.stringify(join(repoRoot, "dist/provider/http/client.js"))});
-    const client = new ApiClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "pls_test", maxRetries: 0 });
+    let atGrant;
+    const rateLimiter = { acquire: async () => { atGrant = loaded(); return 0; }, throttled() {}, succeeded() {} };
+    const client = new ApiClient({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "pls_test", maxRetries: 0, rateLimiter });
     const before = loaded();
-    client.request("GET", "/monitors").catch(() => undefined).finally(() => client.close().then(() => console.log(JSON.stringify({ before, after: loaded() }))));
+    client.request("GET", "/monitors").catch(() => undefined).finally(() => client.close().then(() => console.log(JSON.stringify({ before, atGrant, after: loaded() }))));
   `;
   const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd: repoRoot });
-  expect(JSON.parse(stdout)).toEqual({ before: false, after: true });
+  // Loaded before the rate limit's grant, which a fleet's budget spends on sending: not on loading undici.
+  expect(JSON.parse(stdout)).toEqual({ before: false, atGrant: true, after: true });
 });

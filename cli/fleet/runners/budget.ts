@@ -17,8 +17,10 @@ import { type Clock, RateLimiter, type RequestLimiter } from "../../../provider/
  * A request granted at one moment reaches the service a little later, and not every one equally
  * late on a busy machine: two granted 1/R apart can arrive in one second of the service's. So
  * starts are spaced as if each second lasted this much longer: at most R in any 1.1 s, hence at
- * most R in any second the service counts, as long as the delays differ by less than this. The
- * price is a tenth of the budget (91 % of it used under full load).
+ * most R in any second the service counts, as long as the delays differ by less than this. A
+ * provider must read its grant within half of it (or hand it back), which leaves the other half
+ * for the way from the provider to the service. The price is a tenth of the budget (91 % of it
+ * used under full load).
  */
 export const GRANT_GUARD_MS = 100;
 
@@ -141,8 +143,8 @@ export class BudgetServer {
         if (socket === undefined) break;
         this.#waiting.shift();
         this.use.granted += 1;
-        // Started within the guard, the attempt reaches the service within the second it was granted for.
-        socket.write(this.#guardMs > 0 ? `grant ${ticket} ${Date.now() + this.#guardMs}\n` : `grant ${ticket}\n`);
+        // Read within half the guard, the grant leaves the other half for the way to the service.
+        socket.write(this.#guardMs > 0 ? `grant ${ticket} ${Date.now() + this.#guardMs / 2}\n` : `grant ${ticket}\n`);
       }
     } finally {
       this.#pumping = false;
