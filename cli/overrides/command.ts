@@ -9,10 +9,10 @@ import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
-import { readProject } from "../project/project.js";
+import { type FleetProject, readProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { actorOf, type PauseAsked, pauseAsked, untilOf, VALUED_OPTIONS } from "./request.js";
-import { readStackState, runOverrides, type StackState } from "./run.js";
+import { type OverrideWork, readStackState, runOverrides, type StackState } from "./run.js";
 import { findTarget, type OverrideTarget } from "./targets.js";
 
 const PAUSE_USAGE = `Usage: pulumi-monitoring pause <resource> (--for DURATION | --until INSTANT) --reason TEXT [options]
@@ -82,8 +82,17 @@ const memberOf = (target: OverrideTarget) => (target.member === undefined ? {} :
 /** `web`, `fleet[web]`: a row's object as the commands name it. */
 export const rowName = (row: OverrideRow): string => (row.member === undefined ? row.resource : `${row.resource}[${row.member}]`);
 
+/**
+ * Records the overrides of `work` in one run of the stack: the lines that say whose dead runs'
+ * locks it took over, then what was done to each object.
+ */
+export async function recordOverrides(project: FleetProject, stack: string, work: readonly OverrideWork[], budgetAddress?: string): Promise<string[]> {
+  const takenOver = await runOverrides(project, stack, work, budgetAddress);
+  return [...takenOver, ...work.map(({ target, request }) => doneLine(stack, target, request))];
+}
+
 /** What a recorded pause or resume prints. */
-export function doneLine(stack: string, target: OverrideTarget, request: OverrideRequest): string {
+function doneLine(stack: string, target: OverrideTarget, request: OverrideRequest): string {
   if ("end" in request) return `Ended the override of ${target.kind} ${target.name} in stack ${stack}: resumed unless a window or the program asks for the pause.`;
   return `Paused ${target.kind} ${target.name} in stack ${stack} until ${request.until} for '${request.reason}', by ${request.by}: deploys keep it paused until then.`;
 }
@@ -106,8 +115,7 @@ const pauseCommand = defineCommand({
     const stack = await chosenStack(cwd, values.stack);
     const project = await readProject(cwd);
     const { target, request } = pauseRequest(await readStackState(project, stack, io.env), stack, name, asked, await actorOf(io.env, cwd));
-    const takenOver = await runOverrides(project, stack, [{ target, request }]);
-    io.stdout.write([...takenOver, doneLine(stack, target, request)].map((line) => `${line}\n`).join(""));
+    io.stdout.write((await recordOverrides(project, stack, [{ target, request }])).map((line) => `${line}\n`).join(""));
     return EXIT.ok;
   },
 });
@@ -126,8 +134,7 @@ export const resume = defineCommand({
     const stack = await chosenStack(cwd, values.stack);
     const project = await readProject(cwd);
     const { target, request } = resumeRequest(await readStackState(project, stack, io.env), stack, name);
-    const takenOver = await runOverrides(project, stack, [{ target, request }]);
-    io.stdout.write([...takenOver, doneLine(stack, target, request)].map((line) => `${line}\n`).join(""));
+    io.stdout.write((await recordOverrides(project, stack, [{ target, request }])).map((line) => `${line}\n`).join(""));
     return EXIT.ok;
   },
 });

@@ -17,9 +17,9 @@ import { budgetOfRun, COUNTING_BUDGET, withSharedBudget } from "../fleet/targets
 import { requestsBesideMinimum } from "../report/requests.js";
 import { readProject } from "../project/project.js";
 import { globToRegExp } from "../project/select.js";
-import { doneLine, pauseRequest, renderOverrides, resumeRequest, rowName } from "./command.js";
+import { pauseRequest, recordOverrides, renderOverrides, resumeRequest, rowName } from "./command.js";
 import { actorOf, pauseAsked } from "./request.js";
-import { type OverrideWork, readStackState, runOverrides, type StackState } from "./run.js";
+import { type OverrideWork, readStackState, type StackState } from "./run.js";
 import { matchingTargets, type OverrideTarget } from "./targets.js";
 
 export type OverrideVerb = "pause" | "resume" | "overrides";
@@ -56,8 +56,7 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
   }
   const { result: results, use } = await withSharedBudget(budgetOfRun(options, project) ?? COUNTING_BUDGET, (address) =>
     runBounded(work, atOnce, async ({ stack, requests }) => {
-      const takenOver = requests.length > 0 ? await runOverrides(project, stack, requests, address) : [];
-      return [...takenOver, ...requests.map(({ target, request }) => doneLine(stack, target, request))];
+      return requests.length > 0 ? recordOverrides(project, stack, requests, address) : [];
     }),
   );
   let failed = 0;
