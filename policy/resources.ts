@@ -10,6 +10,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { definitions } from "../schema/index.js";
 import { membersOf } from "../schema/members.js";
+import { typeTokenOf } from "../schema/type-token.js";
 import type * as sdk from "../sdk/index.js";
 
 /** The kinds of resources this package declares, each an SDK class of that name. */
@@ -40,7 +41,7 @@ export interface PolicyResource {
 
 /** The type token Pulumi gives dynamic resources of `kind`: `pulumi-nodejs:dynamic/monitoring:<Kind>`. */
 export function typeOf(kind: Kind): string {
-  return `pulumi-nodejs:dynamic/monitoring:${kind}`;
+  return typeTokenOf(kind);
 }
 
 /** The kind of one of this package's resources, or undefined for any other resource. */

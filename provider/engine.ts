@@ -152,6 +152,23 @@ export class ResourceEngine {
   }
 
   /**
+   * Turns one toggle (`paused`) of an object on or off and writes nothing else: the one call the
+   * toggle names. Returns what the service then holds of the object (the toggle, server outputs
+   * such as `status`): from the call's answer when it shows the toggle, else from one read by id,
+   * since the spec does not show what a pause or resume answers.
+   */
+  async setToggle(id: string, field: string, on: boolean, values: Values = {}): Promise<Values> {
+    const association = this.reader.associations().find(([name]) => name === field)?.[1];
+    if (association?.kind !== "toggle") throw new Error(`${this.definition.kind}.${field} is not a field set by a call of its own`);
+    const answered = answeredObject(await this.#call(on ? association.on : association.off, id, undefined));
+    const shown = answered === undefined ? undefined : this.reader.project(answered);
+    if (shown?.[field] !== undefined) return shown;
+    const object = await this.reader.fetchObject(id, values);
+    if (object === undefined) throw new OperationError(`${describeResource(this.definition, values)}: ${this.definition.kind} ${id} disappeared while it was being written`);
+    return this.reader.project(object);
+  }
+
+  /**
    * The one idempotent POST, for single and batch creates: the body under `key` (derived from the
    * resource, see {@link idempotencyKeyOf}), so a create whose outcome was lost (a dropped
    * response, a crashed deployment) is replayed by the service instead of made twice. A replayed

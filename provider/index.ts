@@ -24,14 +24,12 @@ import { internal } from "./fields.js";
 import type { ApiClient } from "./http/client.js";
 import { describeRetry, type RetryEvent } from "./http/request.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
-import { requestedOverrides } from "./overrides.js";
-import { type PauseSettings, pausesOnlyRequested, withMemberPauses, withPauses } from "./pauses.js";
+import { type PauseSettings, withMemberPauses, withPauses } from "./pauses.js";
 import { ResourceReader } from "./reader.js";
 
 export { ResourceEngine } from "./engine.js";
 export { ResourceReader } from "./reader.js";
 export { resolveSettings, type ConfigSource, type ProviderSettings } from "./config.js";
-export { overridesInState, type OverrideRow } from "./overrides.js";
 
 /** Stack configuration as handed to `configure`; environment variables only until then. */
 let stackConfig: ConfigSource = () => undefined;
@@ -83,16 +81,16 @@ function announceSlowRetry(event: RetryEvent): void {
 
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
-/** `monitoring:dryRun`: check asks the service about the monitors it creates or changes, every request of the process through one batcher; never in a "pauses only" run, which sends pauses and resumes alone. */
-const dryRun = { enabled: () => !pausesOnlyRequested() && dryRunEnabled(stackConfig), batcher: new DryRunBatcher(() => apiClientFor(stackConfig)) };
+/** `monitoring:dryRun`: check asks the service about the monitors it creates or changes, every request of the process through one batcher. */
+const dryRun = { enabled: () => dryRunEnabled(stackConfig), batcher: new DryRunBatcher(() => apiClientFor(stackConfig)) };
 
 async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
   stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
 }
 
-/** The deploy's instant (`monitoring:now`), the rule for hand pauses, and the overrides or "pauses only" run the command line asks for. */
+/** The deploy's instant (`monitoring:now`) and the rule for hand pauses. */
 function pauseSettings(): PauseSettings {
-  return { now: deployInstant(stackConfig), handPauses: handPauses(stackConfig), overrides: requestedOverrides(), pausesOnly: pausesOnlyRequested() };
+  return { now: deployInstant(stackConfig), handPauses: handPauses(stackConfig) };
 }
 
 /** Open domains the stack closed (`monitoring:offeredRegions`), for check. */

@@ -39,8 +39,8 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: "cli/drift/changes.ts" },
   // Whether a deploy pauses or resumes an object, why, what time brings next, and what preview says of it.
   { file: "provider/pause-plan.ts" },
-  // Which pauses and resumes apply-due finds due in a stack's state.
-  { file: "provider/due.ts" },
+  // Which pauses and resumes apply-due finds due in a stack's state, and the ended overrides it drops.
+  { file: "cli/apply-due/due.ts" },
   // How long: the one grammar of durations (monitoring:handPauses, pause --for, the fleet's options).
   { file: "provider/duration.ts" },
   // When a request is repeated, how long it waits, how fast requests start, what an answer says about the rate.

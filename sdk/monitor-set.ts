@@ -13,7 +13,8 @@ import { internal } from "../provider/fields.js";
 import { MONITOR_SET_KIND } from "../provider/monitor-set.js";
 import { monitor } from "../schema/resources/monitor.js";
 import type { Monitor, MonitorArgs } from "./generated/monitor.js";
-import { TYPE_MODULE, urnOf } from "./runtime.js";
+import { TYPE_MODULE, typeTokenOf } from "../schema/type-token.js";
+import { urnOf } from "./runtime.js";
 
 /** One monitor of a set: a `Monitor`'s inputs. */
 export type MonitorSetMonitorArgs = MonitorArgs;
@@ -44,7 +45,7 @@ export class MonitorSet extends pulumi.dynamic.Resource {
       clientId: args.clientId,
       ids: undefined,
       statuses: undefined,
-      [internal.urn]: urnOf(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${MONITOR_SET_KIND}`, opts.parent),
+      [internal.urn]: urnOf(name, typeTokenOf(MONITOR_SET_KIND), opts.parent),
     };
     // The recorded monitors hold the secret fields too: the whole map is encrypted when any may.
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...(secret ? ["monitors"] : [])];

@@ -6,9 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { serializableProvider } from "../provider/dynamic.js";
 import { internal } from "../provider/fields.js";
 import { definitionOf } from "../schema/index.js";
-
-/** The module of the type token, which Pulumi forms as `pulumi-nodejs:dynamic/monitoring:<Kind>`. */
-export const TYPE_MODULE = "monitoring";
+import { TYPE_MODULE, typeTokenOf } from "../schema/type-token.js";
 
 /**
  * The arguments of `pulumi.dynamic.Resource` for a resource of `kind`. Each resource passes the
@@ -28,7 +26,7 @@ export function resourceArguments(
     // Secret inputs are wrapped too, so that the inputs recorded in state are encrypted as well.
     if (value !== undefined) props[field] = secretInputs.includes(field) ? pulumi.secret(value) : value;
   }
-  props[internal.urn] = urnOf(name, `pulumi-nodejs:dynamic/${TYPE_MODULE}:${kind}`, opts.parent);
+  props[internal.urn] = urnOf(name, typeTokenOf(kind), opts.parent);
   const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...definition.secrets, ...definition.secretOutputs];
   return [serializableProvider(), name, props, { ...opts, additionalSecretOutputs }, TYPE_MODULE, kind];
 }

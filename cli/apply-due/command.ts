@@ -16,11 +16,12 @@ window of \`pauses\` that started or ended, an override that ended, a pause made
 time (monitoring:handPauses) ended. Meant for a job scheduled every 15 minutes.
 
 It reads the stack's state (no request to the service) and finds what is due compared with what
-the state records. With nothing due it runs no Pulumi operation and sends no request. Otherwise it
-runs one \`pulumi up --target <urn>... --refresh=false\` in which the provider sends only those
-pauses and resumes: other changes of the program wait for the next deploy. It prints the requests
-sent beside the minimum, one write per due change. Now is monitoring:now or PULUMI_MONITORING_NOW
-when set, else the clock.
+the state records, from the inputs the last deploy recorded. With nothing due it sends no request
+and writes nothing. Otherwise it sends exactly those pause and resume calls, reads each outcome (from
+the call's answer, else one read of the object), and records them in the stack's state in one
+write; it never runs the stack's program, so other changes wait for the next deploy. An override
+that has ended is dropped from the state. It prints the requests sent beside the minimum, one call
+per due pause or resume. Now is monitoring:now or PULUMI_MONITORING_NOW when set, else the clock.
 
 Options:
   --stack NAME   The stack (default: the project's selected stack)
@@ -28,11 +29,13 @@ Options:
   --wait-lock DURATION
                  When a deploy holds the stack's lock, retry for up to this long (90s, 5m; a
                  number alone is seconds) instead of reporting it as locked (default: not at all)
-  --json         Write { "stacks": [{ "stack", "due": [...], "result", "error"? }], "requests",
-                 "minimum" } instead of lines; result is nothing due, applied, failed or locked
+  --json         Write { "stacks": [{ "stack", "due": [{ "object", "paused"?, "reason", "done",
+                 "error"? }], "result", "error"? }], "requests", "minimum" } instead of lines;
+                 result is nothing due, applied, failed or locked
   -h, --help     Show this text
 
-Exit status: 0 done (or nothing due), 1 the stack could not be read or updated (or was locked), 2 bad usage.`;
+Exit status: 0 done (or nothing due), 1 a change due did not happen or is not recorded (a stack
+that could not be read, a refused call, a live lock past --wait-lock), 2 bad usage.`;
 
 export const applyDueCommand = defineCommand({
   name: "apply-due",

@@ -15,13 +15,13 @@ import { fillPath, pathFields } from "../../provider/fields.js";
 import type { ApiClient } from "../../provider/http/client.js";
 import type { Query } from "../../provider/http/request.js";
 import { isRecord } from "../../schema/naming.js";
+import { kindOfTypeToken } from "../../schema/type-token.js";
 import { runBounded } from "../../provider/concurrency.js";
 import { globToRegExp } from "../project/select.js";
 import { displayTextOf } from "../import/names.js";
 import { planImport } from "../import/plan.js";
 import type { AccountObject } from "../import/read.js";
 import { renderDeclaration } from "../import/render.js";
-import { shortType } from "./changes.js";
 
 export interface UnmanagedObject {
   kind: string;
@@ -54,7 +54,7 @@ const clientKind = definitions.find((definition) => definition.path === "/client
 
 /** The kind of a recorded resource of this package, else undefined (a stack, a provider, another package). */
 function kindOf(resource: RecordedResource): string | undefined {
-  return resource.type.startsWith("pulumi-nodejs:dynamic/monitoring:") ? shortType(resource.type) : undefined;
+  return kindOfTypeToken(resource.type);
 }
 
 /** The ids of the service's objects a stack's state records (each member of a monitor set included), lower case. */

@@ -1,9 +1,13 @@
 /**
- * `pulumi-monitoring pause`, `resume` and `overrides`: an operator's pause with an end, recorded in
- * the stack's state by one targeted run (cli/overrides/run.ts), ended early, and listed. Every
- * input is checked against the stack's state before the run, so a refused command writes nothing.
+ * `pulumi-monitoring pause`, `resume` and `overrides`: an operator's pause with an end, sent to the
+ * service and recorded in the stack's state (cli/overrides/writes.ts), ended early, and listed.
+ * Every input is checked against the stack's state first, so a refused command sends and writes
+ * nothing; the deployed state decides what a name means, never the checkout's program.
  */
-import { type OverrideRequest, type OverrideRow, overridesInState } from "../../provider/overrides.js";
+import { internal } from "../../provider/fields.js";
+import { planOf, recordsAfterPlan } from "../../provider/pauses.js";
+import { describeTakenOver } from "../fleet/runners/lease.js";
+import { fleetWorkspace } from "../project/workspace.js";
 import { joinedValues } from "../command/args.js";
 import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
@@ -12,15 +16,19 @@ import { UsageError } from "../command/usage.js";
 import { type FleetProject, readProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { actorOf, type PauseAsked, pauseAsked, untilOf, VALUED_OPTIONS } from "./request.js";
-import { type OverrideWork, readStackState, runOverrides, type StackState } from "./run.js";
+import { type OverrideRow, overridesInState } from "./records.js";
+import { readStackState, type StackState } from "./run.js";
 import { findTarget, type OverrideTarget } from "./targets.js";
+import { applyPauseChanges, type PauseChange } from "./writes.js";
 
 const PAUSE_USAGE = `Usage: pulumi-monitoring pause <resource> (--for DURATION | --until INSTANT) --reason TEXT [options]
 
 Pauses a monitor, a heartbeat or a set's member now and records an override in the stack's state:
 every deploy (up, fleet up, refresh, preview), from any runner of the stack, keeps it paused until
-the end, and the first deploy after the end resumes it. One targeted run (pulumi up --target) sends
-the pause call and records the override; nothing else of the stack is changed.
+the end, and the first deploy after the end resumes it. It sends the one pause call and records the
+override in the stack's state; nothing else of the service or the state is changed, and the
+stack's program is not run: the object is found in the deployed state, whatever the checkout
+declares (it works from a directory with no program, given --stack and the backend).
 
 <resource> is the program's name of the object (web), or a set's member (fleet[web]).
 
@@ -39,9 +47,9 @@ Exit status: 0 recorded, 1 the run failed, 2 bad usage (nothing written).`;
 
 const RESUME_USAGE = `Usage: pulumi-monitoring resume <resource> [options]
 
-Ends the override of a monitor, a heartbeat or a set's member early: one targeted run drops the
-record and resumes the object (unless a window in code or a declared \`paused: true\` asks for the
-pause). A name with no override is refused, and nothing is written.
+Ends the override of a monitor, a heartbeat or a set's member early: it drops the record and
+sends the one resume call (none when a window or a declared \`paused: true\` in the deployed
+program asks for the pause). A name with no override is refused, and nothing is written.
 
 Options:
   --stack NAME   The stack (default: the project's selected stack)
@@ -62,39 +70,73 @@ Options:
   --cwd DIR      The Pulumi project directory (default: the current directory)
   -h, --help     Show this text`;
 
-/** The object `name` of a stack to pause, with the request that pauses it; refuses before anything runs. */
-export function pauseRequest(state: StackState, stack: string, name: string, asked: PauseAsked, by: string): { target: OverrideTarget; request: OverrideRequest } {
+/** The pause of the object `name` of a stack until the end asked for; refuses before anything is sent. */
+export function pauseChange(state: StackState, stack: string, name: string, asked: PauseAsked, by: string): PauseChange {
   const target = findTarget(state.exported, stack, name);
-  return { target, request: { urn: target.urn, ...memberOf(target), until: untilOf(asked, state.now), reason: asked.reason, by } };
+  const override = { until: untilOf(asked, state.now), reason: asked.reason, by, at: new Date(state.now).toISOString() };
+  // A hand pause's sighting stays while it would keep the object paused once the override ends.
+  const { handPauseSeen } = recordsAfterPlan(target.outputs, planWithoutOverride(state, target));
+  return { target, write: true, override, ...(handPauseSeen === undefined ? {} : { handPauseSeen }) };
 }
 
-/** The object `name` of a stack and the request that ends its override; a name with none is refused. */
-export function resumeRequest(state: StackState, stack: string, name: string): { target: OverrideTarget; request: OverrideRequest } {
+/**
+ * The end of the override of the object `name` of a stack: the record dropped, and the resume call
+ * unless the deployed program or a window wants the object paused without it. A name with no
+ * override is refused.
+ */
+export function resumeChange(state: StackState, stack: string, name: string): PauseChange {
   const target = findTarget(state.exported, stack, name);
   if (!overridesInState(state.exported, state.now).some((row) => rowName(row) === target.name)) {
     throw new UsageError(`${target.name} of stack ${stack} has no override to end (pulumi-monitoring overrides lists them)`);
   }
-  return { target, request: { urn: target.urn, ...memberOf(target), end: true } };
+  const plan = planWithoutOverride(state, target);
+  const { handPauseSeen } = recordsAfterPlan(target.outputs, plan);
+  const paused = plan.paused === true;
+  return { target, ...(paused && target.outputs["paused"] === true ? {} : { write: paused }), ...(handPauseSeen === undefined ? {} : { handPauseSeen }) };
 }
 
-const memberOf = (target: OverrideTarget) => (target.member === undefined ? {} : { member: target.member });
+function planWithoutOverride(state: StackState, target: OverrideTarget) {
+  const { [internal.override]: _override, ...outputs } = target.outputs;
+  return planOf(target.inputs, outputs, state);
+}
 
 /** `web`, `fleet[web]`: a row's object as the commands name it. */
 export const rowName = (row: OverrideRow): string => (row.member === undefined ? row.resource : `${row.resource}[${row.member}]`);
 
-/**
- * Records the overrides of `work` in one run of the stack: the lines that say whose dead runs'
- * locks it took over, then what was done to each object.
- */
-export async function recordOverrides(project: FleetProject, stack: string, work: readonly OverrideWork[], budgetAddress?: string): Promise<string[]> {
-  const takenOver = await runOverrides(project, stack, work, budgetAddress);
-  return [...takenOver, ...work.map(({ target, request }) => doneLine(stack, target, request))];
+/** What a pause or resume did in one stack: a line per lock taken over and per object done; what failed, if anything did. */
+export interface OverridesDone {
+  lines: string[];
+  failure?: string;
 }
 
-/** What a recorded pause or resume prints. */
-function doneLine(stack: string, target: OverrideTarget, request: OverrideRequest): string {
-  if ("end" in request) return `Ended the override of ${target.kind} ${target.name} in stack ${stack}: resumed unless a window or the program asks for the pause.`;
-  return `Paused ${target.kind} ${target.name} in stack ${stack} until ${request.until} for '${request.reason}', by ${request.by}: deploys keep it paused until then.`;
+/**
+ * Sends and records `changes` in one stack: the lines that say whose dead runs' locks it took
+ * over, then what was done to each object, and the failure naming each object whose call failed,
+ * or the state that could not be written.
+ */
+export async function recordOverrides(project: FleetProject, stack: string, changes: readonly PauseChange[], budget?: string): Promise<OverridesDone> {
+  const workspace = await fleetWorkspace(project.dir);
+  const { outcomes, takenOver, unrecorded } = await applyPauseChanges({ project, stack, workspace, ...(budget === undefined ? {} : { budget }) }, changes);
+  const failed = outcomes.filter((outcome) => outcome.error !== undefined);
+  const lines = [...takenOver.map((lock) => `took over ${describeTakenOver(lock)}`), ...outcomes.filter((outcome) => outcome.error === undefined).map(({ change }) => doneLine(stack, change, unrecorded))];
+  if (failed.length === 0 && unrecorded === undefined) return { lines };
+  const why = [...failed.map(({ change, error }) => `${change.target.kind} ${change.target.name}: ${error}`), ...(unrecorded === undefined ? [] : [`the state could not be written: ${unrecorded}`])];
+  return { lines, failure: `stack ${stack}: ${why.join("; ")}` };
+}
+
+/** Prints what was done, then fails with what was not. */
+function report({ lines, failure }: OverridesDone, io: CommandIO): number {
+  io.stdout.write(lines.map((line) => `${line}\n`).join(""));
+  if (failure !== undefined) throw new Error(failure);
+  return EXIT.ok;
+}
+
+/** What a pause or resume did, as the next deploy will see it. */
+function doneLine(stack: string, { target, write, override }: PauseChange, unrecorded: string | undefined): string {
+  const recorded = unrecorded === undefined ? "" : " (the service holds it; the state does not record it yet: run the command again)";
+  if (override !== undefined) return `Paused ${target.kind} ${target.name} in stack ${stack} until ${override.until} for '${override.reason}', by ${override.by}: deploys keep it paused until then.${recorded}`;
+  const how = write === false ? "resumed it" : write === true ? "paused it, as the deployed program asks" : "it stays paused, as the deployed program asks";
+  return `Ended the override of ${target.kind} ${target.name} in stack ${stack}: ${how}.${recorded}`;
 }
 
 /** The one object a single-stack command names. */
@@ -114,9 +156,8 @@ const pauseCommand = defineCommand({
     const cwd = values.cwd ?? process.cwd();
     const stack = await chosenStack(cwd, values.stack);
     const project = await readProject(cwd);
-    const { target, request } = pauseRequest(await readStackState(project, stack, io.env), stack, name, asked, await actorOf(io.env, cwd));
-    io.stdout.write((await recordOverrides(project, stack, [{ target, request }])).map((line) => `${line}\n`).join(""));
-    return EXIT.ok;
+    const change = pauseChange(await readStackState(project, stack, io.env), stack, name, asked, await actorOf(io.env, cwd));
+    return report(await recordOverrides(project, stack, [change]), io);
   },
 });
 
@@ -133,9 +174,8 @@ export const resume = defineCommand({
     const cwd = values.cwd ?? process.cwd();
     const stack = await chosenStack(cwd, values.stack);
     const project = await readProject(cwd);
-    const { target, request } = resumeRequest(await readStackState(project, stack, io.env), stack, name);
-    io.stdout.write((await recordOverrides(project, stack, [{ target, request }])).map((line) => `${line}\n`).join(""));
-    return EXIT.ok;
+    const change = resumeChange(await readStackState(project, stack, io.env), stack, name);
+    return report(await recordOverrides(project, stack, [change]), io);
   },
 });
 

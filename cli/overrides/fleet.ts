@@ -2,12 +2,12 @@
  * `fleet pause|resume|overrides --stack GLOB --resource GLOB`: the override commands across client
  * stacks, for a maintenance several clients share. Every selected stack's state is read and every
  * request checked first, so a refused command writes nothing; then the stacks run at most
- * `--parallel` at a time, one targeted run each for all the objects it matches, their requests
- * paced together by the fleet's budget and counted; each object gets its line in the report, and
- * the run ends with the requests sent beside the minimum, one write per object.
+ * `--parallel` at a time, each with its calls and one write of its state for all the objects it
+ * matches (cli/overrides/writes.ts), their requests paced together by the fleet's budget and
+ * counted; each object gets its line in the report, and the run ends with the requests sent beside
+ * the minimum, one call per object.
  */
 import { runBounded } from "../../provider/concurrency.js";
-import { overridesInState } from "../../provider/overrides.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
@@ -17,16 +17,18 @@ import { budgetOfRun, COUNTING_BUDGET, withSharedBudget } from "../fleet/targets
 import { requestsBesideMinimum } from "../report/requests.js";
 import { readProject } from "../project/project.js";
 import { globToRegExp } from "../project/select.js";
-import { pauseRequest, recordOverrides, renderOverrides, resumeRequest, rowName } from "./command.js";
+import { type OverridesDone, pauseChange, recordOverrides, renderOverrides, resumeChange, rowName } from "./command.js";
+import { overridesInState } from "./records.js";
 import { actorOf, pauseAsked } from "./request.js";
-import { type OverrideWork, readStackState, type StackState } from "./run.js";
+import { readStackState, type StackState } from "./run.js";
 import { matchingTargets, type OverrideTarget } from "./targets.js";
+import type { PauseChange } from "./writes.js";
 
 export type OverrideVerb = "pause" | "resume" | "overrides";
 
 interface StackWork {
   stack: string;
-  requests: OverrideWork[];
+  changes: PauseChange[];
 }
 
 export async function runFleetOverrides(verb: OverrideVerb, options: FleetOptions, dir: string, stacks: readonly string[], io: CommandIO): Promise<number> {
@@ -49,28 +51,31 @@ export async function runFleetOverrides(verb: OverrideVerb, options: FleetOption
   const by = await actorOf(io.env, dir);
   const work: StackWork[] = read.map(({ stack, state }) => ({
     stack,
-    requests: targetsOf(verb, state, globs).map((target) => (asked === undefined ? resumeRequest(state, stack, target.name) : pauseRequest(state, stack, target.name, asked, by))),
+    changes: targetsOf(verb, state, globs).map((target) => (asked === undefined ? resumeChange(state, stack, target.name) : pauseChange(state, stack, target.name, asked, by))),
   }));
-  if (work.every((entry) => entry.requests.length === 0)) {
+  if (work.every((entry) => entry.changes.length === 0)) {
     throw new UsageError(`--resource ${globs.join(", ")} matches no ${verb === "resume" ? "object with an override" : "monitor, heartbeat or set member"} in the selected stacks (${stacks.join(", ")})`);
   }
   const { result: results, use } = await withSharedBudget(budgetOfRun(options, project) ?? COUNTING_BUDGET, (address) =>
-    runBounded(work, atOnce, async ({ stack, requests }) => {
-      return requests.length > 0 ? recordOverrides(project, stack, requests, address) : [];
-    }),
+    runBounded(work, atOnce, async ({ stack, changes }) => (changes.length > 0 ? recordOverrides(project, stack, changes, address) : { lines: [] as string[] }) as Promise<OverridesDone> | OverridesDone),
   );
   let failed = 0;
   results.forEach((result, index) => {
-    const { stack, requests } = work[index] as StackWork;
-    if (requests.length === 0) io.stdout.write(`${stack}: nothing matches --resource ${globs.join(", ")}\n`);
-    else if (result.status === "fulfilled") io.stdout.write(result.value.map((line) => `${stack}: ${line}\n`).join(""));
-    else {
+    const { stack, changes } = work[index] as StackWork;
+    if (changes.length === 0) io.stdout.write(`${stack}: nothing matches --resource ${globs.join(", ")}\n`);
+    else if (result.status === "fulfilled") {
+      io.stdout.write(result.value.lines.map((line) => `${stack}: ${line}\n`).join(""));
+      if (result.value.failure !== undefined) {
+        failed++;
+        io.stdout.write(`${stack}: FAILED: ${result.value.failure}\n`);
+      }
+    } else {
       failed++;
       io.stdout.write(`${stack}: FAILED: ${result.status === "rejected" ? (result.reason as Error).message : "not run"}\n`);
     }
   });
-  const minimum = work.reduce((sum, entry) => sum + entry.requests.length, 0);
-  io.stdout.write(`\n${requestsBesideMinimum(use?.granted ?? 0, minimum, "one write per object")}\n`);
+  const minimum = work.reduce((sum, entry) => sum + entry.changes.filter((change) => change.write !== undefined).length, 0);
+  io.stdout.write(`\n${requestsBesideMinimum(use?.granted ?? 0, minimum, "one call per object")}\n`);
   return failed === 0 ? EXIT.ok : EXIT.failed;
 }
 

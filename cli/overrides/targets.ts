@@ -1,43 +1,54 @@
 /**
  * Which object of a stack an override is about: `web` (a monitor or heartbeat the program names
- * so) or `fleet[web]` (a set's member), found in the stack's exported state. Pure, so that a name
- * the stack lacks is refused before anything runs.
+ * so) or `fleet[web]` (a set's member), found in the stack's exported state, with what the state
+ * records of it (its id, the inputs the last deploy declared, its outputs). Pure, so that a name the
+ * stack lacks is refused before anything runs. The deployed state decides, not the checkout: an
+ * object the program no longer declares is still found, and still paused.
  */
-import { membersOf } from "../../schema/members.js";
+import { groupOf, recordedMembers } from "../../schema/members.js";
 import { isRecord } from "../../schema/naming.js";
 import { editDistance } from "../../schema/rule-messages.js";
 import { PAUSABLE_KINDS } from "../../provider/pauses.js";
 import { UsageError } from "../command/usage.js";
+import { ownResources } from "../project/state.js";
 import { globToRegExp } from "../project/select.js";
 
-/** An object that can be paused, as the override run aims at it. */
+type Values = Record<string, unknown>;
+
+/** An object whose pause state an operator can set, as the state records it. */
 export interface OverrideTarget {
-  /** As the user writes it: `web`, `fleet[web]`. */
+  /** As the user writes it and every message names it: `web`, `fleet[web]`. */
   name: string;
   urn: string;
   /** The set's member key. */
   member?: string;
-  /** `Monitor`, `Heartbeat`, `MonitorSet`. */
+  /** The resource's kind: `Monitor`, `Heartbeat`, `MonitorSet`. */
   kind: string;
+  /** The object's own kind, whose calls pause it: `Monitor`, `Heartbeat` (a set's member is a `Monitor`). */
+  objectKind: string;
+  /** Its id in the service. */
+  id: string;
+  /** What the last deploy declared of it (`paused`, `pauses`). */
+  inputs: Values;
+  /** What the state records of it, as a single resource of its kind records it. */
+  outputs: Values;
 }
-
-const SET_KINDS = ["MonitorSet"];
 
 /** Every object of the exported state an override can pause, single objects and each set's members. */
 export function pausableObjects(exported: unknown): OverrideTarget[] {
-  const deployment = isRecord(exported) && isRecord(exported["deployment"]) ? exported["deployment"] : undefined;
-  const resources = Array.isArray(deployment?.["resources"]) ? deployment["resources"] : [];
   const targets: OverrideTarget[] = [];
-  for (const resource of resources) {
-    if (!isRecord(resource) || typeof resource["urn"] !== "string" || typeof resource["type"] !== "string") continue;
-    const urn = resource["urn"];
-    const kind = resource["type"].slice(resource["type"].lastIndexOf(":") + 1);
-    const name = urn.slice(urn.lastIndexOf("::") + 2);
-    if (PAUSABLE_KINDS.includes(kind)) targets.push({ name, urn, kind });
-    else if (SET_KINDS.includes(kind) && isRecord(resource["outputs"])) {
-      for (const member of membersOf(kind, resource["outputs"])) {
-        if (member.key !== undefined) targets.push({ name: `${name}[${member.key}]`, urn, member: member.key, kind });
-      }
+  for (const { urn, kind, name, id, inputs, outputs } of ownResources(exported)) {
+    if (PAUSABLE_KINDS.includes(kind)) {
+      if (id !== undefined) targets.push({ name, urn, kind, objectKind: kind, id, inputs, outputs });
+      continue;
+    }
+    const group = groupOf(kind);
+    if (group === undefined || !PAUSABLE_KINDS.includes(group.member.kind)) continue;
+    const members = inputs[group.membersField];
+    const declared: Values = isRecord(members) ? members : {};
+    for (const [key, member] of recordedMembers(group, outputs)) {
+      const memberInputs = declared[key];
+      targets.push({ name: `${name}[${key}]`, urn, member: key, kind, objectKind: group.member.kind, id: member.id, inputs: isRecord(memberInputs) ? memberInputs : {}, outputs: member.values });
     }
   }
   return targets;

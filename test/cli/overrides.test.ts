@@ -1,30 +1,43 @@
 /**
- * What `pause`, `resume` and `overrides` check before anything runs: until when, why and who;
- * which object of the stack's state a name means, and what a name the stack lacks is told; the
- * listing. The runs themselves (the engine, two runners) are test/examples/overrides.test.ts's.
+ * What `pause`, `resume` and `overrides` decide before anything is sent: until when, why and who;
+ * which object of the stack's deployed state a name means (by the whole type token: another
+ * package's `Monitor` is none of ours), and what a name the stack lacks is told; the call and the
+ * records each command asks for; the listing. The runs themselves (the engine, two runners, stale
+ * checkouts) are test/examples/overrides.test.ts's.
  */
 import { describe, expect, it } from "vitest";
 import { joinedValues } from "../../cli/command/args.js";
 import { UsageError } from "../../cli/command/usage.js";
-import { pause, pauseRequest, renderOverrides, resumeRequest } from "../../cli/overrides/command.js";
+import { pause, pauseChange, renderOverrides, resumeChange } from "../../cli/overrides/command.js";
+import { overridesInState, withRecordedPauses } from "../../cli/overrides/records.js";
 import { actorOf, pauseAsked, untilOf, VALUED_OPTIONS } from "../../cli/overrides/request.js";
 import { findTarget, matchingTargets } from "../../cli/overrides/targets.js";
 
 const NOW = Date.parse("2030-11-28T20:00:00Z");
-const urn = (type: string, name: string) => `urn:pulumi:acme::shop::pulumi-nodejs:dynamic:Resource$pulumi-monitoring:index:${type}::${name}`;
+const TOKEN = "pulumi-nodejs:dynamic/monitoring:";
+const urn = (type: string, name: string) => `urn:pulumi:acme::shop::${TOKEN}${type}::${name}`;
 const override = { until: "2030-11-28T22:00:00.000Z", reason: "incident 42", by: "alice", at: "2030-11-28T20:00:00.000Z" };
 const exported = {
+  version: 3,
   deployment: {
     resources: [
       { urn: "urn:pulumi:acme::shop::pulumi:pulumi:Stack::shop-acme", type: "pulumi:pulumi:Stack" },
-      { urn: urn("Monitor", "web"), type: "pulumi-monitoring:index:Monitor", outputs: { url: "https://shop.example", __override: override } },
-      { urn: urn("Heartbeat", "backup"), type: "pulumi-monitoring:index:Heartbeat", outputs: {} },
-      { urn: urn("NotificationChannel", "ops"), type: "pulumi-monitoring:index:NotificationChannel", outputs: {} },
-      { urn: urn("MonitorSet", "fleet"), type: "pulumi-monitoring:index:MonitorSet", outputs: { ids: { api: "m1", docs: "m2" }, monitors: { api: { url: "https://a" }, docs: { url: "https://d" } } } },
+      { urn: urn("Monitor", "web"), type: `${TOKEN}Monitor`, id: "w1", inputs: { paused: false }, outputs: { url: "https://shop.example", paused: true, __override: override } },
+      { urn: urn("Heartbeat", "backup"), type: `${TOKEN}Heartbeat`, id: "h1", inputs: {}, outputs: { paused: false } },
+      { urn: urn("NotificationChannel", "ops"), type: `${TOKEN}NotificationChannel`, id: "c1", outputs: {} },
+      // Another package's kinds of the same last segment are none of ours.
+      { urn: "urn:pulumi:acme::shop::acme:index:Monitor::legacy", type: "acme:index:Monitor", id: "x1", outputs: {} },
+      {
+        urn: urn("MonitorSet", "fleet"),
+        type: `${TOKEN}MonitorSet`,
+        id: "set-1",
+        inputs: { monitors: { api: { url: "https://a", pauses: [{ from: "2030-11-28T19:00:00Z", to: "2030-11-28T23:00:00Z", reason: "migration" }] }, docs: { url: "https://d" } } },
+        outputs: { ids: { api: "m1", docs: "m2" }, statuses: { api: "UP", docs: "UP" }, monitors: { api: { url: "https://a", paused: true }, docs: { url: "https://d", paused: false } } },
+      },
     ],
   },
 };
-const state = { exported, now: NOW };
+const state = { exported, now: NOW, handPauses: { rule: "putBack" as const } };
 
 describe("until when and why", () => {
   it.each([
@@ -70,11 +83,15 @@ describe("who", () => {
 
 describe("which object", () => {
   it.each([
-    { name: "web", target: { name: "web", urn: urn("Monitor", "web"), kind: "Monitor" } },
-    { name: "backup", target: { name: "backup", urn: urn("Heartbeat", "backup"), kind: "Heartbeat" } },
-    { name: "fleet[docs]", target: { name: "fleet[docs]", urn: urn("MonitorSet", "fleet"), member: "docs", kind: "MonitorSet" } },
-  ])("finds $name in the state", ({ name, target }) => {
-    expect(findTarget(exported, "acme", name)).toEqual(target);
+    { name: "web", target: { name: "web", urn: urn("Monitor", "web"), kind: "Monitor", objectKind: "Monitor", id: "w1" } },
+    { name: "backup", target: { name: "backup", urn: urn("Heartbeat", "backup"), kind: "Heartbeat", objectKind: "Heartbeat", id: "h1" } },
+    { name: "fleet[docs]", target: { name: "fleet[docs]", urn: urn("MonitorSet", "fleet"), member: "docs", kind: "MonitorSet", objectKind: "Monitor", id: "m2" } },
+  ])("finds $name in the deployed state, with its id", ({ name, target }) => {
+    expect(findTarget(exported, "acme", name)).toMatchObject(target);
+  });
+
+  it("reads a set's member as a single monitor records it, with what the last deploy declared of it", () => {
+    expect(findTarget(exported, "acme", "fleet[api]")).toMatchObject({ inputs: { pauses: [expect.objectContaining({ reason: "migration" })] }, outputs: { url: "https://a", paused: true, status: "UP" } });
   });
 
   it.each([
@@ -91,20 +108,27 @@ describe("which object", () => {
   });
 });
 
-describe("the requests", () => {
-  it("pause: the object's urn and member, the end from the stack's now, the reason and the author", () => {
-    expect(pauseRequest(state, "acme", "fleet[api]", pauseAsked({ for: "2h", reason: "incident 42" }), "alice").request).toEqual({
-      urn: urn("MonitorSet", "fleet"),
-      member: "api",
-      until: "2030-11-28T22:00:00.000Z",
-      reason: "incident 42",
-      by: "alice",
+describe("what each command sends and records", () => {
+  it("pause: one pause call, and the override with the end from the stack's now, the reason and the author", () => {
+    expect(pauseChange(state, "acme", "fleet[docs]", pauseAsked({ for: "2h", reason: "incident 42" }), "alice")).toMatchObject({
+      target: { name: "fleet[docs]", id: "m2" },
+      write: true,
+      override: { until: "2030-11-28T22:00:00.000Z", reason: "incident 42", by: "alice", at: "2030-11-28T20:00:00.000Z" },
     });
   });
 
-  it("resume: ends a recorded override, and refuses an object with none", () => {
-    expect(resumeRequest(state, "acme", "web").request).toEqual({ urn: urn("Monitor", "web"), end: true });
-    expect(() => resumeRequest(state, "acme", "backup")).toThrow(new UsageError("backup of stack acme has no override to end (pulumi-monitoring overrides lists them)"));
+  it("resume: the record dropped and the resume call; no call where the deployed program's window keeps it paused", () => {
+    const web = resumeChange(state, "acme", "web");
+    expect(web).toMatchObject({ target: { name: "web" }, write: false });
+    expect(web).not.toHaveProperty("override");
+    const withWindow = { ...state, exported: withRecordedPauses(exported as never, [{ target: findTarget(exported, "acme", "fleet[api]"), override }]) };
+    const api = resumeChange(withWindow, "acme", "fleet[api]");
+    expect(api).not.toHaveProperty("write");
+    expect(api).not.toHaveProperty("override");
+  });
+
+  it("resume refuses an object with no override", () => {
+    expect(() => resumeChange(state, "acme", "backup")).toThrow(new UsageError("backup of stack acme has no override to end (pulumi-monitoring overrides lists them)"));
   });
 
   it("`pause` without a resource is bad usage, before any stack is read", async () => {
@@ -112,6 +136,41 @@ describe("the requests", () => {
     const io = { stdout: { write: () => true }, stderr: { write: (text: string) => stderr.push(text) }, stdin: process.stdin, signals: process, env: {} };
     expect(await pause.run(["--for", "2h", "--reason", "x", "--cwd", "/nonexistent"], io)).toBe(2);
     expect(stderr.join("")).toContain("pulumi-monitoring pause: name the resource: web, or a set's member fleet[web]");
+  });
+});
+
+describe("the records in the state", () => {
+  it("lists each override with who, why, until when, and whether it is active or ended", () => {
+    const recorded = withRecordedPauses(exported as never, [{ target: findTarget(exported, "acme", "fleet[api]"), override: { ...override, until: "2030-11-28T19:30:00.000Z" } }]);
+    expect(overridesInState(recorded, NOW)).toEqual([
+      { resource: "web", type: "Monitor", ...override, state: "active" },
+      { resource: "fleet", member: "api", type: "MonitorSet", ...override, until: "2030-11-28T19:30:00.000Z", state: "ended" },
+    ]);
+  });
+
+  it.each([{ exported: undefined }, { exported: {} }, { exported: { deployment: { resources: "none" } } }])("lists nothing from a state without resources: $exported", ({ exported }) => {
+    expect(overridesInState(exported, 0)).toEqual([]);
+  });
+
+  it("a write changes only the written object's pause state and records, a member's in the set's maps, and drops an empty map", () => {
+    const paused = withRecordedPauses(exported as never, [{ target: findTarget(exported, "acme", "fleet[docs]"), held: { paused: true, status: "PAUSED", name: "ignored" }, override }]);
+    const [before, after] = [exported, paused].map((one) => (one as typeof exported).deployment.resources) as [typeof exported.deployment.resources, typeof exported.deployment.resources];
+    expect(after.slice(0, 5)).toEqual(before.slice(0, 5));
+    expect(after[5]!.outputs).toEqual({
+      ...before[5]!.outputs,
+      statuses: { api: "UP", docs: "PAUSED" },
+      monitors: { api: (before[5]!.outputs as { monitors: { api: object } }).monitors.api, docs: { url: "https://d", paused: true } },
+      __override: { docs: override },
+    });
+    const resumed = withRecordedPauses(paused, [{ target: findTarget(paused, "acme", "fleet[docs]"), held: { paused: false } }]);
+    expect(resumed.deployment.resources[5].outputs).not.toHaveProperty("__override");
+    const single = withRecordedPauses(exported as never, [{ target: findTarget(exported, "acme", "web"), held: { paused: false, status: "UP" } }]);
+    expect(single.deployment.resources[1].outputs).toEqual({ url: "https://shop.example", paused: false, status: "UP" });
+  });
+
+  it("refuses to record an object the state no longer holds", () => {
+    const target = findTarget(exported, "acme", "web");
+    expect(() => withRecordedPauses({ version: 3, deployment: { resources: [] } } as never, [{ target, held: { paused: true } }])).toThrow("web is no longer in the stack's state");
   });
 });
 

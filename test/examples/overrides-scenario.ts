@@ -14,7 +14,7 @@ import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { cp, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OverrideRow } from "../../provider/overrides.js";
+import type { OverrideRow } from "../../cli/overrides/records.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { leaveKilledRunsLock, tookOverLine } from "../support/killed-run-lock.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
