@@ -4,7 +4,7 @@
  */
 import { parseDuration } from "../command/args.js";
 import { defineCommand } from "../command/command.js";
-import { readProject } from "../project/project.js";
+import { operatorProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { fleetWorkspace } from "../project/workspace.js";
 import { applyDue } from "./run.js";
@@ -43,7 +43,8 @@ export const applyDueCommand = defineCommand({
   options: { ...STACK_OPTIONS, "wait-lock": { type: "string" }, json: { type: "boolean" } },
   async run({ values }, io) {
     const cwd = values.cwd ?? process.cwd();
-    const [name, project, workspace] = await Promise.all([chosenStack(cwd, values.stack), readProject(cwd), fleetWorkspace(cwd)]);
+    const name = await chosenStack(cwd, values.stack);
+    const [project, workspace] = await Promise.all([operatorProject(cwd, name), fleetWorkspace(cwd)]);
     const waitLockMs = values["wait-lock"] === undefined ? 0 : parseDuration("--wait-lock", values["wait-lock"]);
     return applyDue([{ label: name, name, role: "client", project, workspace }], { atOnce: 1, budget: project.budget, waitLockMs, json: values.json ?? false }, io);
   },

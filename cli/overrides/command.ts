@@ -13,7 +13,7 @@ import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
 import { UsageError } from "../command/usage.js";
-import { type FleetProject, readProject } from "../project/project.js";
+import { type FleetProject, operatorProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { actorOf, type PauseAsked, pauseAsked, untilOf, VALUED_OPTIONS } from "./request.js";
 import { type OverrideRow, overridesInState } from "./records.js";
@@ -155,7 +155,7 @@ const pauseCommand = defineCommand({
     const asked = pauseAsked(values);
     const cwd = values.cwd ?? process.cwd();
     const stack = await chosenStack(cwd, values.stack);
-    const project = await readProject(cwd);
+    const project = await operatorProject(cwd, stack);
     const change = pauseChange(await readStackState(project, stack, io.env), stack, name, asked, await actorOf(io.env, cwd));
     return report(await recordOverrides(project, stack, [change]), io);
   },
@@ -173,7 +173,7 @@ export const resume = defineCommand({
     const name = resourceOf(positionals);
     const cwd = values.cwd ?? process.cwd();
     const stack = await chosenStack(cwd, values.stack);
-    const project = await readProject(cwd);
+    const project = await operatorProject(cwd, stack);
     const change = resumeChange(await readStackState(project, stack, io.env), stack, name);
     return report(await recordOverrides(project, stack, [change]), io);
   },
@@ -186,7 +186,7 @@ export const overrides = defineCommand({
   async run({ values }, io) {
     const cwd = values.cwd ?? process.cwd();
     const stack = await chosenStack(cwd, values.stack);
-    const state = await readStackState(await readProject(cwd), stack, io.env);
+    const state = await readStackState(await operatorProject(cwd, stack), stack, io.env);
     const rows = overridesInState(state.exported, state.now);
     io.stdout.write(values.json ? `${JSON.stringify({ stack, overrides: rows }, null, 2)}\n` : renderOverrides([{ stack, rows }]));
     return EXIT.ok;

@@ -134,6 +134,22 @@ export async function readProject(dir: string): Promise<FleetProject> {
   return parseProject(absolute, text);
 }
 
+/**
+ * The project of a command that works from a stack's state alone (`pause`, `resume`, `overrides`,
+ * `apply-due`): the checkout's Pulumi.yaml when `dir` holds one; else, from a directory with no
+ * program (an on-call laptop), the project a fully qualified stack names
+ * (`organization/agency/acme`), its backend and key from the environment.
+ */
+export async function operatorProject(dir: string, stack: string): Promise<FleetProject> {
+  try {
+    return await readProject(dir);
+  } catch (error) {
+    const qualified = /^[^/]+\/([^/]+)\/[^/]+$/.exec(stack);
+    if (qualified === null) throw new Error(`${(error as Error).message.replace(/: run the fleet.*$/, "")}: run the command in the stack's project directory, or name the stack in full (--stack organization/<project>/<stack>) to work without a checkout`);
+    return parseProject(resolve(dir), `name: ${qualified[1]}\nruntime: nodejs\n`);
+  }
+}
+
 /** The settings file of a stack: `Pulumi.acme.yaml` for `acme` and `organization/agency/acme`. */
 export function stackConfigPath(project: FleetProject, stack: string): string {
   return join(project.stackConfigDir, `Pulumi.${basename(stack)}.yaml`);

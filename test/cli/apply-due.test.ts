@@ -2,12 +2,13 @@
  * `fleet apply-due`, the scheduled job's command, on a fleet of 20 stacks of one monitor each
  * (test/programs/pauses, whose Pulumi.yaml says `refresh: always`), deployed once at T, two of
  * them with a window from T+1h to T+3h:
- * - at T+30m nothing is due: no stack runs a Pulumi operation (no state file is written) and the
- *   service gets no request;
- * - at T+1h05 exactly the two windows' pauses are due: the service gets those 2 writes and
- *   nothing else (no refresh, no read), the command prints "2 requests (minimum 2", and a change
- *   of the program made meanwhile (a name) waits for the next deploy; the lock an apply-due killed
- *   mid-run left on one of them (this host, its process gone) is taken over, and said;
+ * - at T+30m nothing is due: no state file is written and the service gets no request;
+ * - at T+1h05 exactly the two windows' pauses are due: the service gets those 2 calls and
+ *   nothing else (no refresh, no read: the calls' answers show the outcome), the command prints
+ *   "2 requests (minimum 2", exactly those two stacks' states are written, and a change of the
+ *   program made meanwhile (a name) waits for the next deploy, since the program is not run; the
+ *   lock an apply-due killed mid-run left on one of them (this host, its process gone) is taken
+ *   over, and said;
  * - at T+3h05 `apply-due --stack c01` (one stack) resumes its monitor with 1 request, still
  *   leaving the name to the next deploy.
  * The commands run in this process through their own entries (test/support/commands.ts); the
@@ -93,14 +94,14 @@ describe("fleet apply-due on 20 stacks", () => {
     if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
   });
 
-  it("with nothing due, runs no Pulumi operation and sends no request", async () => {
+  it("with nothing due, sends no request and writes no state", async () => {
     const before = await stateTimes();
     await emulator.admin.clearRequestLog();
     const { code, stdout, stderr } = await applyDueAt(30);
     expect(code, stderr).toBe(0);
     expect(await emulator.admin.requestLog()).toEqual([]);
     expect(await stateTimes()).toEqual(before);
-    expect(stdout).toContain("0 requests (minimum 0: one write per due change); 20 of 20 stacks had nothing due");
+    expect(stdout).toContain("0 requests (minimum 0: one call per due pause or resume); 20 of 20 stacks had nothing due");
   }, STEP_MS);
 
   it("with two windows started, sends exactly their two pauses, no read, takes over the lock a killed run left, and leaves the program's other change to the next deploy", async () => {
@@ -117,7 +118,7 @@ describe("fleet apply-due on 20 stacks", () => {
     const paused = await Promise.all(requests.map((request) => emulator.byHand<{ name: string; paused: boolean }>("GET", request.slice(5, -"/pause".length))));
     expect(paused.map(({ name, paused }) => ({ name, paused })).sort((a, b) => a.name.localeCompare(b.name))).toEqual(WINDOWED.map((stack) => ({ name: `${stack} site`, paused: true })));
 
-    expect(stdout).toContain("2 requests (minimum 2: one write per due change); 18 of 20 stacks had nothing due");
+    expect(stdout).toContain("2 requests (minimum 2: one call per due pause or resume); 18 of 20 stacks had nothing due");
     for (const stack of WINDOWED) expect(stdout).toMatch(new RegExp(`^${stack}  applied: pause site \\('database upgrade'\\)$`, "m"));
     expect(stdout).toMatch(new RegExp(`^${WINDOWED[1]}  applied: .*\n {${WINDOWED[1]!.length + 2}}${tookOverLine(killedPid).source}`, "m"));
     const after = await stateTimes();
@@ -134,7 +135,7 @@ describe("fleet apply-due on 20 stacks", () => {
     expect(requests).toEqual([expect.stringMatching(/^POST \/monitors\/[^/]+\/resume$/)]);
     expect(await emulator.byHand("GET", requests[0]!.slice(5, -"/resume".length))).toMatchObject({ name: `${stack} site`, paused: false });
     expect(JSON.parse(stdout)).toEqual({
-      stacks: [{ stack, due: [{ urn: expect.stringMatching(/::site$/), resource: "site", type: "Monitor", paused: false, reason: expect.any(String) }], result: "applied" }],
+      stacks: [{ stack, due: [{ urn: expect.stringMatching(/::site$/), object: "site", type: "Monitor", paused: false, reason: expect.any(String), done: true }], result: "applied" }],
       requests: 1,
       minimum: 1,
     });
