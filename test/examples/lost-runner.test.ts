@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { killSession } from "../support/kill-session.js";
 import { NOTHING_LISTENS } from "../support/nothing-listens.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
@@ -156,33 +157,6 @@ async function killMidway(requests: readonly (readonly [method: string, path: st
   const completedBy = Date.now() + 2 * HELD_MS;
   while ((await emulator.admin.requestLog()).filter((entry) => entry.fault === "latency").length < held) {
     if (Date.now() > completedBy) throw new Error(`the service did not complete the ${held} requests held when the runner died`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/**
- * SIGKILL to every process of the session `detached` started, as a machine that goes away ends
- * them: the fleet, the Pulumi CLIs and their plugins, which the CLI starts in process groups of
- * their own.
- */
-async function killSession(session: number): Promise<void> {
-  for (let round = 0; round < 5; round++) {
-    const members: number[] = [];
-    for (const entry of await readdir("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-      // pid (comm) state ppid pgrp session ...
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[3]) === session && fields[0] !== "Z") members.push(Number(entry));
-    }
-    if (members.length === 0) return;
-    for (const pid of members) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Gone already.
-      }
-    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

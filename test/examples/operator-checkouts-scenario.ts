@@ -5,17 +5,24 @@
  * that are not at the deployed commit: behind it, ahead of it with pending edits, without the
  * resource, without the set member, with the resource moved under an alias, and from a directory
  * with no program at all (the stack named in full, its key and backend from the environment).
- * For a Monitor, a Heartbeat and a set's member, each command sends exactly its one call (the
+ * For a Monitor, a Heartbeat and a set's member, each `pause` sends exactly its one call (the
  * emulator's answer shows the outcome, so no read follows), and `pulumi stack export` before and
- * after differs only in that object's pause state and override record. Nothing is created,
- * updated, replaced or deleted: the objects the checkouts leave out are all still there.
+ * after differs only in that object's pause state and override record; `fleet resume` then ends
+ * them all with one call each. Nothing is created, updated, replaced or deleted: the objects the
+ * checkouts leave out are all still there.
+ * A `pause` killed with SIGKILL once its call reached the service (the runner gone, as an
+ * ephemeral CI runner goes) leaves nothing for a person to clean up: the next `pause`, from
+ * another runner, sends the call again (a paused object stays paused: no duplicate) and records
+ * the one override.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { spawn } from "node:child_process";
 import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportedState } from "../../cli/project/state.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { killSession } from "../support/kill-session.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testCli } from "../support/pulumi.js";
 import { type CommandResult, runHere, runnerEnvironment } from "./support.js";
@@ -70,7 +77,7 @@ function withoutPauseOf(resources: Resource[], object: string): Resource[] {
     if (key === undefined) {
       for (const field of ["paused", "status", "__override"]) delete (outputs as Record<string, unknown>)[field];
     } else {
-      delete outputs["monitors"]![key]!["paused"];
+      delete (outputs["monitors"]![key] as Record<string, unknown>)["paused"];
       delete outputs["statuses"]?.[key];
       delete outputs["__override"]?.[key];
       if (outputs["__override"] !== undefined && Object.keys(outputs["__override"]).length === 0) delete outputs["__override"];
@@ -79,7 +86,11 @@ function withoutPauseOf(resources: Resource[], object: string): Resource[] {
   });
 }
 
-export function describeOperatorCheckouts({ profile, backend }: { profile: "default" | "alt"; backend: "file" | "postgres" }): void {
+/**
+ * The scenario on the emulator's `profile` with the state in a file backend or PostgreSQL; `cases`
+ * the checkouts it runs from (all of them by default).
+ */
+export function describeOperatorCheckouts({ profile, backend, cases = CASES }: { profile: "default" | "alt"; backend: "file" | "postgres"; cases?: typeof CASES }): void {
   describe(`pause and resume from checkouts away from the deployed commit, ${backend} backend, ${profile} profile`, () => {
     const base = join(repoRoot, ".work", `operator-checkouts-${profile}-${process.pid}`);
     const deployDir = join(base, "deployed");
@@ -90,11 +101,13 @@ export function describeOperatorCheckouts({ profile, backend }: { profile: "defa
     let ids: Record<string, string>;
 
     const workspace = () => LocalWorkspace.create({ workDir: deployDir, envVars: env, pulumiCommand: testCli() });
+    /** A runner of its own: its own Pulumi home, as another CI machine has. */
+    const runnerEnv = (runner: string) => ({ ...env, PULUMI_HOME: join(base, `home-${runner}`) });
     const resources = async () => (await exportedState(await workspace(), STACK)).deployment.resources as Resource[];
     /** `pulumi-monitoring <args>` from `dir` at T + minutes, and every request it sent. */
-    async function run(dir: string, minutes: number, args: string[]): Promise<CommandResult & { requests: string[] }> {
+    async function run(dir: string, minutes: number, args: string[], runner = "oncall"): Promise<CommandResult & { requests: string[] }> {
       await emulator.admin.clearRequestLog();
-      const result = await runHere([...args, "--cwd", dir], { ...env, PULUMI_MONITORING_NOW: at(minutes), PULUMI_MONITORING_ACTOR: "oncall" });
+      const result = await runHere([...args, "--cwd", dir], { ...runnerEnv(runner), PULUMI_MONITORING_NOW: at(minutes), PULUMI_MONITORING_ACTOR: "oncall" });
       return { ...result, requests: (await emulator.admin.requestLog()).map(({ method, path }) => `${method} ${path}`) };
     }
     const callOf = (object: string, verb: "pause" | "resume") => `POST /${object === "backup" ? "heartbeats" : "monitors"}/${ids[object]}/${verb}`;
@@ -129,31 +142,77 @@ export function describeOperatorCheckouts({ profile, backend }: { profile: "defa
       await Promise.all([postgres?.stop(), emulator?.stop(), rm(base, { recursive: true, force: true })]);
     });
 
-    it.each(CASES)("from a checkout $checkout, `pause $object` then `resume $object` send one call each and change only its pause state and override record", async ({ checkout, object }) => {
+    /** The state as the previous step left it: each step may change only what it names. */
+    let previous: Resource[];
+
+    it.each(cases)("from a checkout $checkout, `pause $object` sends its one call and changes only that object's pause state and override record", async ({ checkout, object }) => {
       const dir = dirs[checkout]!;
       const stack = CHECKOUTS[checkout] === undefined ? `organization/declared/${STACK}` : STACK;
-      const before = await resources();
+      previous ??= await resources();
 
-      const paused = await run(dir, 10, ["pause", object, "--for", "1h", "--reason", "INC-10", "--stack", stack]);
+      const paused = await run(dir, 10, ["pause", object, "--for", "1h", "--reason", `INC-10 ${checkout}`, "--stack", stack]);
       expect(paused.code, paused.stderr).toBe(0);
-      expect(paused.stdout).toContain(`${object} in stack ${stack} until ${at(70)} for 'INC-10', by oncall: deploys keep it paused until then.`);
+      expect(paused.stdout).toContain(`${object} in stack ${stack} until ${at(70)} for 'INC-10 ${checkout}', by oncall: deploys keep it paused until then.`);
       expect(paused.requests).toEqual([callOf(object, "pause")]);
-      const during = await resources();
-      expect(withoutPauseOf(during, object)).toEqual(withoutPauseOf(before, object));
-      expect(JSON.stringify(during)).toContain('"reason":"INC-10"');
+      const now = await resources();
+      expect(withoutPauseOf(now, object)).toEqual(withoutPauseOf(previous, object));
+      expect(JSON.stringify(now)).toContain(`"reason":"INC-10 ${checkout}"`);
+      previous = now;
+    }, STEP_MS);
 
-      const resumed = await run(dir, 20, ["resume", object, "--stack", stack]);
+    it("`fleet resume` from a checkout without the resource ends every override with one resume call each, and the state is as deployed again but for the objects' status", async () => {
+      const deployedState = withoutPauseOf(withoutPauseOf(withoutPauseOf(await resources(), "web"), "backup"), "fleet[b]");
+      const objects = [...new Set(cases.map((one) => one.object))];
+      const resumed = await run(dirs["without the resource"]!, 20, ["fleet", "resume", "--stack", STACK, "--resource", "*"]);
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.requests).toEqual([callOf(object, "resume")]);
+      expect(resumed.requests.sort()).toEqual(objects.map((object) => callOf(object, "resume")).sort());
       const after = await resources();
-      expect(withoutPauseOf(after, object)).toEqual(withoutPauseOf(before, object));
       expect(JSON.stringify(after)).not.toContain("INC-10");
-      // Every object of the deployed stack is still on the service, as deployed.
+      expect(withoutPauseOf(withoutPauseOf(withoutPauseOf(after, "web"), "backup"), "fleet[b]")).toEqual(deployedState);
+      // Every object of the deployed stack is still on the service, active.
       for (const [name, id] of Object.entries(ids)) {
         if (name === "fleet") continue;
         const held = await emulator.byHand<{ paused: boolean }>("GET", `/${name === "backup" ? "heartbeats" : "monitors"}/${id}`);
         expect({ name, paused: held.paused }).toEqual({ name, paused: false });
       }
+    }, STEP_MS);
+
+    it("`pause` killed once its call reached the service is completed by the next `pause` from another runner: the call once more, one override recorded, nothing else", async () => {
+      const before = await resources();
+      const held = await emulator.admin.injectFault({ method: "POST", path: `/monitors/${ids["web"]}/pause`, latency_ms: 3_000 });
+      await emulator.admin.clearRequestLog();
+      const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "pause", "web", "--for", "1h", "--reason", "INC-12", "--stack", STACK, "--cwd", deployDir], {
+        env: { ...process.env, ...runnerEnv("killed"), PULUMI_MONITORING_NOW: at(40) },
+        detached: true,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      try {
+        for (let tries = 0; ((await emulator.admin.faults()).find((fault) => fault.id === held.id)?.fired ?? 0) < 1; tries++) {
+          if (tries > 600) throw new Error(`the killed runner's pause never reached the service: ${stderr}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await killSession(child.pid ?? 0);
+        await exited;
+        await emulator.admin.clearFaults();
+      }
+      // The service completes the call its client went away from; the state records nothing of it.
+      for (let tries = 0; !(await emulator.byHand<{ paused: boolean }>("GET", `/monitors/${ids["web"]}`)).paused; tries++) {
+        if (tries > 100) throw new Error("the service never completed the killed runner's pause");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(JSON.stringify(await resources())).not.toContain("INC-12");
+
+      const again = await run(deployDir, 41, ["pause", "web", "--for", "1h", "--reason", "INC-12", "--stack", STACK], "next");
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.requests).toEqual([callOf("web", "pause")]);
+      const after = await resources();
+      expect(withoutPauseOf(after, "web")).toEqual(withoutPauseOf(before, "web"));
+      expect(JSON.stringify(after).match(/INC-12/g)).toHaveLength(1);
+      expect((await run(deployDir, 42, ["resume", "web", "--stack", STACK], "next")).requests).toEqual([callOf("web", "resume")]);
     }, STEP_MS);
 
     it("a name the deployed stack lacks is refused from any checkout, with nothing sent or written", async () => {
