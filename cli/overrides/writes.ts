@@ -17,7 +17,7 @@ import { definitionOf } from "../../schema/index.js";
 import { mapBounded } from "../../provider/concurrency.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import type { OverrideRecord } from "../../provider/pause-plan.js";
-import { type LockWait, runUnderLock } from "../fleet/runners/dead-locks.js";
+import { type LockWait, writeStack } from "../fleet/runners/dead-locks.js";
 import type { TakenOverLock } from "../fleet/runners/lease.js";
 import { commandErrorMessage } from "../project/errors.js";
 import type { FleetProject } from "../project/project.js";
@@ -74,7 +74,7 @@ export async function applyPauseChanges(access: StackAccess, changes: readonly P
     await importState(access.workspace, access.stack, withRecordedPauses(fresh, done.map(({ change, held }) => ({ ...change, ...(held === undefined ? {} : { held }) }))));
   };
   try {
-    const { takenOver } = await runUnderLock(access.project, access.workspace, access.stack, record, lock);
+    const { takenOver } = await writeStack(access.project, access.workspace, access.stack, record, lock);
     return { outcomes, takenOver };
   } catch (error) {
     return { outcomes, takenOver: [], unrecorded: commandErrorMessage(error) };

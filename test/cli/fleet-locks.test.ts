@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { openLockStore } from "../../cli/fleet/runners/backend.js";
-import { runUnderLock, StackLockedError } from "../../cli/fleet/runners/dead-locks.js";
+import { writeStack, StackLockedError } from "../../cli/fleet/runners/dead-locks.js";
 import type { FleetProject } from "../../cli/project/project.js";
 import { FileLockStore, fileBackendRoot } from "../../cli/fleet/runners/file-lock-store.js";
 import { judgeLock, keepLease, type LockPolicy, renewalPeriod, takeOverStaleLocks } from "../../cli/fleet/runners/lease.js";
@@ -312,7 +312,7 @@ describe("a command refused by a stack's lock", () => {
   it("takes over the lock of a run whose process is gone (a pause killed mid-run), runs again, and says whose it was", async () => {
     const ended = await endedPid();
     const { calls, operation } = refusedOnce(await lockedBy("soylent", ended));
-    const { result, takenOver } = await runUnderLock(project, workspace, "soylent", operation);
+    const { result, takenOver } = await writeStack(project, workspace, "soylent", operation);
     expect([result, calls.count]).toEqual(["recorded", 2]);
     expect(takenOver).toEqual([{ holder: expect.objectContaining({ host: hostname(), pid: ended }), why: `its process (pid ${ended}) no longer exists on this host (${hostname()})` }]);
     expect(await readdir(lockDir("soylent"))).toEqual([]);
@@ -320,7 +320,7 @@ describe("a command refused by a stack's lock", () => {
 
   it("leaves the lock of a run still going, tries nothing more, and names the holder and why", async () => {
     const { calls, operation } = refusedOnce(await lockedBy("cyberdyne", process.pid));
-    const refused = await runUnderLock(project, workspace, "cyberdyne", operation).catch((error: unknown) => error);
+    const refused = await writeStack(project, workspace, "cyberdyne", operation).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(StackLockedError);
     const holder = `ci@${hostname().replaceAll(".", "\\.")}, pid ${process.pid}`;
     expect((refused as Error).message).toMatch(new RegExp(`^locked \\(by ${holder}, since \\S+\\), and its lock stands: its process \\(pid ${process.pid}\\) is still running on this host$`));
@@ -330,6 +330,6 @@ describe("a command refused by a stack's lock", () => {
 
   it("passes on a failure that is not a lock's", async () => {
     const failure = new Error("error: update failed");
-    await expect(runUnderLock(project, workspace, "stark", () => Promise.reject(failure))).rejects.toBe(failure);
+    await expect(writeStack(project, workspace, "stark", () => Promise.reject(failure))).rejects.toBe(failure);
   });
 });

@@ -6,7 +6,6 @@
 import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack, type StackSummary } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { setTimeout as sleep } from "node:timers/promises";
 import { EXIT } from "../../command/exit.js";
 import type { CommandIO } from "../../command/io.js";
 import { UsageError } from "../../command/usage.js";
@@ -15,9 +14,10 @@ import { stacksAtOnce } from "../runners/budget.js";
 import { createDisplay, type Display } from "./display.js";
 import { StackEvents } from "./events.js";
 import { inProcessRunner } from "./in-process.js";
-import { keepLease, type LockPolicy, renewalPeriod, type TakenOverLock, takeOverStaleLocks } from "../runners/lease.js";
+import type { LockPolicy, TakenOverLock } from "../runners/lease.js";
 import type { LockStore, StackPath } from "../runners/lock-store.js";
-import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "../runners/lock.js";
+import { describeLock, lockHolderOf } from "../runners/lock.js";
+import { type LockLoop, runUnderLock, StackLockedError } from "../runners/lock-loop.js";
 import { abortOnceListening, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import type { FleetOptions } from "../options.js";
 import { DRY_RUN_KEY, type FleetProject, readStackSettings } from "../../project/project.js";
@@ -51,8 +51,6 @@ interface RunningStack {
   abort: AbortController;
 }
 
-/** Times one stack is run again after its locks were taken over (or vanished), at most: locks that keep coming back are worth a look. */
-const MAX_TAKEOVERS = 3;
 
 export class FleetRun {
   readonly #stopStarting = new AbortController();
@@ -281,65 +279,54 @@ export class FleetRun {
     /** An operation of this run was started on the stack: only then may an interrupted one be left to cancel. */
     let operated = false;
     try {
-      stack = await Stack.select(target.name, target.workspace);
+      const selected = await Stack.select(target.name, target.workspace);
+      stack = selected;
       const judge = this.verb === "drift" ? stackFindings(stack, plainSettingsOf(target.project, target.name)) : undefined;
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
       const configFile = this.options.dryRun ? await writeConfig(target.label, await this.#runSettings(target)) : undefined;
-      const waitUntil = startedAt + (this.options.waitLockMs ?? 0);
-      const store = this.#lockStore;
       const stackPath: StackPath = { project: target.project.name, stack: basename(target.name) };
-      // After a lock is taken over, `up` and `destroy` read the service first whatever --no-refresh says: the dead run may have changed objects.
-      let refresh = this.options.refresh;
-      let clearPendingCreates = false;
-      let retakes = 0;
-      for (;;) {
-        // Ctrl-C came while this stack was getting ready (its settings written, its lock judged):
-        // no operation starts.
-        if (this.#stopStarting.signal.aborted) throw new Error("interrupted before its operation started");
-        const lease = store === undefined ? undefined : keepLease(store, stackPath, renewalPeriod(this.options.staleLockAfterMs));
-        const operation = abortOnceListening(abort.signal);
-        try {
-          operated = true;
-          await operate(stack, this.verb, {
-            onEvent: (event) => {
-              operation.listening();
-              events.observe(event);
-              show();
-            },
-            signal: operation.signal,
-            refresh,
-            clearPendingCreates,
-            ...(configFile ? { configFile } : {}),
-            ...(target.program ? { program: target.program } : {}),
-          });
-          break;
-        } catch (error) {
-          // Another run holds the stack: nothing was done, so the same operation can start again.
-          const holder = lockHolderOf(error);
-          if (holder !== undefined && store !== undefined && retakes < MAX_TAKEOVERS) {
-            this.#display?.update(target.label, { state: "running", step: `judging: ${describeLock(holder)}`, counts: events.counts, startedAt });
-            const outcome = await takeOverStaleLocks(store, stackPath, this.#lockPolicy()).catch(() => undefined);
-            // Taken over, or gone meanwhile (its run ended, or another runner took it over first): try
-            // again at once; the CLI's own lock lets one runner in and names it to the others.
-            if (outcome !== undefined && "taken" in outcome) {
-              retakes += 1;
-              takenOver.push(...outcome.taken);
-              if (outcome.taken.length > 0 && (this.verb === "up" || this.verb === "destroy")) refresh = clearPendingCreates = true;
-              continue;
-            }
-            lockNote = outcome?.held.why;
+      const loop: LockLoop = {
+        store: this.#lockStore,
+        stack: stackPath,
+        policy: this.#lockPolicy(),
+        waitUntil: startedAt + (this.options.waitLockMs ?? 0),
+        signal: AbortSignal.any([abort.signal, this.#stopStarting.signal]),
+        onJudging: (holder) => this.#display?.update(target.label, { state: "running", step: `judging: ${describeLock(holder)}`, counts: events.counts, startedAt }),
+        onWaiting: (holder) => this.#display?.update(target.label, { state: "running", step: `waiting: ${describeLock(holder)}`, counts: events.counts, startedAt }),
+      };
+      await runUnderLock(
+        loop,
+        async (afterTakeover) => {
+          // Ctrl-C came while this stack was getting ready (its settings written, its lock judged):
+          // no operation starts.
+          if (this.#stopStarting.signal.aborted) throw new Error("interrupted before its operation started");
+          // After a lock is taken over, `up` and `destroy` read the service first whatever --no-refresh says: the dead run may have changed objects.
+          const recover = afterTakeover && (this.verb === "up" || this.verb === "destroy");
+          const operation = abortOnceListening(abort.signal);
+          try {
+            operated = true;
+            await operate(selected, this.verb, {
+              onEvent: (event) => {
+                operation.listening();
+                events.observe(event);
+                show();
+              },
+              signal: operation.signal,
+              refresh: this.options.refresh || recover,
+              clearPendingCreates: recover,
+              ...(configFile ? { configFile } : {}),
+              ...(target.program ? { program: target.program } : {}),
+            });
+          } finally {
+            operation.dispose();
           }
-          const wait = Math.min(LOCK_RETRY_MS, waitUntil - Date.now());
-          if (holder === undefined || wait <= 0) throw error;
-          this.#display?.update(target.label, { state: "running", step: `waiting: ${describeLock(holder)}`, counts: events.counts, startedAt });
-          await sleep(wait, undefined, { signal: AbortSignal.any([abort.signal, this.#stopStarting.signal]) }).catch(() => undefined);
-          if (abort.signal.aborted || this.#stopStarting.signal.aborted) throw error;
-        } finally {
-          operation.dispose();
-          await lease?.stop();
-        }
-      }
+        },
+        takenOver,
+      ).catch((error: unknown) => {
+        if (error instanceof StackLockedError) lockNote = error.why;
+        throw error;
+      });
       const counts = events.summary ?? events.counts;
       const findings = await judge?.(events.refreshSteps);
       const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : findings !== undefined ? (findings.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
