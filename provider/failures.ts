@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { AnyResourceDefinition } from "../schema/define.js";
-import { type GroupDefinition, memberPath } from "../schema/members.js";
+import { type GroupDefinition, groups, memberName } from "../schema/members.js";
 import type { ApiError } from "./errors.js";
 import { internal } from "./fields.js";
 import { isRecord } from "../schema/naming.js";
@@ -68,16 +68,31 @@ export class PartialFailure extends Error {
   }
 }
 
-/** `Monitor "web"`, the resource's name taken from its URN, or the kind alone without one. */
-export function describeResource(definition: { kind: string }, values: Record<string, unknown>): string {
+/**
+ * A member's own `__urn` is its group's with the member's path (`<set URN>.monitors["web"]`,
+ * provider/monitor-set.ts), which seeds its create key and so stays as it is; messages name the
+ * member `fleet[web]` all the same.
+ */
+const MEMBER_URN_SUFFIX = /^(.*)\.(\w+)\[("(?:[^"\\]|\\.)*")\]$/;
+
+/** The resource's name in the program, from the URN in `values` (`web`, `fleet[web]` for a set's member); empty without one. */
+export function resourceName(values: Record<string, unknown>): string {
   const urn = values[internal.urn];
   const name = typeof urn === "string" ? urn.split("::").slice(3).join("::") : "";
+  const member = MEMBER_URN_SUFFIX.exec(name);
+  return member !== null && groups.some((group) => group.membersField === member[2]) ? memberName(member[1] as string, JSON.parse(member[3] as string) as string) : name;
+}
+
+/** `Monitor "web"`, the resource's name taken from its URN, or the kind alone without one. */
+export function describeResource(definition: { kind: string }, values: Record<string, unknown>): string {
+  const name = resourceName(values);
   return name === "" ? definition.kind : `${definition.kind} "${name}"`;
 }
 
-/** `MonitorSet "fleet".monitors["checkout"]`: how warnings and notices name a member of a group, as {@link describeResource} names a resource. */
+/** `MonitorSet "fleet[checkout]"`: how warnings and notices name a member of a group, as {@link describeResource} names a resource. */
 export function describeMember(group: GroupDefinition, values: Record<string, unknown>, key: string): string {
-  return `${describeResource(group, values)}.${memberPath(group, key)}`;
+  const name = resourceName(values);
+  return `${group.kind} "${memberName(name === "" ? group.membersField : name, key)}"`;
 }
 
 /** Replaces every string held in a secret field of `values` by `[secret]`. */

@@ -7,13 +7,13 @@
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { type RecordedMember, groupOutputs, memberOf, memberPath, monitorSet, recordedMembers } from "../schema/members.js";
+import { type RecordedMember, groupOutputs, memberName, memberOf, memberPath, monitorSet, recordedMembers } from "../schema/members.js";
 import { type ClosedDomains, checkGroup } from "./check.js";
 import { declaredInputs, diffGroup, memberChanges } from "./diff.js";
 import { warn } from "./engine-log.js";
 import { mapBounded } from "./concurrency.js";
 import { type ResourceEngine, idempotencyKeyOf } from "./engine.js";
-import { OperationError, PartialFailure, describeMember, describeResource } from "./failures.js";
+import { OperationError, PartialFailure, describeMember, describeResource, resourceName } from "./failures.js";
 import { internal, objectBodyFields } from "./fields.js";
 import { ApiError } from "./errors.js";
 import { isRecord } from "../schema/naming.js";
@@ -35,9 +35,9 @@ type Failure = { key: string; message: string };
 /** Runs an operation under the name of what it is for, so that a retry notice names it (provider/index.ts). */
 export type Scope = <T>(name: string, operation: () => Promise<T>) => Promise<T>;
 
-/** `monitors["checkout"]`: how messages and paths name a monitor of a set. */
-export function keyPath(key: string): string {
-  return memberPath(monitorSet, key);
+/** `fleet[checkout]`: how messages name a monitor of the set whose values are `setValues`. */
+function memberNamed(setValues: Values, key: string): string {
+  return memberName(resourceName(setValues) || MONITOR_SET_KIND, key);
 }
 
 export function monitorSetProvider(engine: ResourceEngine, closedDomains: () => ClosedDomains, scope: Scope = (_name, operation) => operation()): pulumi.dynamic.ResourceProvider {
@@ -64,7 +64,7 @@ function stateOf(member: RecordedMember): Values {
 /** A member's inputs as a single `Monitor` gets them: the set's client, and a name of its own (`<set URN>.monitors["key"]`) that seeds its create key. */
 function memberInputs(setInputs: Values, key: string): Values {
   const urn = setInputs[internal.urn];
-  return { ...memberOf(monitorSet, setInputs, key)?.values, [internal.urn]: `${typeof urn === "string" ? urn : MONITOR_SET_KIND}.${keyPath(key)}` };
+  return { ...memberOf(monitorSet, setInputs, key)?.values, [internal.urn]: `${typeof urn === "string" ? urn : MONITOR_SET_KIND}.${memberPath(monitorSet, key)}` };
 }
 
 class MonitorSetEngine {
@@ -104,7 +104,7 @@ class MonitorSetEngine {
       const key = removed.includes(old.key) ? old.key : `${old.key} (replaced ${old.id})`;
       members.set(key, { ...old, key });
       await this.#engine.delete(old.id, stateOf(old)).catch((error: unknown) => {
-        throw key === old.key ? error : new OperationError(`${messageOf(error)}; the object it replaced stays recorded as ${keyPath(key)}, which the next up deletes`);
+        throw key === old.key ? error : new OperationError(`${messageOf(error)}; the object it replaced stays recorded as ${memberNamed(news, key)}, which the next up deletes`);
       });
       members.delete(key);
     });
@@ -134,7 +134,7 @@ class MonitorSetEngine {
   async delete(_id: string, props: Values): Promise<void> {
     const failures: Failure[] = [];
     await this.#each(props, [...recordedMembers(monitorSet, props).values()], failures, (member) => this.#engine.delete(member.id, stateOf(member)));
-    if (failures.length > 0) throw new OperationError(`${MONITOR_SET_KIND}: delete failed for ${failures.map((failure) => `${keyPath(failure.key)} (${failure.message})`).join("; ")}`);
+    if (failures.length > 0) throw new OperationError(`${MONITOR_SET_KIND}: delete failed for ${failures.map((failure) => `${memberNamed(props, failure.key)} (${failure.message})`).join("; ")}`);
   }
 
   /** Runs `work` on each member (a key, or a recorded member) under its name, at most {@link CONCURRENCY} at once; a failure is added to `failures`. */
@@ -208,7 +208,7 @@ const recorded = (key: string, id: string, values: Values): RecordedMember => ({
 /** Some members written and some not: the set's outputs record what exists (with the provider that complete outputs get from the host), and the message names each failed member. */
 function partialFailure(inputs: Values, id: string, members: Members, failures: readonly Failure[], done: string): PartialFailure {
   const properties = { ...groupOutputs(monitorSet, members.values(), inputs), [internal.provider]: inputs[internal.provider] };
-  const listed = failures.slice(0, 10).map((failure) => `${keyPath(failure.key)}: ${failure.message}`);
+  const listed = failures.slice(0, 10).map((failure) => `${memberNamed(inputs, failure.key)}: ${failure.message}`);
   const more = failures.length > listed.length ? `; and ${failures.length - listed.length} more` : "";
   const message = `${describeResource(monitorSet, inputs)}: ${failures.length} monitor(s) failed (${done}; what was done is recorded, the next up carries on): ${listed.join("; ")}${more}`;
   return new PartialFailure(id, properties, message);

@@ -8,7 +8,7 @@
  * while they hold and drop them once ended. Preview and up say what time will do.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { memberOf, monitorSet } from "../schema/members.js";
+import { memberName, memberOf, monitorSet } from "../schema/members.js";
 import { isRecord } from "../schema/naming.js";
 import { inform } from "./engine-log.js";
 import { internal, isInternal } from "./fields.js";
@@ -94,7 +94,7 @@ function withRecords(outputs: Values, records: Values): Values {
 /** `Monitor "web"`, `MonitorSet "fleet" monitors["web"]`: who a notice is about. */
 function subjectOf(urn: unknown, kind: string, key?: string): string {
   const name = typeof urn === "string" ? urn.slice(urn.lastIndexOf("::") + 2) : kind;
-  return `${kind} "${name}"${key === undefined ? "" : ` monitors[${JSON.stringify(key)}]`}`;
+  return `${kind} "${key === undefined ? name : memberName(name, key)}"`;
 }
 
 async function announce(urn: unknown, notices: readonly (string | undefined)[]): Promise<void> {

@@ -76,9 +76,14 @@ export interface MembersOptions {
   share?: (values: object, field: string, value: unknown) => object;
 }
 
-/** `monitors["api"]`: how paths and messages name a member of a group. */
+/** `monitors["api"]`: the path of a member's inputs in its group's inputs (check's failures, the JSON Schema). */
 export function memberPath(group: GroupDefinition, key: string): string {
   return `${group.membersField}[${JSON.stringify(key)}]`;
+}
+
+/** `fleet[api]`: the one name every message, report and command gives the member `key` of the group resource `resource`. */
+export function memberName(resource: string, key: string): string {
+  return `${resource}[${key}]`;
 }
 
 /**

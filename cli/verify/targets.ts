@@ -6,7 +6,8 @@
  */
 import { internal } from "../../provider/fields.js";
 import { isRecord } from "../../schema/naming.js";
-import { keyPath, MONITOR_SET_KIND } from "../../provider/monitor-set.js";
+import { MONITOR_SET_KIND } from "../../provider/monitor-set.js";
+import { memberName } from "../../schema/members.js";
 
 /** What verify does with each kind: run a check, send a test delivery, send a test notification. */
 export type TargetKind = "Monitor" | "WebhookSubscription" | "NotificationChannel";
@@ -112,7 +113,7 @@ function setMonitors(name: string, inputs: Record<string, unknown>, outputs: Rec
     if (typeof id !== "string") return [];
     const monitorInputs = isRecord(declared[key]) ? declared[key] : {};
     const monitorOutputs = isRecord(recorded[key]) ? recorded[key] : {};
-    return [monitorTarget(`${name}.${keyPath(key)}`, id, { clientId: inputs["clientId"], ...monitorInputs }, monitorOutputs)];
+    return [monitorTarget(memberName(name, key), id, { clientId: inputs["clientId"], ...monitorInputs }, monitorOutputs)];
   });
 }
 

@@ -214,8 +214,8 @@ describe("what the last deploy created or changed", () => {
     expect(targetsOf(resources)).toEqual([
       { kind: "Monitor", name: "paused", id: "id-paused", clientId: "c-1", declaredPaused: true, channelIds: ["c1"] },
       { kind: "WebhookSubscription", name: "hooks", id: "wh" },
-      { kind: "Monitor", name: 'sites.monitors["blog"]', id: "m-blog", declaredPaused: true },
-      { kind: "Monitor", name: 'sites.monitors["shop"]', id: "m-shop" },
+      { kind: "Monitor", name: "sites[blog]", id: "m-blog", declaredPaused: true },
+      { kind: "Monitor", name: "sites[shop]", id: "m-shop" },
     ]);
   });
 });

@@ -160,7 +160,7 @@ describe("a MonitorSet on the real engine", () => {
       await deployment.harness.stack.setConfig("resources", { value: declare({ ...next, "site-1": { ...next["site-1"], clientId } }) });
       await deployment.emulator.admin.injectFault({ method: "DELETE", path: `/monitors/${old}`, status: 403, times: 1 });
       const leftover = `site-1 (replaced ${old})`;
-      await expect(deployment.harness.stack.up()).rejects.toThrow(/the object it replaced stays recorded as monitors\[\\?"site-1 \(replaced [0-9a-f-]+\)\\?"\], which the next up deletes/);
+      await expect(deployment.harness.stack.up()).rejects.toThrow(/the object it replaced stays recorded as fleet\[site-1 \(replaced [0-9a-f-]+\)\], which the next up deletes/);
       const recorded = (await recordedSet()).ids as Record<string, string>;
       expect(recorded[leftover]).toBe(old);
       expect(recorded["site-1"]).not.toBe(old);

@@ -62,10 +62,10 @@ export function describePauseWindow({ profile }: (typeof profiles)[number], { ba
 
     it("at T, before the window: creates every object active, with no pause call, and says when they pause and resume", async () => {
       const { writes, outputs, stdout } = await upAt(0);
-      for (const subject of ['Monitor "web"', 'Heartbeat "backup"', 'MonitorSet "fleet" monitors["api"]']) {
+      for (const subject of ['Monitor "web"', 'Heartbeat "backup"', 'MonitorSet "fleet[api]"']) {
         expect(stdout).toContain(`${subject}: pauses 21:00 UTC for 'Black Friday freeze', resumes 23:00 UTC`);
       }
-      expect(stdout).not.toContain('monitors["docs"]');
+      expect(stdout).not.toContain("fleet[docs]");
       ids = Object.fromEntries(Object.entries(outputs["ids"]!.value as Record<string, string>));
       const state = (await exportedState(deployment.harness.stack.workspace, deployment.harness.stack.name)).deployment.resources as { type: string; outputs: { ids?: Record<string, string> } }[];
       members = state.find((resource) => resource.type.endsWith(":MonitorSet"))!.outputs.ids!;

@@ -77,7 +77,7 @@ describe("a MonitorSet's requests", () => {
       (error: Error & { properties: Values }) => error,
     );
     const leftover = `web (replaced ${old})`;
-    expect(failure.message).toContain(`; the object it replaced stays recorded as monitors[${JSON.stringify(leftover)}], which the next up deletes`);
+    expect(failure.message).toContain(`; the object it replaced stays recorded as moved[${leftover}], which the next up deletes`);
     const recorded = failure.properties["ids"] as Record<string, string>;
     expect(recorded[leftover]).toBe(old);
     expect(recorded.web).not.toBe(old);

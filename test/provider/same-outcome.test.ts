@@ -5,7 +5,7 @@
  * the same outcome: the requests of a replacement in their order, a replaced object whose delete
  * failed (kept, and deleted by the next up), a create whose answer was lost,
  * a monitor created but not set up, a refusal (403), a setting that cannot work. Messages are
- * compared with the monitor's name put aside (`Monitor "web"`, `Monitor "fleet.monitors["web"]"`).
+ * compared with the monitor's name put aside (`Monitor "web"`, `Monitor "fleet[web]"`).
  * A check's warnings, which no monitor input gives, are compared for a group of channels.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,9 +44,9 @@ const shapes: Record<string, Shape> = {
       return member === undefined ? undefined : { id: member.id, outs: member.values };
     },
     reasonOf: (name, message) => {
-      const own = new RegExp(`^MonitorSet "set-${name}": 1 monitor\\(s\\) failed \\([^)]*\\): monitors\\["${name}"\\]: `);
+      const own = new RegExp(`^MonitorSet "set-${name}": 1 monitor\\(s\\) failed \\([^)]*\\): set-${name}\\[${name}\\]: `);
       expect(message).toMatch(own);
-      return message.replace(own, "").replaceAll(`Monitor "set-${name}.monitors["${name}"]"`, "<monitor>");
+      return message.replace(own, "").replaceAll(`Monitor "set-${name}[${name}]"`, "<monitor>");
     },
   },
 };
@@ -164,6 +164,6 @@ describe("a check's warnings", () => {
     const single = check(notificationChannel, { ...slack, __urn: urn("NotificationChannel", "alerts") }).warnings;
     const member = checkGroup(channels, { channels: { alerts: slack }, __urn: urn("ChannelSet", "team") }).warnings;
     expect(single).toEqual(['NotificationChannel "alerts": config.threadTs is not a key this package knows; it is sent as written and the server decides (check the spelling)']);
-    expect(member).toEqual(single.map((warning) => warning.replace('NotificationChannel "alerts"', 'ChannelSet "team".channels["alerts"]')));
+    expect(member).toEqual(single.map((warning) => warning.replace('NotificationChannel "alerts"', 'ChannelSet "team[alerts]"')));
   });
 });
