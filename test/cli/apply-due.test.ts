@@ -10,7 +10,10 @@
  *   lock an apply-due killed mid-run left on one of them (this host, its process gone) is taken
  *   over, and said;
  * - at T+3h05 `apply-due --stack c01` (one stack) resumes its monitor with 1 request, still
- *   leaving the name to the next deploy.
+ *   leaving the name to the next deploy;
+ * - a call the service refuses is not applied: `apply-due --stack c02 --json` exits 1, names the
+ *   refusal on the change, and writes nothing to the state; run again once the service accepts it,
+ *   it applies it.
  * The commands run in this process through their own entries (test/support/commands.ts); the
  * clock is set by PULUMI_MONITORING_NOW.
  * `fleet up` deploys the two windowed stacks and one other; the other seventeen are that one's
@@ -139,5 +142,20 @@ describe("fleet apply-due on 20 stacks", () => {
       requests: 1,
       minimum: 1,
     });
+  }, STEP_MS);
+
+  it("a refused call is reported not done, exits 1 and writes nothing; the next run applies it", async () => {
+    const stack = WINDOWED[1]!;
+    const before = await stateTimes();
+    await emulator.admin.injectFault({ method: "POST", path: "/monitors/*/resume", status: 403, times: 1 });
+    const refused = await runHere(["apply-due", "--stack", stack, "--cwd", workDir, "--json"], { ...env, PULUMI_MONITORING_NOW: at(186) });
+    expect(refused.code).toBe(1);
+    const summary = JSON.parse(refused.stdout) as { stacks: Array<{ result: string; due: Array<{ done: boolean; error?: string }> }> };
+    expect(summary.stacks).toEqual([expect.objectContaining({ stack, result: "failed", due: [expect.objectContaining({ object: "site", paused: false, done: false, error: expect.stringContaining("403") })] })]);
+    expect(await stateTimes()).toEqual(before);
+
+    const again = await runHere(["apply-due", "--stack", stack, "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(187) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`${stack}  applied: resume site`);
   }, STEP_MS);
 });
