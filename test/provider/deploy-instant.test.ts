@@ -9,7 +9,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { stackConfigKeyName } from "../../provider/config.js";
 import { RunInstant } from "../../provider/deploy-instant.js";
-import { dispatcher } from "../../provider/index.js";
 import { withPauses } from "../../provider/pauses.js";
 
 type Values = Record<string, unknown>;
@@ -109,6 +108,9 @@ describe("diff and update of one run", () => {
 
 describe("the provider process", () => {
   it("warns on the row of the first resource it checks that monitoring:now fixes the run's instant, and only there", async () => {
+    // A process of its own, as the host starts one per run: the module loaded afresh.
+    vi.resetModules();
+    const { dispatcher } = await import("../../provider/index.js");
     const config: Record<string, string> = { "monitoring:now": "2030-11-28T22:05:00Z" };
     await dispatcher.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key] as string } });
     // Outside a provider plugin, a warning goes to standard error.
