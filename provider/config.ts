@@ -143,6 +143,9 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
 }
 
+/** The environment variable that fixes the deploy's instant when the stack's configuration does not. */
+const NOW_VARIABLE = "PULUMI_MONITORING_NOW";
+
 /** An instant the settings fix for a deploy, and the setting that fixed it, for the notice every run gives of it. */
 export interface FixedInstant {
   ms: number;
@@ -166,14 +169,11 @@ export function fixedInstant(config: ConfigSource, env: NodeJS.ProcessEnv = proc
   return { ms: Date.parse(text.trim()), source };
 }
 
-/** The environment variable that fixes the deploy's instant when the stack's configuration does not. */
-export const NOW_VARIABLE = "PULUMI_MONITORING_NOW";
-
 /**
  * The instant a deploy (check, diff, create, update, read) takes for now, in milliseconds:
  * `monitoring:now`, else `PULUMI_MONITORING_NOW`, else the clock. Set, it answers "what would a deploy
  * at this instant do", and lets tests advance time instead of waiting. The provider process reads the
- * clock once per run (provider/deploy-instant.ts); the command line reads it once per command.
+ * clock once per run (provider/run-instant.ts); the command line reads it once per command.
  */
 export function deployInstant(config: ConfigSource, env: NodeJS.ProcessEnv = process.env, clock: () => number = Date.now): number {
   return fixedInstant(config, env)?.ms ?? clock();

@@ -14,7 +14,7 @@ import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
 import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, handPauses, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
-import { RunInstant } from "./deploy-instant.js";
+import { RunInstant } from "./run-instant.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
@@ -91,7 +91,7 @@ async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void
   stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
 }
 
-/** This run's one instant (provider/deploy-instant.ts): the clock read once, or `monitoring:now`. */
+/** This run's one instant (provider/run-instant.ts): the clock read once, or `monitoring:now`. */
 const runInstant = new RunInstant({ config: () => stackConfig, keyName: () => stackConfigKeyName(stackName) });
 
 /** The run's instant, the rule for hand pauses, and the overrides or "pauses only" run the command line asks for. */

@@ -1,5 +1,5 @@
 /**
- * One instant per run (provider/deploy-instant.ts): the provider process reads the clock once, at
+ * One instant per run (provider/run-instant.ts): the provider process reads the clock once, at
  * the first call that needs it, so that every decision of a preview or an up is made at the same
  * instant, and diff and update never disagree at a window's boundary; an instant the settings fix
  * (`monitoring:now`, `PULUMI_MONITORING_NOW`) is that instant, and the run says so once, naming it
@@ -8,7 +8,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { stackConfigKeyName } from "../../provider/config.js";
-import { RunInstant } from "../../provider/deploy-instant.js";
+import { RunInstant } from "../../provider/run-instant.js";
 import { withPauses } from "../../provider/pauses.js";
 
 type Values = Record<string, unknown>;
