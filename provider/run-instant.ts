@@ -1,7 +1,7 @@
 /**
- * The instant of one run, as the provider process takes it. The host starts one provider process
- * per run (a preview, an up's preview or update, a refresh), and every decision of that run is
- * made at one instant: check, diff, create, update and read of every resource alike. Read at every
+ * The instant of one run, as the provider process takes it. The dynamic provider host is one
+ * process per deployment (a preview, an up, a refresh), and every decision of that run is made
+ * at one instant: check, diff, create, update and read of every resource alike. Read at every
  * call instead, the clock would move between a resource's diff and its update, and at a window's
  * boundary the update would write what the diff did not announce.
  *
