@@ -143,20 +143,40 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value;
 }
 
+/** The environment variable that fixes the deploy's instant when the stack's configuration does not. */
+const NOW_VARIABLE = "PULUMI_MONITORING_NOW";
+
+/** An instant the settings fix for a deploy, and the setting that fixed it, for the notice every run gives of it. */
+export interface FixedInstant {
+  ms: number;
+  /** `monitoring:now` (the stack's configuration) or `PULUMI_MONITORING_NOW` (the environment). */
+  source: string;
+}
+
+/**
+ * The instant the settings fix for a deploy: `monitoring:now`, else `PULUMI_MONITORING_NOW`, an ISO
+ * 8601 instant with its offset; `undefined` when neither is set and the deploy takes the clock.
+ * `keyName` names the configuration key in the notice and the error (`monitoring:now of stack acme`).
+ */
+export function fixedInstant(config: ConfigSource, env: NodeJS.ProcessEnv = process.env, keyName: ConfigKeyName = stackConfigKeyName()): FixedInstant | undefined {
+  const configured = nonEmpty(config("now"));
+  const text = configured ?? nonEmpty(env[NOW_VARIABLE]);
+  if (text === undefined) return undefined;
+  const source = configured === undefined ? NOW_VARIABLE : keyName("now");
+  if (!instant.safeParse(text.trim()).success) {
+    throw new Error(`${source} must be an ISO 8601 instant with an offset (Z or ±hh:mm), such as 2030-01-31T12:00:00Z, got ${JSON.stringify(text)}`);
+  }
+  return { ms: Date.parse(text.trim()), source };
+}
+
 /**
  * The instant a deploy (check, diff, create, update, read) takes for now, in milliseconds:
  * `monitoring:now`, else `PULUMI_MONITORING_NOW`, else the clock. Set, it answers "what would a deploy
- * at this instant do", and lets tests advance time instead of waiting. An ISO 8601 instant with its offset.
+ * at this instant do", and lets tests advance time instead of waiting. The provider process reads the
+ * clock once per run (provider/run-instant.ts); the command line reads it once per command.
  */
 export function deployInstant(config: ConfigSource, env: NodeJS.ProcessEnv = process.env, clock: () => number = Date.now): number {
-  const configured = nonEmpty(config("now"));
-  const text = configured ?? nonEmpty(env["PULUMI_MONITORING_NOW"]);
-  if (text === undefined) return clock();
-  if (!instant.safeParse(text.trim()).success) {
-    const name = configured === undefined ? "PULUMI_MONITORING_NOW" : `${CONFIG_NAMESPACE}:now`;
-    throw new Error(`${name} must be an ISO 8601 instant with an offset (Z or ±hh:mm), such as 2030-01-31T12:00:00Z, got ${JSON.stringify(text)}`);
-  }
-  return Date.parse(text.trim());
+  return fixedInstant(config, env)?.ms ?? clock();
 }
 
 /** What deploys do with a pause made in the service's console when `monitoring:handPauses` is not set. */

@@ -13,7 +13,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigSource, deployInstant, dryRunEnabled, handPauses, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, handPauses, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
+import { RunInstant } from "./run-instant.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
@@ -88,9 +89,12 @@ async function configure(request: pulumi.dynamic.ConfigureRequest): Promise<void
   stackConfig = (key) => request.config.get(`${CONFIG_NAMESPACE}:${key}`);
 }
 
-/** The deploy's instant (`monitoring:now`) and the rule for hand pauses. */
+/** This run's one instant (provider/run-instant.ts): the clock read once, or `monitoring:now`. */
+const runInstant = new RunInstant({ config: () => stackConfig, keyName: () => stackConfigKeyName(stackName) });
+
+/** The run's instant and the rule for hand pauses. */
 function pauseSettings(): PauseSettings {
-  return { now: deployInstant(stackConfig), handPauses: handPauses(stackConfig) };
+  return { now: runInstant.now(), handPauses: handPauses(stackConfig) };
 }
 
 /** Open domains the stack closed (`monitoring:offeredRegions`), for check. */
@@ -195,6 +199,9 @@ export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
   configure,
   check: async (olds, news) => {
     noteStack(news);
+    // Every preview and up checks each resource: the first check of the run says when its instant is fixed.
+    const notice = runInstant.notice();
+    if (notice !== undefined) await warn(news[internal.urn], [notice]);
     return providerFor(kindOf(news)).check!(olds, news);
   },
   diff: async (id, olds, news) => providerFor(kindOf(news)).diff!(id, olds, news),

@@ -78,16 +78,14 @@ function desiredAt(facts: PauseFacts, at: number): { paused: boolean | "unmanage
   if (override !== undefined && at < Date.parse(override.until)) {
     return { paused: true, why: { kind: "override", reason: override.reason, by: override.by, until: override.until } };
   }
-  // Stryker disable next-line ArrayDeclaration: with no pauses, a list of a non-window matches nothing either (its bounds are NaN)
-  const window = (pauses ?? []).find((candidate) => Date.parse(candidate.from) <= at && at < Date.parse(candidate.to));
+  const window = pauses?.find((candidate) => Date.parse(candidate.from) <= at && at < Date.parse(candidate.to));
   if (window !== undefined) return { paused: true, why: { kind: "window", reason: window.reason, until: window.to } };
   const managed = pauses !== undefined || declaredPaused !== undefined;
   if (managed && declaredPaused !== true && handPauseSeen !== undefined) {
     if (handPauses.rule === "keep") return { paused: true, why: { kind: "hand" } };
-    // Stryker disable next-line ConditionalExpression: under putBack there is no `ms`: NaN keeps nothing paused, as the rule says
     if (handPauses.rule === "for") {
-      const until = Date.parse(handPauseSeen) + handPauses.ms;
-      if (at < until) return { paused: true, why: { kind: "hand", until: new Date(until).toISOString() } };
+      const until = new Date(Date.parse(handPauseSeen) + handPauses.ms).toISOString();
+      if (at < Date.parse(until)) return { paused: true, why: { kind: "hand", until } };
     }
   }
   if (declaredPaused !== undefined) return { paused: declaredPaused, why: { kind: "declared" } };
@@ -96,29 +94,35 @@ function desiredAt(facts: PauseFacts, at: number): { paused: boolean | "unmanage
   return { paused: "unmanaged", why: { kind: "unmanaged" } };
 }
 
-/** The instants after `after` at which the desired state may change, in order. */
-function boundaries(facts: PauseFacts, after: number): number[] {
-  // Stryker disable next-line ArrayDeclaration: a non-window gives NaN instants, which the filter below drops
-  const instants = (facts.pauses ?? []).flatMap((window) => [Date.parse(window.from), Date.parse(window.to)]);
+/**
+ * The instants from `from` on at which the desired state may change, in order, `from` itself first,
+ * as the texts a transition carries (toISOString refuses what is no instant, so a bound that is
+ * not one fails here rather than never being reached).
+ */
+function boundaries(facts: PauseFacts, from: number): string[] {
+  const instants = [from];
+  for (const window of facts.pauses ?? []) instants.push(Date.parse(window.from), Date.parse(window.to));
   if (facts.override !== undefined) instants.push(Date.parse(facts.override.until));
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: without a sighting or a duration the instant is NaN, which the filter drops
   if (facts.handPauseSeen !== undefined && facts.handPauses.rule === "for") instants.push(Date.parse(facts.handPauseSeen) + facts.handPauses.ms);
-  // Stryker disable next-line EqualityOperator: `after` itself holds the state the transition starts from: never a change
-  return [...new Set(instants.filter((instant) => instant > after))].sort((a, b) => a - b);
+  const texts = instants.map((instant) => new Date(instant).toISOString());
+  const start = texts[0] as string;
+  return [...new Set(texts)].filter((text) => text >= start).sort();
 }
 
-/** The first instant after `after` at which the desired state is other than `paused`. */
+/**
+ * The first instant after `after` at which the desired state is other than `paused`. The walk starts
+ * at `after` itself, which tells what holds the object until then: a resume names what it leaves.
+ */
 function transitionAfter(facts: PauseFacts, after: number, paused: boolean | "unmanaged"): Transition | undefined {
-  let left = desiredAt(facts, after).why;
-  for (const instant of boundaries(facts, after)) {
-    const desired = desiredAt(facts, instant);
+  let left: PauseCause | undefined;
+  for (const at of boundaries(facts, after)) {
+    const desired = desiredAt(facts, Date.parse(at));
     if (desired.paused === paused) {
       left = desired.why;
       continue;
     }
-    // Stryker disable next-line ConditionalExpression,StringLiteral: a managed object never becomes "unmanaged" later; this narrows the type
-    if (desired.paused === "unmanaged") continue;
-    return { at: new Date(instant).toISOString(), paused: desired.paused, reason: reasonOf(desired.why, left) };
+    // A managed object never becomes unmanaged later, nor an unmanaged one managed: a change is a pause or a resume.
+    return { at, paused: desired.paused === true, reason: reasonOf(desired.why, left as PauseCause) };
   }
   return undefined;
 }
@@ -164,11 +168,11 @@ export function describePlan(plan: PausePlan, heldPaused: boolean | undefined, n
     // While an override holds, the next change is a resume.
     return `${verb}: override by ${why.by} for '${why.reason}'${until(plan.next)}`;
   }
-  if (due && plan.paused === true) {
-    return `pauses now${reasonText(why)}${until(plan.next)}`;
-  }
-  if (due && plan.paused === false && (why.kind === "active" || why.kind === "declared") && heldPaused === true) {
-    return `resumes now${plan.next === undefined ? "" : `; pauses ${at(plan.next)} for '${plan.next.reason}'${until(plan.then)}`}`;
+  if (due) {
+    // The plan changes what the service holds: a pause, or a resume of an object nothing holds paused any more.
+    return plan.paused === true
+      ? `pauses now${reasonText(why)}${until(plan.next)}`
+      : `resumes now${plan.next === undefined ? "" : `; pauses ${at(plan.next)} for '${plan.next.reason}'${until(plan.then)}`}`;
   }
   if (plan.next === undefined) return undefined;
   if (plan.next.paused) return `pauses ${at(plan.next)} for '${plan.next.reason}'${until(plan.then)}`;

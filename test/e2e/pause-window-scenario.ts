@@ -4,7 +4,8 @@
  * that declares none), deployed at successive instants by setting `monitoring:now` rather than
  * waiting. Each deploy writes exactly what the window asks: nothing at T, one pause per object at
  * T+1h05, nothing inside it, one resume per object at T+3h05, and nothing a week later, when the
- * window, still in the program, has long ended; then the destroy is clean. Bad windows (`to`
+ * window, still in the program, has long ended; then the destroy is clean. Every up and the
+ * preview warn that `monitoring:now` fixes the run's instant, naming it. Bad windows (`to`
  * before `from`, a time without an offset, an empty reason) fail the preview, which sends nothing
  * (the engine stops at the first failed check: one preview each), on the default profile: the
  * provider's check refuses them before any request, whatever the server.
@@ -44,8 +45,12 @@ export function describePauseWindow({ profile }: (typeof profiles)[number], { ba
       await deployment.emulator.admin.clearRequestLog();
       const { summary, outputs, stdout } = await deployment.harness.stack.up();
       const writes = (await deployment.emulator.admin.requestLog()).filter((request) => request.method !== "GET").map(({ method, path }) => `${method} ${path.toLowerCase()}`);
+      expect(stdout).toContain(fixedInstantWarning(minutes));
       return { changes: summary.resourceChanges ?? {}, writes: writes.sort(), outputs: outputs as Outputs, stdout };
     }
+    /** What every preview and up of a stack whose `monitoring:now` is set warns, once per run. */
+    const fixedInstantWarning = (minutes: number) =>
+      `warning: monitoring:now of stack ${deployment.harness.stack.name} is set: this run takes ${at(minutes)} for now, not the clock, for every pause window, override and hand pause`;
     const pausedState = async () => ({
       web: (await deployment.api<{ paused: boolean }>(`/monitors/${ids.web}`)).paused,
       backup: (await deployment.api<{ paused: boolean }>(`/heartbeats/${ids.backup}`)).paused,
@@ -91,12 +96,13 @@ export function describePauseWindow({ profile }: (typeof profiles)[number], { ba
 
     it("at T+3h05: resumes each object of the window, one write each", transition(185, "resume", false), STEP_MS);
 
-    it("a week later, the ended window still in the program: writes nothing and previews no change", async () => {
+    it("a week later, the ended window still in the program: writes nothing and previews no change, the preview warning of monitoring:now as every up does", async () => {
       const { writes, changes, stdout } = await upAt(7 * 24 * 60);
       expect(stdout).not.toContain("Black Friday freeze");
       expect(writes).toEqual([]);
       expect(changes).not.toHaveProperty("update");
-      await deployment.harness.stack.preview({ expectNoChanges: true });
+      const preview = await deployment.harness.stack.preview({ expectNoChanges: true });
+      expect(preview.stdout).toContain(fixedInstantWarning(7 * 24 * 60));
     }, STEP_MS);
 
     it("then destroys cleanly", async () => {

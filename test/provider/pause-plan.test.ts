@@ -4,7 +4,7 @@
  * override, a pause made by hand and `monitoring:handPauses`; and the sentence preview and up say.
  */
 import { describe, expect, it } from "vitest";
-import { type HandPauses, type PauseFacts, describePlan, pausePlan } from "../../provider/pause-plan.js";
+import { type HandPauses, type PauseFacts, describePlan, formatInstant, pausePlan } from "../../provider/pause-plan.js";
 
 const T = Date.parse("2030-11-28T20:00:00Z");
 const hours = (count: number) => T + count * 3_600_000;
@@ -33,6 +33,7 @@ describe("pausePlan", () => {
     { title: "a hand pause under 4h, seen more than 4h ago: put back", facts: facts(hours(4.1), { declaredPaused: false, handPauseSeen: iso(T) }), paused: false, why: "declared" },
     { title: "a hand pause under putBack: put back", facts: facts(hours(1), { declaredPaused: false, handPauseSeen: iso(T), handPauses: { rule: "putBack" } }), paused: false, why: "declared" },
     { title: "a hand pause under keep: kept, with no end", facts: facts(hours(100), { pauses: [], handPauseSeen: iso(T), handPauses: { rule: "keep" } }), paused: true, why: "hand", keepHandPause: true },
+    { title: "under keep, an object never seen paused by hand: active", facts: facts(hours(1), { pauses: [], handPauses: { rule: "keep" } }), paused: false, why: "active" },
     { title: "a hand pause of an object whose pause state is not managed: left alone", facts: facts(hours(1), { handPauseSeen: iso(T) }), paused: "unmanaged", why: "unmanaged" },
     { title: "a hand pause of an object declared paused: paused as declared, the hand pause's record dropped", facts: facts(hours(1), { declaredPaused: true, handPauseSeen: iso(T) }), paused: true, why: "declared" },
     { title: "at the override's end to the millisecond: ended, its record dropped", facts: facts(hours(2), { override: incident }), paused: false, why: "active" },
@@ -54,6 +55,8 @@ describe("describePlan: what preview and up say", () => {
     { title: "its end due", facts: facts(hours(3.08), { pauses: [freeze] }), held: true, says: "resumes now" },
     { title: "after it", facts: facts(hours(168), { pauses: [freeze] }), held: false, says: undefined },
     { title: "a window days away, with its dates", facts: facts(hours(-48), { pauses: [freeze] }), held: false, says: "pauses 2030-11-28 21:00 UTC for 'Black Friday freeze', resumes 2030-11-28 23:00 UTC" },
+    { title: "a window a day away to the millisecond, with its date", facts: facts(hours(-23), { pauses: [freeze] }), held: false, says: "pauses 2030-11-28 21:00 UTC for 'Black Friday freeze', resumes 2030-11-28 23:00 UTC" },
+    { title: "a window a millisecond less than a day away, with its time", facts: facts(hours(-23) + 1, { pauses: [freeze] }), held: false, says: "pauses 21:00 UTC for 'Black Friday freeze', resumes 2030-11-28 23:00 UTC" },
     { title: "an active override", facts: facts(T, { override: incident }), held: true, says: "stays paused: override by alice for 'incident 42', resumes 22:00 UTC" },
     { title: "nothing managed", facts: facts(T), held: true, says: undefined },
     { title: "an override not yet applied", facts: facts(T, { override: incident }), held: false, says: "pauses now: override by alice for 'incident 42', resumes 22:00 UTC" },
@@ -64,5 +67,16 @@ describe("describePlan: what preview and up say", () => {
     { title: "an override ended, a window to come", facts: facts(hours(2.1), { override: incident, pauses: [{ ...freeze, from: iso(hours(5)), to: iso(hours(6)) }] }), held: true, says: "resumes now; pauses 01:00 UTC for 'Black Friday freeze', resumes 02:00 UTC" },
   ])("$title: $says", ({ facts, held, says }) => {
     expect(describePlan(pausePlan(facts), held, facts.now)).toBe(says);
+  });
+});
+
+describe("formatInstant", () => {
+  it.each([
+    { title: "now itself: its time", at: iso(T), says: "20:00 UTC" },
+    { title: "within the next day: its time", at: iso(hours(23.5)), says: "19:30 UTC" },
+    { title: "a day or more ahead: its date too", at: iso(hours(24)), says: "2030-11-29 20:00 UTC" },
+    { title: "already past, if only by a minute: its date too", at: iso(T - 60_000), says: "2030-11-28 19:59 UTC" },
+  ])("$title", ({ at, says }) => {
+    expect(formatInstant(at, T)).toBe(says);
   });
 });
