@@ -18,9 +18,11 @@ export interface MutationTarget {
    * whose other code is not a deploy decision (the HTTP client's transport); absent, the whole file.
    */
   declarations?: readonly string[];
+  /** The lowest score this file may have, in percent, where it is held to more than {@link FILE_THRESHOLD}. */
+  threshold?: number;
 }
 
-/** The lowest mutation score, in percent, of each listed file and of all of them together. */
+/** The lowest mutation score, in percent, of each listed file (unless its target sets its own) and of all of them together. */
 export const FILE_THRESHOLD = 85;
 export const TOTAL_THRESHOLD = 90;
 
@@ -48,6 +50,9 @@ export const MUTATION_TARGETS: readonly MutationTarget[] = [
   { file: "provider/http/rate-limit.ts", declarations: ["rateSignal", "RateLimiter"] },
   { file: "provider/http/responses.ts", declarations: ["isSuccess"] },
   { file: "provider/http/client.ts", declarations: ["ApiClient.request", "ApiClient.#send"] },
+  // Which scopes an API key needs for each command on a stack: a scope too few fails a deploy, one
+  // too many is a key that holds more than it should, so every rule of it is proven.
+  { file: "cli/scopes/needs.ts", threshold: 100 },
 ];
 
 /**
