@@ -5,10 +5,10 @@
  * another transcription.
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
 /** The spec, in the `shared/` folder beside the repository. */
-export const SPEC_PATH = fileURLToPath(new URL("../../../shared/api/service-api.md", import.meta.url));
+export const SPEC_PATH = join(__dirname, "..", "..", "..", "shared", "api", "service-api.md");
 
 /** One row of an endpoint table: the section that lists it (`4.2`), the method, the path template, the scope (null where none is listed). */
 export interface SpecRow {
