@@ -226,7 +226,8 @@ function commandOperations(contents: StackContents): Record<CommandName, Sent[]>
   // Every project here refreshes first (`options: refresh: always`): preview, up and destroy read what the state holds.
   return {
     preview: [...refresh, ...dryRun],
-    up: [...refresh, ...dryRun, ...resources.filter((resource) => programUrns.has(resource.urn)).flatMap(upOf), ...resources.filter((resource) => !programUrns.has(resource.urn)).flatMap(destroyOf)],
+    // What the program declares is created, updated or replaced; what it dropped, deleted.
+    up: [...refresh, ...dryRun, ...resources.flatMap((resource) => (programUrns.has(resource.urn) ? upOf(resource) : destroyOf(resource)))],
     refresh,
     destroy: [...refresh, ...resources.flatMap(destroyOf)],
     drift: [...refresh, ...dryRun, ...unmanagedListsOf(resources)],

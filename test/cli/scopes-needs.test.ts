@@ -444,11 +444,13 @@ describe("the requests each command sends for a stack, and the scopes it needs f
   });
 });
 
+// Reports are computed inside each test, never while the tests are collected: mutation testing
+// switches a change of the code on only while the tests that cover it run.
 describe("the report", () => {
   const stack: StackContents = { program: [monitor, monitorSet, template, client], state: [heartbeatLeftInState, subscription, channel, otherChannel] };
-  const report = scopesFor(stack);
 
   it("says what each request does, each kind and deed once, in the order the commands first send them", () => {
+    const report = scopesFor(stack);
     expect(needOf(report, "GET /monitors")?.does).toEqual(["Monitor list", "Monitor statuses listed"]);
     expect(needOf(report, "GET /monitors/{monitorID}")?.does).toEqual(["Monitor read"]);
     expect(needOf(report, "POST /monitors/batch")?.does).toEqual(["MonitorSet create in batch"]);
@@ -464,6 +466,7 @@ describe("the report", () => {
   });
 
   it("names each command once per request, in the order of the commands, and a command it needs a request in never among those that do without it", () => {
+    const report = scopesFor(stack);
     expect(needOf(report, "GET /monitors")).toMatchObject({ commands: ["preview", "up", "refresh", "destroy", "drift", "verify", "verify --alerts", "import"], optionalIn: [] });
     expect(needOf(report, "GET /heartbeats")).toMatchObject({ commands: ["drift", "import"], optionalIn: ["preview", "up", "refresh", "destroy"] });
     expect(needOf(report, "GET /monitors/{monitorID}/test-alert")).toBeUndefined();
@@ -471,6 +474,7 @@ describe("the report", () => {
   });
 
   it("lists the scopes in order, each one's requests in order, and the requests without a scope in order", () => {
+    const report = scopesFor(stack);
     expect(Object.keys(report.operations)).toEqual(sorted(Object.keys(report.operations)));
     for (const needs of Object.values(report.operations)) expect(needs.map((need) => need.request)).toEqual([...needs.map((need) => need.request)].sort((a, b) => a.localeCompare(b)));
     expect(report.all).toEqual(sorted(...COMMANDS.map((command) => report.commands[command])));
@@ -480,13 +484,16 @@ describe("the report", () => {
 });
 
 describe("the union of several stacks' reports (fleet scopes)", () => {
-  const monitors = scopesFor({ program: [monitor], state: [] });
-  const heartbeats = scopesFor({ program: [], state: [heartbeatLeftInState] });
-  const sets = scopesFor({ program: [monitorSet], state: [] });
-  const hooks = scopesFor({ program: [], state: [subscription] });
-  const templates = scopesFor({ program: [template], state: [] });
+  const stacks = {
+    monitors: { program: [monitor], state: [] },
+    heartbeats: { program: [], state: [heartbeatLeftInState] },
+    sets: { program: [monitorSet], state: [] },
+    hooks: { program: [], state: [subscription] },
+    templates: { program: [template], state: [] },
+  } satisfies Record<string, StackContents>;
 
   it("needs, per command, every scope any stack needs, and merges the commands behind each operation", () => {
+    const [monitors, heartbeats] = [stacks.monitors, stacks.heartbeats].map(scopesFor) as [ScopesReport, ScopesReport];
     const union = unionOf([monitors, heartbeats]);
     expect(union.commands.up).toEqual(["heartbeat.write", "monitor.delete", "monitor.read", "monitor.write"]);
     expect(union.all).toEqual(sorted(monitors.all, heartbeats.all));
@@ -497,19 +504,20 @@ describe("the union of several stacks' reports (fleet scopes)", () => {
   });
 
   it("gathers what each request does, and a command one stack needs a request in leaves those that do without it", () => {
-    const union = unionOf([heartbeats, monitors, sets]);
+    const union = unionOf([stacks.heartbeats, stacks.monitors, stacks.sets].map(scopesFor));
     expect(needOf(union, "GET /monitors")).toMatchObject({
       does: ["Monitor list", "Monitor statuses listed"],
       commands: ["preview", "up", "refresh", "destroy", "drift", "verify", "verify --alerts", "import"],
       optionalIn: [],
     });
-    expect(needOf(unionOf([heartbeats, hooks]), "GET /webhook-subscriptions")?.does).toEqual(["WebhookSubscription list", "WebhookSubscription read"]);
+    expect(needOf(unionOf([stacks.heartbeats, stacks.hooks].map(scopesFor)), "GET /webhook-subscriptions")?.does).toEqual(["WebhookSubscription list", "WebhookSubscription read"]);
   });
 
   it.each([
-    ["monitors, heartbeats, subscriptions, templates", [monitors, heartbeats, hooks, templates]],
-    ["templates, subscriptions, heartbeats, monitors", [templates, hooks, heartbeats, monitors]],
-  ])("is the same in any order of the stacks, in order: %s", (_order, reports) => {
+    ["monitors, heartbeats, subscriptions, templates", [stacks.monitors, stacks.heartbeats, stacks.hooks, stacks.templates]],
+    ["templates, subscriptions, heartbeats, monitors", [stacks.templates, stacks.hooks, stacks.heartbeats, stacks.monitors]],
+  ])("is the same in any order of the stacks, in order: %s", (_order, contents) => {
+    const reports = contents.map(scopesFor);
     const union = unionOf(reports);
     for (const command of COMMANDS) expect(union.commands[command]).toEqual(sorted(...reports.map((report) => report.commands[command])));
     expect(union.commands.up).toEqual(["heartbeat.write", "monitor.delete", "monitor.read", "monitor.write", "webhook.write"]);
