@@ -460,6 +460,7 @@ describe("the report", () => {
     expect(needOf(report, "GET /webhook-subscriptions")?.does).toEqual(["WebhookSubscription read", "WebhookSubscription list"]);
     expect(needOf(report, "GET /webhook-subscriptions/{subscriptionID}/deliveries")?.does).toEqual(["WebhookSubscription deliveries read"]);
     expect(needOf(report, "POST /webhook-subscriptions/{subscriptionID}/test")?.does).toEqual(["WebhookSubscription test delivery"]);
+    expect(needOf(report, "POST /monitors/{monitorID}/test-alert")?.does).toEqual(["Monitor test alert"]);
     expect(needOf(report, "POST /notification_channels/{channelID}/test")?.does).toEqual(["NotificationChannel test"]);
     expect(needOf(report, "POST /clients/{clientID}/archive")?.does).toEqual(["Client delete"]);
     expect(needOf(report, "PUT /clients/{clientID}/portal-settings")?.does).toEqual(["Client write document (portalSettings)"]);
@@ -469,7 +470,7 @@ describe("the report", () => {
     const report = scopesFor(stack);
     expect(needOf(report, "GET /monitors")).toMatchObject({ commands: ["preview", "up", "refresh", "destroy", "drift", "verify", "verify --alerts", "import"], optionalIn: [] });
     expect(needOf(report, "GET /heartbeats")).toMatchObject({ commands: ["drift", "import"], optionalIn: ["preview", "up", "refresh", "destroy"] });
-    expect(needOf(report, "GET /monitors/{monitorID}/test-alert")).toBeUndefined();
+    expect(needOf(report, "POST /monitors/{monitorID}/test-alert")).toMatchObject({ commands: ["verify --alerts"], optionalIn: [] });
     expect(needOf(report, "POST /notification_channels/{channelID}/test")).toMatchObject({ commands: ["verify --alerts"], optionalIn: [] });
   });
 
