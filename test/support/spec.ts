@@ -4,11 +4,25 @@
  * that what the project transcribes of them (schema/routes.json) is held to the source and not to
  * another transcription.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
-/** The spec, in the `shared/` folder beside the repository. */
-export const SPEC_PATH = join(__dirname, "..", "..", "..", "shared", "api", "service-api.md");
+const IN_SHARED = join("shared", "api", "service-api.md");
+
+/**
+ * The spec: in the `shared/` folder beside the repository, or beside a folder further up, for a
+ * copy of the repository made inside it (Stryker's sandboxes are in `.stryker-tmp/`). Where none
+ * is found, the path beside the repository, which the error then names.
+ */
+function specPath(): string {
+  const besideRepository = join(__dirname, "..", "..", "..");
+  for (let folder = besideRepository; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, IN_SHARED))) return join(folder, IN_SHARED);
+    if (dirname(folder) === folder) return join(besideRepository, IN_SHARED);
+  }
+}
+
+export const SPEC_PATH = specPath();
 
 /** One row of an endpoint table: the section that lists it (`4.2`), the method, the path template, the scope (null where none is listed). */
 export interface SpecRow {
