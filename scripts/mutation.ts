@@ -68,8 +68,11 @@ export function scoreOf(file: string, mutants: readonly MutantResult[]): FileSco
 }
 
 /** The listed files' scores (only those in the report, for a run restricted with `--mutate`) and the total. */
-export function scoresOf(report: Report, restricted = false): { files: FileScore[]; total: FileScore } {
-  const files = MUTATION_TARGETS.filter(({ file }) => !restricted || file in report.files).map(({ file }) => scoreOf(file, report.files[file]?.mutants ?? []));
+export function scoresOf(report: Report, restricted = false): { files: Array<FileScore & { threshold: number }>; total: FileScore } {
+  const files = MUTATION_TARGETS.filter(({ file }) => !restricted || file in report.files).map(({ file, threshold }) => ({
+    ...scoreOf(file, report.files[file]?.mutants ?? []),
+    threshold: threshold ?? FILE_THRESHOLD,
+  }));
   const all = Object.values(report.files).flatMap((entry) => entry.mutants);
   return { files, total: scoreOf("all files", all) };
 }
@@ -85,7 +88,7 @@ export function judge(report: Report, restricted = false): { table: string; fail
   };
   const lines = [
     `| ${"file".padEnd(24)} |   score | detected | undetected | marked | static | threshold`,
-    ...files.map((score) => row(score, FILE_THRESHOLD)),
+    ...files.map((score) => row(score, score.threshold)),
     // The total of some files, in a run restricted with --mutate, is no total of the project.
     row(total, restricted ? undefined : TOTAL_THRESHOLD),
   ];

@@ -16,9 +16,10 @@ import { readStack } from "./stack.js";
 export const USAGE = `Usage: pulumi-monitoring scopes [options]
 
 Lists the scopes an API key needs for each command on one stack: preview (with refresh), up,
-refresh, destroy, drift, verify, verify --alerts and import, their union, and the operations
-(method and path, as the spec's tables list them) behind each scope. It reads the stack's program
-as it stands (a preview without refresh) and its state; it sends no request to the service.
+refresh, destroy, drift, verify, verify --alerts, pause, resume, apply-due and import, their union,
+and the operations (method and path, as the spec's tables list them) behind each scope. It reads
+the stack's program as it stands (a preview without refresh) and its state; it sends no request to
+the service.
 
 With --check, it proves with GETs only that the stack's key holds every scope of the union: for
 each scope, a GET of a made-up id on a route that needs it (404: held, 403: missing). Each missing

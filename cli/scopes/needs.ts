@@ -3,15 +3,16 @@
  * command sends for what the program declares and the state holds (schema/operations.ts, derived
  * from the definitions), and the scope the spec lists for each (schema/routes.ts).
  */
-import { type AnyResourceDefinition, definitions } from "../../schema/index.js";
-import { membersOf, groupOf } from "../../schema/members.js";
+import { PAUSABLE_KINDS } from "../../provider/pauses.js";
+import { type AnyResourceDefinition, client, definitions, monitor, notificationChannel, webhookSubscription } from "../../schema/index.js";
+import { DECLARED_INPUTS, groupOf, membersOf, OVERRIDE } from "../../schema/members.js";
 import { type Action, type KindOperation, dryRunOperation, groupOperationsOf, operationText, operationsOf } from "../../schema/operations.js";
 import { type Route, routeName, routeOf } from "../../schema/routes.js";
 import { planAlerts } from "../verify/run.js";
 import { targetsOf, type StateResource } from "../verify/targets.js";
 
 /** The commands whose scopes are computed, in the order they are reported. */
-export const COMMANDS = ["preview", "up", "refresh", "destroy", "drift", "verify", "verify --alerts", "import"] as const;
+export const COMMANDS = ["preview", "up", "refresh", "destroy", "drift", "verify", "verify --alerts", "pause", "resume", "apply-due", "import"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export const TYPE_PREFIX = "pulumi-nodejs:dynamic/monitoring:";
@@ -59,72 +60,96 @@ export interface ScopesReport {
 
 const CLIENT_FIELD = "clientId";
 
-function kindOf(resource: StackResource): string | undefined {
-  return resource.type.startsWith(TYPE_PREFIX) ? resource.type.slice(TYPE_PREFIX.length) : undefined;
+/**
+ * The kind of a resource of this package (`Monitor`); of another package's resource, its whole
+ * type, which names no kind here: such a resource has no member, so no command sends anything for it.
+ */
+function kindOf(resource: StackResource): string {
+  return resource.type.startsWith(TYPE_PREFIX) ? resource.type.slice(TYPE_PREFIX.length) : resource.type;
 }
 
-/** The stack's resources of this package: the program's, with what the state records of each, and the state's that the program dropped. */
+/** The stack's resources: the program's, with what the state records of each (id, outputs), and the state's that the program dropped. */
 function resourcesOf(contents: StackContents): StackResource[] {
   const byUrn = new Map<string, StackResource>();
-  for (const resource of contents.state) if (kindOf(resource) !== undefined) byUrn.set(resource.urn, resource);
-  for (const resource of contents.program) {
-    if (kindOf(resource) === undefined) continue;
-    const recorded = byUrn.get(resource.urn);
-    byUrn.set(resource.urn, { ...recorded, ...resource, outputs: recorded?.outputs ?? {}, id: recorded?.id ?? resource.id ?? "(to be created)" });
-  }
+  for (const resource of contents.state) byUrn.set(resource.urn, resource);
+  for (const resource of contents.program) byUrn.set(resource.urn, { ...byUrn.get(resource.urn), ...resource });
   return [...byUrn.values()];
 }
 
+/** A member of a resource: its values (inputs, else outputs), and what its outputs record (an operator's override). */
+interface StackMember {
+  definition: AnyResourceDefinition;
+  values: Record<string, unknown>;
+  recorded: Record<string, unknown>;
+}
+
 /** Each member of a resource (a set's monitors, or the resource itself) with its values: inputs over outputs. */
-function membersOfResource(resource: StackResource): Array<{ definition: AnyResourceDefinition; values: Record<string, unknown> }> {
-  const kind = kindOf(resource)!;
+function membersOfResource(resource: StackResource): StackMember[] {
+  const kind = kindOf(resource);
   const inputs = membersOf(kind, resource.inputs ?? {});
   const outputs = membersOf(kind, resource.outputs ?? {});
   const members = inputs.length > 0 ? inputs : outputs;
-  // A set with no member declared still is a set of its kind.
+  // A set with no member known (its members unknown at preview) still is a set of its kind, with
+  // the set's own values (its client); a resource of another package has no member at all.
   if (members.length === 0) {
-    const group = groupOf(kind);
-    const definition = group?.member ?? definitions.find((candidate) => candidate.kind === kind);
-    return definition === undefined ? [] : [{ definition, values: { ...resource.outputs, ...resource.inputs } }];
+    const definition = groupOf(kind)?.member;
+    return definition === undefined ? [] : [{ definition, values: { ...resource.outputs, ...resource.inputs }, recorded: {} }];
   }
-  return members.map((member) => ({ definition: member.definition, values: member.values }));
+  const recorded = (key?: string) => outputs.find((member) => member.key === key)?.values ?? {};
+  return members.map((member) => ({ definition: member.definition, values: member.values, recorded: recorded(member.key) }));
 }
 
 function declared(values: Record<string, unknown>, field: string): boolean {
-  const recorded = values["__declaredInputs"];
+  const recorded = values[DECLARED_INPUTS];
   return values[field] !== undefined || (Array.isArray(recorded) && recorded.includes(field));
 }
 
+/** The kind's operations of these actions: of the association `field` only, when given. */
 function pick(definition: AnyResourceDefinition, actions: readonly Action[], field?: string): KindOperation[] {
   return operationsOf(definition).filter((entry) => actions.includes(entry.action) && (field === undefined || entry.field === field));
 }
 
 const sent = (operations: readonly KindOperation[], required = true): Sent[] => operations.map((operation) => ({ does: operationText(operation), route: operation.route, required }));
 
-/** The associations a member declares. */
-function declaredAssociations(definition: AnyResourceDefinition, values: Record<string, unknown>): string[] {
-  return Object.keys(definition.associations).filter((field) => declared(values, field));
+/** The association through which the provider writes a monitor's or heartbeat's pause state (provider/pauses.ts). */
+const PAUSED = "paused";
+/** The windows in which the provider pauses an object: declared, they too make it manage the pause state. */
+const PAUSES = "pauses";
+
+/**
+ * Whether the provider manages the member's pause state (provider/pause-plan.ts): `paused` or
+ * `pauses` declared, or an operator's override recorded, which the first deploy after its end resumes.
+ */
+function pauseStateManaged({ values, recorded }: StackMember): boolean {
+  return [PAUSED, PAUSES].some((field) => declared(values, field)) || recorded[OVERRIDE] !== undefined;
+}
+
+/** The associations a member declares; the pause state's when the provider manages it. */
+function declaredAssociations(member: StackMember): string[] {
+  return Object.keys(member.definition.associations).filter((field) => (field === PAUSED ? pauseStateManaged(member) : declared(member.values, field)));
 }
 
 /** What a refresh sends for a resource: each object read (by id, or from the list), and its declared associations read from their endpoints. */
 function refreshOf(resource: StackResource): Sent[] {
-  const inGroup = groupOf(kindOf(resource)!) !== undefined;
-  return membersOfResource(resource).flatMap(({ definition, values }) => [
-    ...sent(pick(definition, ["read"])),
-    // Reads of many objects share list pages; a kind with a GET by id reads by id when they are refused. A set reads its members' list.
-    ...(definition.readBy === "get" ? sent(pick(definition, ["list"]), inGroup) : []),
-    ...declaredAssociations(definition, values).flatMap((field) => sent(pick(definition, ["read attached", "read document"], field))),
+  const inGroup = groupOf(kindOf(resource)) !== undefined;
+  return membersOfResource(resource).flatMap((member) => [
+    ...sent(pick(member.definition, ["read"])),
+    // Reads of many objects share list pages, which a set's members cannot do without; a single
+    // object of a kind with a GET by id reads by id when they are refused (of a kind read from its
+    // list, the list is its read, needed all the same).
+    ...sent(pick(member.definition, ["list"]), inGroup),
+    ...declaredAssociations(member).flatMap((field) => sent(pick(member.definition, ["read attached", "read document"], field))),
   ]);
 }
 
 /** What an up may send for a resource of the program besides its refresh: create (a set in batches), update, replace, and the writes of its declared associations. */
 function upOf(resource: StackResource): Sent[] {
-  const group = groupOf(kindOf(resource)!);
+  const group = groupOf(kindOf(resource));
   return [
     ...(group === undefined ? [] : sent(groupOperationsOf(group))),
-    ...membersOfResource(resource).flatMap(({ definition, values }) => [
-      ...sent(pick(definition, ["create", "update", "delete"])),
-      ...declaredAssociations(definition, values).flatMap((field) => sent(pick(definition, ["turn on", "turn off", "attach", "detach", "write document"], field))),
+    ...membersOfResource(resource).flatMap((member) => [
+      ...sent(pick(member.definition, ["create", "update", "delete"])),
+      ...declaredAssociations(member).flatMap((field) => sent(pick(member.definition, ["turn on", "turn off", "attach", "detach", "write document"], field))),
     ]),
   ];
 }
@@ -135,10 +160,9 @@ function destroyOf(resource: StackResource): Sent[] {
 
 /** The lists a drift check reads for unmanaged objects: every kind of each scope the stack's objects live in (cli/drift/unmanaged.ts). */
 function unmanagedListsOf(resources: readonly StackResource[]): Sent[] {
-  const clientKind = definitions.find((definition) => definition.path === "/clients");
   const scopes = new Set<"account" | "client">();
   for (const resource of resources) {
-    if (kindOf(resource) === clientKind?.kind) scopes.add("client");
+    if (kindOf(resource) === client.kind) scopes.add("client");
     else for (const { values } of membersOfResource(resource)) scopes.add(typeof values[CLIENT_FIELD] === "string" ? "client" : "account");
   }
   const nested = (definition: AnyResourceDefinition) => /\{\w+\}/.test(definition.path);
@@ -151,29 +175,40 @@ function unmanagedListsOf(resources: readonly StackResource[]): Sent[] {
 /** What verify sends (cli/verify/run.ts): a check of each monitor, a test delivery of each subscription, and with --alerts one test per channel. */
 function verifyOf(resources: readonly StackResource[], alerts: boolean): Sent[] {
   const targets = targetsOf(resources.map((resource) => ({ ...resource, id: resource.id ?? "(to be created)" }) as StateResource));
-  const request = (kind: string, does: string, method: string, suffix: string): Sent => {
-    const definition = definitions.find((candidate) => candidate.kind === kind)!;
-    return { does: `${kind} ${does}`, route: routeOf(method, `${definition.path}/{id}${suffix}`), required: true };
-  };
-  const monitors = targets.filter((target) => target.kind === "Monitor" && !target.declaredPaused);
+  const request = (definition: AnyResourceDefinition, does: string, method: string, suffix: string): Sent => ({
+    does: `${definition.kind} ${does}`,
+    route: routeOf(method, `${definition.path}/{id}${suffix}`),
+    required: true,
+  });
+  const ofKind = (kind: AnyResourceDefinition) => targets.filter((target) => target.kind === kind.kind);
   const operations: Sent[] = [];
-  if (monitors.length > 0) {
-    operations.push(request("Monitor", "results read", "GET", "/results"), request("Monitor", "check", "POST", "/check"));
-    operations.push({ does: "Monitor statuses listed", route: routeOf("GET", monitorPath()), required: true });
+  // A monitor the program declares paused is not checked.
+  if (ofKind(monitor).some((target) => !target.declaredPaused)) {
+    operations.push(request(monitor, "results read", "GET", "/results"), request(monitor, "check", "POST", "/check"));
+    operations.push({ does: "Monitor statuses listed", route: routeOf("GET", monitor.path), required: true });
   }
-  if (targets.some((target) => target.kind === "WebhookSubscription")) {
-    operations.push(request("WebhookSubscription", "deliveries read", "GET", "/deliveries"), request("WebhookSubscription", "test delivery", "POST", "/test"));
+  if (ofKind(webhookSubscription).length > 0) {
+    operations.push(request(webhookSubscription, "deliveries read", "GET", "/deliveries"), request(webhookSubscription, "test delivery", "POST", "/test"));
   }
   if (alerts) {
-    const plan = planAlerts(targets.filter((target) => target.kind === "NotificationChannel"), targets.filter((target) => target.kind === "Monitor"));
-    if (plan.viaMonitor.length > 0) operations.push(request("Monitor", "test alert", "POST", "/test-alert"));
-    if (plan.direct.length > 0) operations.push(request("NotificationChannel", "test", "POST", "/test"));
+    const plan = planAlerts(ofKind(notificationChannel), ofKind(monitor));
+    if (plan.viaMonitor.length > 0) operations.push(request(monitor, "test alert", "POST", "/test-alert"));
+    if (plan.direct.length > 0) operations.push(request(notificationChannel, "test", "POST", "/test"));
   }
   return operations;
 }
 
-function monitorPath(): string {
-  return definitions.find((candidate) => candidate.kind === "Monitor")!.path;
+/**
+ * What `pause` (`turn on`), `resume` (`turn off`) and `apply-due` (both) send: for each monitor and
+ * heartbeat the state holds, a set's members included, the call, then the object read back by id
+ * to see what it became. They act on the state alone and never run the program (cli/overrides/,
+ * cli/apply-due/), so what the program declares but the state lacks is no target of theirs.
+ */
+function pauseCallsOf(state: readonly StackResource[], actions: readonly Action[]): Sent[] {
+  return state
+    .flatMap(membersOfResource)
+    .filter(({ definition }) => PAUSABLE_KINDS.includes(definition.kind))
+    .flatMap(({ definition }) => [...sent(pick(definition, actions, PAUSED)), ...sent(pick(definition, ["read"]))]);
 }
 
 /** What import reads of an account (cli/import/read.ts): every kind's list, objects by id where a list leaves a field out, and the associations from their endpoints. */
@@ -186,20 +221,21 @@ function commandOperations(contents: StackContents): Record<CommandName, Sent[]>
   const resources = resourcesOf(contents);
   const programUrns = new Set(contents.program.map((resource) => resource.urn));
   const refresh = resources.flatMap(refreshOf);
-  const monitorsInProgram = contents.program.some((resource) => {
-    const kind = kindOf(resource);
-    return kind !== undefined && membersOfResource(resource).some(({ definition }) => definition.kind === dryRunOperation.kind);
-  });
+  const monitorsInProgram = contents.program.some((resource) => membersOfResource(resource).some(({ definition }) => definition.kind === dryRunOperation.kind));
   const dryRun = contents.dryRun === true && monitorsInProgram ? sent([dryRunOperation]) : [];
   // Every project here refreshes first (`options: refresh: always`): preview, up and destroy read what the state holds.
   return {
     preview: [...refresh, ...dryRun],
-    up: [...refresh, ...dryRun, ...resources.filter((resource) => programUrns.has(resource.urn)).flatMap(upOf), ...resources.filter((resource) => !programUrns.has(resource.urn)).flatMap(destroyOf)],
+    // What the program declares is created, updated or replaced; what it dropped, deleted.
+    up: [...refresh, ...dryRun, ...resources.flatMap((resource) => (programUrns.has(resource.urn) ? upOf(resource) : destroyOf(resource)))],
     refresh,
     destroy: [...refresh, ...resources.flatMap(destroyOf)],
     drift: [...refresh, ...dryRun, ...unmanagedListsOf(resources)],
     verify: verifyOf(resources, false),
     "verify --alerts": verifyOf(resources, true),
+    pause: pauseCallsOf(contents.state, ["turn on"]),
+    resume: pauseCallsOf(contents.state, ["turn off"]),
+    "apply-due": pauseCallsOf(contents.state, ["turn on", "turn off"]),
     import: importOf(),
   };
 }

@@ -12,12 +12,15 @@ import { MUTATION_TARGETS } from "../../scripts/mutation-targets.js";
 const mutants = (counts: Record<string, number>) =>
   Object.entries(counts).flatMap(([status, count]) => Array.from({ length: count }, () => ({ status, mutatorName: "ConditionalExpression", location: { start: { line: 1 } } })));
 
-/** A report where every listed file has `killed` killed mutants and `survived` survivors, but `file`, which has `counts`. */
+/** A report where every listed file has 100 mutants, all killed (so that a file held to 100 % holds), but `file`, which has `counts`. */
 function report(file: string, counts: Record<string, number>) {
   return {
-    files: Object.fromEntries(MUTATION_TARGETS.map((target) => [target.file, { mutants: mutants(target.file === file ? counts : { Killed: 99, Survived: 1 }) }])),
+    files: Object.fromEntries(MUTATION_TARGETS.map((target) => [target.file, { mutants: mutants(target.file === file ? counts : { Killed: 100 }) }])),
   };
 }
+
+/** A listed file whose target sets a threshold of its own. */
+const heldHigher = MUTATION_TARGETS.find((target) => target.threshold !== undefined)!;
 
 describe("mutation scores", () => {
   it("killed and timed-out mutants count as detected; survived and not covered as undetected; the rest not at all", () => {
@@ -51,6 +54,14 @@ describe("mutation scores", () => {
     const { table, failures } = judge(report("provider/diff.ts", { Killed: 80, Survived: 15, NoCoverage: 5 }));
     expect(failures).toEqual(["provider/diff.ts: mutation score 80.0 % is below 85 %"]);
     expect(table).toMatch(/\| provider\/diff\.ts +\| +80\.0 % \| +80 \| +20 \| +0 \| +0 \| 85 % +BELOW/);
+  });
+
+  it("holds a file whose target sets a threshold to that one, not to the common one", () => {
+    const threshold = heldHigher.threshold!;
+    const { table, failures } = judge(report(heldHigher.file, { Killed: threshold - 1, Survived: 101 - threshold }));
+    expect(failures).toEqual([`${heldHigher.file}: mutation score ${(threshold - 1).toFixed(1)} % is below ${threshold} %`]);
+    expect(table).toContain(`| ${threshold} %  BELOW`);
+    expect(judge(report(heldHigher.file, { Killed: threshold, Survived: 100 - threshold })).failures).toEqual([]);
   });
 
   it("names a listed file the report lacks", () => {
