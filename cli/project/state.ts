@@ -65,6 +65,13 @@ export interface StateResource {
   modified?: string;
 }
 
+/**
+ * A resource as the commands that judge a state need it: its URN and type token, and what the state
+ * (or a preview's step) records of it. {@link StateResource} is one; so is a resource a program
+ * declares, before it has an id or outputs.
+ */
+export type RecordedResource = Pick<StateResource, "urn" | "type"> & Partial<Pick<StateResource, "id" | "inputs" | "outputs" | "created" | "modified">>;
+
 /** Every resource of an export (`pulumi stack export`) that has a URN and a type, in the state's order. */
 export function stateResources(exported: unknown): StateResource[] {
   const deployment = isRecord(exported) && isRecord(exported["deployment"]) ? exported["deployment"] : undefined;

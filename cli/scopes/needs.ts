@@ -9,16 +9,16 @@ import { DECLARED_INPUTS, groupOf, membersOf, OVERRIDE } from "../../schema/memb
 import { type Action, type KindOperation, dryRunOperation, groupOperationsOf, operationText, operationsOf } from "../../schema/operations.js";
 import { type Route, routeName, routeOf } from "../../schema/routes.js";
 import { planAlerts } from "../verify/run.js";
-import { targetsOf, type StateResource } from "../verify/targets.js";
+import { targetsOf } from "../verify/targets.js";
+import type { RecordedResource } from "../project/state.js";
+import { kindOfTypeToken } from "../../schema/type-token.js";
 
 /** The commands whose scopes are computed, in the order they are reported. */
 export const COMMANDS = ["preview", "up", "refresh", "destroy", "drift", "verify", "verify --alerts", "pause", "resume", "apply-due", "import"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
-export const TYPE_PREFIX = "pulumi-nodejs:dynamic/monitoring:";
-
 /** A resource of the stack: as the program declares it (inputs), as the state records it (outputs), or both. */
-export type StackResource = Omit<StateResource, "created" | "modified">;
+export type StackResource = Omit<RecordedResource, "created" | "modified">;
 
 export interface StackContents {
   /** The program's resources, as a preview without refresh declares them. */
@@ -65,7 +65,7 @@ const CLIENT_FIELD = "clientId";
  * type, which names no kind here: such a resource has no member, so no command sends anything for it.
  */
 function kindOf(resource: StackResource): string {
-  return resource.type.startsWith(TYPE_PREFIX) ? resource.type.slice(TYPE_PREFIX.length) : resource.type;
+  return kindOfTypeToken(resource.type) ?? resource.type;
 }
 
 /** The stack's resources: the program's, with what the state records of each (id, outputs), and the state's that the program dropped. */
@@ -174,7 +174,7 @@ function unmanagedListsOf(resources: readonly StackResource[]): Sent[] {
 
 /** What verify sends (cli/verify/run.ts): a check of each monitor, a test delivery of each subscription, and with --alerts one test per channel. */
 function verifyOf(resources: readonly StackResource[], alerts: boolean): Sent[] {
-  const targets = targetsOf(resources.map((resource) => ({ ...resource, id: resource.id ?? "(to be created)" }) as StateResource));
+  const targets = targetsOf(resources.map((resource) => ({ ...resource, id: resource.id ?? "(to be created)" })));
   const request = (definition: AnyResourceDefinition, does: string, method: string, suffix: string): Sent => ({
     does: `${definition.kind} ${does}`,
     route: routeOf(method, `${definition.path}/{id}${suffix}`),

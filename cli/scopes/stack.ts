@@ -10,7 +10,7 @@ import { programOf } from "../fleet/stacks/in-process.js";
 import { withoutRefresh } from "../fleet/stacks/operations.js";
 import type { FleetProject } from "../project/project.js";
 import { plainSettingsOf, stackSettingsOf } from "../project/settings.js";
-import { exportedState } from "../project/state.js";
+import { exportedState, stateResources } from "../project/state.js";
 import type { StackContents, StackResource } from "./needs.js";
 
 export interface StackView {
@@ -25,7 +25,7 @@ export interface StackView {
 export async function readStack(workspace: LocalWorkspace, project: FleetProject, name: string): Promise<StackView> {
   const stack = await Stack.select(name, workspace);
   const [state, plain] = await Promise.all([exportedState(workspace, name), plainSettingsOf(project, name)]);
-  const recorded = ((state.deployment as { resources?: StackResource[] } | undefined)?.resources ?? []) as StackResource[];
+  const recorded: StackResource[] = stateResources(state);
   const program: StackResource[] = [];
   await withoutRefresh(stack).preview({
     ...programOf(project),

@@ -18,13 +18,13 @@ import { limiterWithin } from "../fleet/runners/budget.js";
 import { commandErrorMessage } from "../project/errors.js";
 import { type FleetProject, readProject } from "../project/project.js";
 import { stackSettingsOf } from "../project/settings.js";
-import { exportedState } from "../project/state.js";
+import { exportedState, stateResources } from "../project/state.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { fleetWorkspace } from "../project/workspace.js";
 import { renderJson, renderJunit, renderMarkdown, renderTable } from "./render.js";
 import { type StackVerification, type VerifyReport, verifyExitCode } from "./report.js";
 import { verifyTargets } from "./run.js";
-import { allMonitors, lastDeploy, type StateResource, targetsOf } from "./targets.js";
+import { allMonitors, lastDeploy, targetsOf } from "./targets.js";
 
 export const USAGE = `Usage: pulumi-monitoring verify [options]
 
@@ -115,7 +115,7 @@ export async function verifyStack(workspace: LocalWorkspace, project: FleetProje
       settings.all ? Promise.resolve([]) : stack.history(20, 1, false),
       stackSettingsOf(project, name, workspace),
     ]);
-    const resources = ((state.deployment as { resources?: StateResource[] } | undefined)?.resources ?? []) as StateResource[];
+    const resources = stateResources(state);
     const window = settings.all ? undefined : lastDeploy(history);
     if (!settings.all && window === undefined) return { stack: label, scope, entries: [], notes: ["The stack's history holds no deploy: --all verifies every object."] };
     const inScope = targetsOf(resources, window);

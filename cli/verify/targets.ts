@@ -6,6 +6,8 @@
  */
 import { internal } from "../../provider/fields.js";
 import { isRecord } from "../../schema/naming.js";
+import { kindOfTypeToken } from "../../schema/type-token.js";
+import type { RecordedResource } from "../project/state.js";
 import { MONITOR_SET_KIND } from "../../provider/monitor-set.js";
 import { memberName } from "../../schema/members.js";
 
@@ -27,24 +29,11 @@ export interface Target {
   escalationPolicyId?: string;
 }
 
-/** A resource as `pulumi stack export` shows it. */
-export interface StateResource {
-  urn: string;
-  type: string;
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-  created?: string;
-  modified?: string;
-}
-
 /** The time window of a deploy, from the stack's history. */
 export interface DeployWindow {
   startMs: number;
   endMs: number;
 }
-
-const TYPE_PREFIX = "pulumi-nodejs:dynamic/monitoring:";
 
 /** The history's start time has whole seconds; the end gets the same slack. */
 const HISTORY_PRECISION_MS = 1000;
@@ -62,11 +51,11 @@ export function lastDeploy(history: ReadonlyArray<{ kind: string; startTime: Dat
  * The objects of the state that verify looks at: every one (`window` undefined, `--all`), or
  * those the deploy of `window` created or changed.
  */
-export function targetsOf(resources: readonly StateResource[], window?: DeployWindow): Target[] {
+export function targetsOf(resources: readonly RecordedResource[], window?: DeployWindow): Target[] {
   const targets: Target[] = [];
   for (const resource of resources) {
-    if (!resource.type.startsWith(TYPE_PREFIX) || resource.id === undefined || resource.id === "") continue;
-    const kind = resource.type.slice(TYPE_PREFIX.length);
+    const kind = kindOfTypeToken(resource.type);
+    if (kind === undefined || resource.id === undefined || resource.id === "") continue;
     const name = resource.urn.slice(resource.urn.lastIndexOf("::") + 2);
     const inputs = resource.inputs ?? {};
     const outputs = resource.outputs ?? {};
@@ -79,11 +68,11 @@ export function targetsOf(resources: readonly StateResource[], window?: DeployWi
 }
 
 /** The monitors of every kind a stack records, whatever the last deploy did: the routes a test alert can take. */
-export function allMonitors(resources: readonly StateResource[]): Target[] {
+export function allMonitors(resources: readonly RecordedResource[]): Target[] {
   return targetsOf(resources).filter((target) => target.kind === "Monitor");
 }
 
-function changedIn(resource: StateResource, window: DeployWindow): boolean {
+function changedIn(resource: RecordedResource, window: DeployWindow): boolean {
   const within = (time: unknown): boolean => {
     if (typeof time !== "string") return false;
     const ms = Date.parse(time);

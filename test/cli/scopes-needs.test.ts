@@ -6,13 +6,14 @@
  * several stacks' reports, as `fleet scopes` prints it.
  */
 import { describe, expect, it } from "vitest";
-import { COMMANDS, type CommandName, type ScopesReport, type StackContents, type StackResource, scopesFor, TYPE_PREFIX, unionOf } from "../../cli/scopes/needs.js";
+import { COMMANDS, type CommandName, type ScopesReport, type StackContents, type StackResource, scopesFor, unionOf } from "../../cli/scopes/needs.js";
+import { typeTokenOf } from "../../schema/type-token.js";
 
 const URL = "https://shop.example.com/";
 const WINDOW = { from: "2030-01-01T00:00:00Z", to: "2030-01-01T02:00:00Z", reason: "database upgrade" };
 const OVERRIDE = { until: "2030-01-01T02:00:00Z", reason: "incident 42", by: "ops", at: "2030-01-01T00:00:00Z" };
 
-const resource = (kind: string, name: string, values: Partial<StackResource> = {}): StackResource => ({ urn: `urn:pulumi:test::p::${TYPE_PREFIX}${kind}::${name}`, type: `${TYPE_PREFIX}${kind}`, ...values });
+const resource = (kind: string, name: string, values: Partial<StackResource> = {}): StackResource => ({ urn: `urn:pulumi:test::p::${typeTokenOf(kind)}::${name}`, type: typeTokenOf(kind), ...values });
 
 // The program's resources (inputs only, as a preview declares them) and the state's (id, inputs and outputs).
 const monitor = resource("Monitor", "web", { inputs: { url: URL, notificationChannelIds: ["c1"] } });

@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderJson, renderJunit, renderMarkdown, renderTable } from "../../cli/verify/render.js";
 import { type VerifyEntry, verifyExitCode, type VerifyReport } from "../../cli/verify/report.js";
 import { deliveryOutcome, planAlerts, verifyTargets } from "../../cli/verify/run.js";
-import { lastDeploy, type StateResource, type Target, targetsOf } from "../../cli/verify/targets.js";
+import type { RecordedResource } from "../../cli/project/state.js";
+import { lastDeploy, type Target, targetsOf } from "../../cli/verify/targets.js";
 import type { ApiClient } from "../../provider/http/client.js";
 import { type TestEmulator, useEmulatorWith } from "../support/emulator.js";
 import { useReceiver } from "../support/receiver.js";
@@ -168,7 +169,7 @@ describe("a server whose check results land seconds after it answers (--check-de
 
 describe("what the last deploy created or changed", () => {
   const at = (second: number) => new Date(Date.UTC(2026, 10, 25, 12, 0, second)).toISOString();
-  const monitor = (name: string, extra: Partial<StateResource> & { changedAt?: string }): StateResource => ({
+  const monitor = (name: string, extra: Partial<RecordedResource> & { changedAt?: string }): RecordedResource => ({
     urn: `urn:pulumi:prod::shop::pulumi-nodejs:dynamic/monitoring:Monitor::${name}`,
     type: "pulumi-nodejs:dynamic/monitoring:Monitor",
     id: `id-${name}`,
@@ -198,7 +199,7 @@ describe("what the last deploy created or changed", () => {
   });
 
   it("reads names, declared pause and channels, a set's monitors and the kinds verify tests; --all takes every one", () => {
-    const resources: StateResource[] = [
+    const resources: RecordedResource[] = [
       { urn: "urn:pulumi:prod::shop::pulumi:pulumi:Stack::shop-prod", type: "pulumi:pulumi:Stack" },
       monitor("paused", { inputs: { paused: true, notificationChannelIds: ["c1"], clientId: "C-1" } }),
       { urn: "urn:pulumi:prod::shop::pulumi-nodejs:dynamic/monitoring:Heartbeat::backup", type: "pulumi-nodejs:dynamic/monitoring:Heartbeat", id: "hb" },

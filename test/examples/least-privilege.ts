@@ -20,7 +20,8 @@ import type { RecordedResource } from "../../cli/drift/unmanaged.js";
 import { readProject } from "../../cli/project/project.js";
 import type { CommandIO } from "../../cli/command/io.js";
 import type * as scopesCommand from "../../cli/scopes/command.js";
-import { type CommandName, type ScopesReport, TYPE_PREFIX } from "../../cli/scopes/needs.js";
+import { type CommandName, type ScopesReport } from "../../cli/scopes/needs.js";
+import { kindOfTypeToken } from "../../schema/type-token.js";
 import { verify as verifyCommand } from "../../cli/verify/command.js";
 import { resolveSettings } from "../../provider/config.js";
 import { resolveRoute, routeName } from "../../schema/routes.js";
@@ -98,7 +99,7 @@ function leastPrivilege(testCase: Case): void {
    */
   type Recorded = Array<{ type: string; id?: string; outputs?: Record<string, unknown> }>;
   let recorded: Promise<Recorded> | undefined;
-  const recordedResources = (): Promise<Recorded> => (recorded ??= harness.stack.exportStack().then(({ deployment }) => (deployment as { resources: Array<{ type: string }> }).resources.filter((entry) => entry.type.startsWith(TYPE_PREFIX))));
+  const recordedResources = (): Promise<Recorded> => (recorded ??= harness.stack.exportStack().then(({ deployment }) => (deployment as { resources: Array<{ type: string }> }).resources.filter((entry) => kindOfTypeToken(entry.type) !== undefined)));
   /** The provider's dispatcher in this process, configured with `key`, and the resources of this package the state records. */
   async function providerWith(key: string) {
     const resources = recordedResources();
@@ -136,7 +137,7 @@ function leastPrivilege(testCase: Case): void {
   async function deleteInProcess(key: string, scope: string): Promise<string> {
     const kinds = new Set(report.operations[scope]!.filter((need) => need.commands.includes("destroy")).flatMap((need) => need.does.filter((does) => does.endsWith(" delete")).map((does) => does.slice(0, -" delete".length))));
     const { dispatcher, resources } = await providerWith(key);
-    const deleted = resources.filter((resource) => kinds.has(resource.type.slice(TYPE_PREFIX.length)));
+    const deleted = resources.filter((resource) => kinds.has(kindOfTypeToken(resource.type) ?? ""));
     expect(deleted.length, `a resource whose delete needs ${scope}`).toBeGreaterThan(0);
     return firstFailure(deleted, (resource) => dispatcher.delete(resource.id!, resource.outputs), "the destroy's deletes");
   }
