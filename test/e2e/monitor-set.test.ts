@@ -57,7 +57,7 @@ describe("a MonitorSet on the real engine", () => {
     await admin.injectFault({ method: "POST", path: "/monitors/batch", status: 404 });
     await admin.injectFault({ method: "POST", path: "/monitors", status: 403, times: 2 });
 
-    await expect(deployment.harness.stack.up()).rejects.toThrow(/MonitorSet \\?"fleet\\?": 2 monitor\(s\) failed[\s\S]*monitors\[\\?"site-\d+\\?"\]/);
+    await expect(deployment.harness.stack.up()).rejects.toThrow(/MonitorSet \\?"fleet\\?": 2 monitor\(s\) failed[\s\S]*fleet\[site-\d+\]/);
     expect(await deployment.listAll("/monitors")).toHaveLength(10);
     expect(Object.keys((await recordedSet()).ids as Record<string, string>)).toHaveLength(10);
   });
@@ -79,7 +79,7 @@ describe("a MonitorSet on the real engine", () => {
     await admin.injectFault({ method: "PATCH", path: "/monitors/*", status: 403, times: 3 });
 
     await expect(deployment.harness.stack.up()).rejects.toThrow(
-      /MonitorSet \\?"fleet\\?": 3 monitor\(s\) failed \(0 to create, 12 to update, 0 to delete[\s\S]*monitors\[\\?"site-\d+\\?"\]: [^;]*update/,
+      /MonitorSet \\?"fleet\\?": 3 monitor\(s\) failed \(0 to create, 12 to update, 0 to delete[\s\S]*fleet\[site-\d+\]: [^;]*update/,
     );
     const onServer = await deployment.listAll<ApiMonitor>("/monitors");
     const updated = new Set(onServer.filter((monitor) => monitor.interval_seconds === 120).map((monitor) => monitor.id));
