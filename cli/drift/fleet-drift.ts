@@ -30,7 +30,8 @@ import { renderTable } from "../report/table.js";
 import { AccountLists, listsToRead } from "./account-lists.js";
 import type { Findings } from "./changes.js";
 import { type CheckedStack, type ManagingProject, ScopeReads, unmanagedObjects, type UnmanagedResult } from "./check.js";
-import { stackFindings } from "./stack-findings.js";
+import { type PauseSettings } from "./changes.js";
+import { pauseSettingsFrom, stackFindings } from "./stack-findings.js";
 import { refreshSteps, type StateResource, stateResources } from "./stack-refresh.js";
 import { stackState } from "./stack-state.js";
 
@@ -42,6 +43,8 @@ interface ReadStack {
   settings: ProviderSettings;
   /** `${apiUrl}\0${apiKey}`: stacks of one account share its lists. */
   account: string;
+  /** The instant a deploy would take for now and `monitoring:handPauses`, as the stack's provider reads them. */
+  pauses: PauseSettings;
   judge: (steps: Parameters<ReturnType<typeof stackFindings>>[0]) => Promise<Findings>;
 }
 
@@ -122,11 +125,15 @@ async function checkStacks(order: readonly StackTarget[], check: Check): Promise
     const startedAt = Date.now();
     display.update(target.label, { state: "running", step: "reading its state", counts: noChanges(), startedAt });
     try {
-      const [state, source] = await Promise.all([stackState(target.workspace, target.project.name, target.name, await backendOf(target)), stackSettingsOf(target.project, target.name, target.workspace)]);
+      const [state, source, plain] = await Promise.all([
+        stackState(target.workspace, target.project.name, target.name, await backendOf(target)),
+        stackSettingsOf(target.project, target.name, target.workspace),
+        plainSettingsOf(target.project, target.name),
+      ]);
       const settings = resolveSettings(source, process.env, stackConfigKeyName(basename(target.name)));
       const stack = await Stack.select(target.name, target.workspace);
       display.update(target.label, { state: "running", step: "reading the service", counts: noChanges(), startedAt });
-      return { target, startedAt, resources: stateResources(state.deployment), settings, account: `${settings.apiUrl}\0${settings.apiKey}`, judge: stackFindings(stack, plainSettingsOf(target.project, target.name)) };
+      return { target, startedAt, resources: stateResources(state.deployment), settings, account: `${settings.apiUrl}\0${settings.apiKey}`, pauses: pauseSettingsFrom(plain), judge: stackFindings(stack, Promise.resolve(plain)) };
     } catch (error) {
       reports.set(target.label, failedReport(target, startedAt, error, display));
       return undefined;
@@ -153,7 +160,7 @@ async function checkStacks(order: readonly StackTarget[], check: Check): Promise
       const account = accounts.get(stack.account)!;
       try {
         await account.reading;
-        const steps = await refreshSteps(stack.resources, account.lists);
+        const steps = await refreshSteps(stack.resources, account.lists, stack.pauses);
         const findings = await stack.judge(steps);
         const deleted = steps.filter((step) => step.op === "delete").length;
         const result = findings.drift.length > 0 ? "drifted" : "in sync";

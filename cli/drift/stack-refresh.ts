@@ -1,7 +1,7 @@
 /**
  * What a refresh of a stack would show, without a Pulumi engine: each resource of its state read
  * as the provider's read reads it (provider/reader.ts, a set's members through
- * provider/monitor-set.ts `readMembers`), from the account's lists read once for every checked
+ * provider/monitor-set.ts `readMembers`, the pause records through provider/pauses.ts), from the account's lists read once for every checked
  * stack (./account-lists.ts), and told as the engine's refresh step tells it (recorded state, read
  * state, `delete` when the object is gone), for ./changes.ts to judge. Only the association reads
  * the spec has no list for (a monitor's channels, a client's portal settings) are sent per object.
@@ -11,11 +11,13 @@
  * `additionalSecretOutputs`) is `[secret]` on both sides, recorded and read, as in the engine's
  * events. No secret is decrypted, and none read from the service is kept.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { definitions } from "../../schema/index.js";
 import { monitorSet, recordedMembers } from "../../schema/members.js";
 import { isRecord } from "../../schema/naming.js";
 import { readMembers } from "../../provider/monitor-set.js";
+import { type PauseSettings, withMemberPauses, withPauses } from "../../provider/pauses.js";
 import type { Listed } from "../../provider/reader.js";
 import type { AccountLists } from "./account-lists.js";
 import { SECRET, shortType } from "./changes.js";
@@ -32,6 +34,8 @@ export interface StateResource extends RecordedResource {
 
 /** The key Pulumi marks an encrypted value with in a state. */
 const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
+
+const TYPE_PREFIX = "pulumi-nodejs:dynamic/monitoring:";
 
 const isSecretValue = (value: unknown): boolean => isRecord(value) && SECRET_SIGNATURE in value;
 
@@ -72,32 +76,47 @@ function shownOutputs(resource: StateResource, read: Values | undefined): { reco
   return { recorded, read: read === undefined ? undefined : after };
 }
 
+/** A read-only provider of one kind, as the pause wrappers take one: a drift check writes nothing. */
+function readingProvider(read: (id: string, props: Values) => Promise<{ id?: string; props?: Values }>): pulumi.dynamic.ResourceProvider {
+  return { read: (id, props) => read(id, props ?? {}), create: () => Promise.reject(new Error("a drift check creates nothing")) };
+}
+
+/** What the pause wrappers read by: the stack's instant and `monitoring:handPauses`, and no override or "pauses only" run. */
+export type ReadSettings = Pick<PauseSettings, "now" | "handPauses">;
+
 /**
- * The outputs a refresh would record for `resource`, read from `lists`; undefined when the object
- * is gone (the engine drops it from the state). Resources of other packages are not read.
+ * The outputs a refresh would record for `resource`, read from `lists` through the same pause
+ * wrappers as the provider's read (provider/pauses.ts: the override and the hand pause's first
+ * sighting carried on); no id when the object is gone (the engine drops it from the state).
+ * Resources of other packages are not read.
  */
-export async function readResource(resource: StateResource, lists: AccountLists): Promise<{ id?: string; props?: Values } | "not ours"> {
-  const definition = definitions.find((candidate) => `pulumi-nodejs:dynamic/monitoring:${candidate.kind}` === resource.type);
+export async function readResource(resource: StateResource, lists: AccountLists, settings: ReadSettings): Promise<{ id?: string; props?: Values } | "not ours"> {
+  const pauses = (): PauseSettings => ({ ...settings, overrides: [], pausesOnly: false });
   const outputs = resource.outputs ?? {};
-  if (resource.type === `pulumi-nodejs:dynamic/monitoring:${monitorSet.kind}`) {
+  if (resource.type === `${TYPE_PREFIX}${monitorSet.kind}`) {
     const member = lists.reader(monitorSet.member);
-    const found = new Map<string, Listed>();
-    await Promise.all([...recordedMembers(monitorSet, outputs).values()].map(async ({ id, values }) => found.set(id.toLowerCase(), await lists.find(monitorSet.member, id, values, true))));
-    const props = await readMembers(outputs, (id) => found.get(id.toLowerCase()) ?? "absent", (recorded, state, listed) => member.read(recorded.id, state, listed));
-    return { ...(resource.id === undefined ? {} : { id: resource.id }), props };
+    const readSet = async (_id: string, props: Values) => {
+      const found = new Map<string, Listed>();
+      await Promise.all([...recordedMembers(monitorSet, props).values()].map(async ({ id, values }) => found.set(id.toLowerCase(), await lists.find(monitorSet.member, id, values, true))));
+      return { id: resource.id ?? "", props: await readMembers(props, (id) => found.get(id.toLowerCase()) ?? "absent", (recorded, state, listed) => member.read(recorded.id, state, listed)) };
+    };
+    return withMemberPauses(readingProvider(readSet), pauses).read!(resource.id ?? "", outputs);
   }
+  const definition = definitions.find((candidate) => `${TYPE_PREFIX}${candidate.kind}` === resource.type);
   if (definition === undefined || resource.id === undefined || resource.id === "") return "not ours";
-  return lists.reader(definition).read(resource.id, outputs, await lists.find(definition, resource.id, outputs));
+  const reader = lists.reader(definition);
+  const readOne = async (id: string, props: Values) => reader.read(id, props, await lists.find(definition, id, props));
+  return withPauses(definition.kind, readingProvider(readOne), pauses).read!(resource.id, outputs);
 }
 
 /**
  * The refresh steps of a stack's resources of this package, as the engine's refresh events carry
  * them: `delete` for an object gone, else `same` (the judge compares the outputs itself).
  */
-export async function refreshSteps(resources: readonly StateResource[], lists: AccountLists): Promise<StepEventMetadata[]> {
+export async function refreshSteps(resources: readonly StateResource[], lists: AccountLists, settings: ReadSettings): Promise<StepEventMetadata[]> {
   const steps = await Promise.all(
     resources.map(async (resource): Promise<StepEventMetadata | undefined> => {
-      const read = await readResource(resource, lists);
+      const read = await readResource(resource, lists, settings);
       if (read === "not ours") return undefined;
       const gone = read.id === undefined || read.props === undefined;
       const shown = shownOutputs(resource, gone ? undefined : read.props);
