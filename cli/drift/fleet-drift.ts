@@ -8,7 +8,7 @@
  * judged as before (./stack-findings.ts), the objects no stack manages found in the same lists
  * (./check.ts). The report, its formats and its exit status are those of every fleet verb.
  */
-import { type LocalWorkspace, Stack, type StackSummary } from "@pulumi/pulumi/automation";
+import { type LocalWorkspace, Stack, type StackSummary, type StepEventMetadata } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { ApiClient } from "../../provider/http/client.js";
 import { type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
@@ -45,7 +45,8 @@ interface ReadStack {
   account: string;
   /** The instant a deploy would take for now and `monitoring:handPauses`, as the stack's provider reads them. */
   pauses: PauseSettings;
-  judge: (steps: Parameters<ReturnType<typeof stackFindings>>[0]) => Promise<Findings>;
+  /** Judges the stack's steps (./stack-findings.ts). */
+  judge: (steps: readonly StepEventMetadata[]) => Promise<Findings>;
 }
 
 /** What a stack's failure looks like in the report and on the display. */
@@ -57,8 +58,9 @@ function failedReport(target: StackTarget, startedAt: number, error: unknown, di
 }
 
 /**
- * The counts a deploy would show for these findings: each object it puts back or whose deleted
- * members it makes again (an update), each object deleted by hand (a delete).
+ * The changes a refresh would count for these findings, as the engine's refresh counts them: an
+ * object whose declared fields or managed pause state differ, or a set with a member deleted (an
+ * update); an object gone (a delete).
  */
 function countsOf(findings: Findings, deleted: number): StackReport["counts"] {
   const updated = new Set(findings.drift.filter((object) => object.drift === "deleted" ? object.type === "MonitorSet" : object.fields.some((field) => field.declared) || object.paused?.managed === true).map((object) => object.urn));
