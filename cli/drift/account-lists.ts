@@ -69,16 +69,23 @@ export function listsToRead(stacks: ReadonlyArray<readonly RecordedResource[]>):
   });
 }
 
-/** A list read, its items by lower-case id. */
+/** A list read: its items, by lower-case id, and for a list of the account, by lower-case client id. */
 interface ReadList extends ListRead {
   items: ApiObject[];
   byId: Map<string, ApiObject>;
+  byClient?: Map<string, ApiObject[]>;
 }
 
+/**
+ * The lists are looked up by maps, not searched: a fleet of 500 stacks asks each kind's list 500
+ * times (one client each), and finds 5,000 objects in them.
+ */
 export class AccountLists {
   readonly #api: ApiClient;
   readonly #readers = new Map<AnyResourceDefinition, ResourceReader>();
-  #lists: ReadList[] = [];
+  /** By {@link questionKey}. */
+  #lists = new Map<string, ReadList>();
+  #byDefinition = new Map<AnyResourceDefinition, ReadList[]>();
 
   constructor(api: ApiClient) {
     this.#api = api;
@@ -97,12 +104,14 @@ export class AccountLists {
   /** Reads `lists`, every page of each, `parallel` lists at once; fails with the first that could not be read. */
   async read(lists: readonly ListRead[], parallel: number): Promise<void> {
     const read = await runBounded(lists, parallel, async (list) => (await this.#api.listAll<unknown>(list.path, list.query)).filter(isRecord));
-    this.#lists = lists.map((list, index) => {
+    const done = lists.map((list, index): ReadList => {
       const outcome = read[index]!;
       if (outcome.status !== "fulfilled") throw outcome.status === "rejected" ? outcome.reason : new Error(`${list.path} was not read`);
       const items = outcome.value;
-      return { ...list, items, byId: new Map(items.map((item) => [String(item["id"]).toLowerCase(), item])) };
+      return { ...list, items, byId: new Map(items.map((item) => [String(item["id"]).toLowerCase(), item])), ...(list.query["all_clients"] === true ? { byClient: this.#byClient(list.definition, items) } : {}) };
     });
+    this.#lists = new Map(done.map((list) => [questionKey(list.path, list.query), list]));
+    this.#byDefinition = new Map(definitions.map((definition) => [definition, done.filter((list) => list.definition === definition)]));
   }
 
   /**
@@ -110,14 +119,12 @@ export class AccountLists {
    * client's share of the account's list. The check for unmanaged objects asks its questions here.
    */
   readonly known: KnownList = (path, query) => {
-    const clientId = typeof query["client_id"] === "string" ? query["client_id"].toLowerCase() : undefined;
-    const same = this.#lists.find((list) => list.path === path && sameQuery(list.query, query));
+    const same = this.#lists.get(questionKey(path, query));
     if (same !== undefined) return same.items;
-    if (clientId === undefined || Object.keys(query).length !== 1) return undefined;
-    const account = this.#lists.find((list) => list.path === path && list.query["all_clients"] === true);
-    if (account === undefined) return undefined;
-    const reader = this.reader(account.definition);
-    return account.items.filter((item) => String(reader.carried(item)[CLIENT_FIELD] ?? "").toLowerCase() === clientId);
+    const clientId = query["client_id"];
+    if (typeof clientId !== "string" || Object.keys(query).length !== 1) return undefined;
+    const account = this.#lists.get(questionKey(path, { all_clients: true }))?.byClient;
+    return account === undefined ? undefined : (account.get(clientId.toLowerCase()) ?? []);
   };
 
   /**
@@ -129,8 +136,8 @@ export class AccountLists {
    */
   async find(definition: AnyResourceDefinition, id: string, state: Record<string, unknown>, goneWhenUnlisted = definition.readBy === "list"): Promise<Listed> {
     const key = id.toLowerCase();
-    for (const list of this.#lists) {
-      const item = list.definition === definition ? list.byId.get(key) : undefined;
+    for (const list of this.#byDefinition.get(definition) ?? []) {
+      const item = list.byId.get(key);
       if (item !== undefined) return item;
     }
     if (goneWhenUnlisted && this.#listsScopeOf(definition, state)) return "absent";
@@ -143,9 +150,24 @@ export class AccountLists {
     const clientId = livesInClients(definition) && typeof state[CLIENT_FIELD] === "string" ? state[CLIENT_FIELD] : undefined;
     return this.known(path, clientId === undefined ? {} : { client_id: clientId }) !== undefined;
   }
+
+  /** A list of the account's items by their client, as the kind's reader reads an item's client. */
+  #byClient(definition: AnyResourceDefinition, items: readonly ApiObject[]): Map<string, ApiObject[]> {
+    const reader = this.reader(definition);
+    const byClient = new Map<string, ApiObject[]>();
+    for (const item of items) {
+      const clientId = reader.carried(item)[CLIENT_FIELD];
+      if (typeof clientId !== "string") continue;
+      const key = clientId.toLowerCase();
+      const ofClient = byClient.get(key);
+      if (ofClient === undefined) byClient.set(key, [item]);
+      else ofClient.push(item);
+    }
+    return byClient;
+  }
 }
 
-function sameQuery(a: Query, b: Query): boolean {
-  const normal = (query: Query) => JSON.stringify(Object.entries(query).map(([name, value]) => [name, String(value).toLowerCase()]).sort());
-  return normal(a) === normal(b);
+/** A list's question as a key: its path and query, in lower case (UUIDs, whatever their case, are the same). */
+function questionKey(path: string, query: Query): string {
+  return JSON.stringify([path, Object.entries(query).map(([name, value]) => [name, String(value)]).sort()]).toLowerCase();
 }
