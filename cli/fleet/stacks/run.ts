@@ -18,13 +18,13 @@ import { inProcessRunner } from "./in-process.js";
 import { keepLease, type LockPolicy, renewalPeriod, type TakenOverLock, takeOverStaleLocks } from "../runners/lease.js";
 import type { LockStore, StackPath } from "../runners/lock-store.js";
 import { describeLock, LOCK_RETRY_MS, lockHolderOf } from "../runners/lock.js";
-import { abortOnceListening, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
+import { abortOnceListening, type EngineVerb, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import type { FleetOptions } from "../options.js";
 import { DRY_RUN_KEY, type FleetProject, readStackSettings } from "../../project/project.js";
 import { commandErrorMessage } from "../../project/errors.js";
 import { describeSetting, settingBlamedIn } from "../../../provider/http/setting-error.js";
 import { CONFIG_NAMESPACE } from "../../../provider/config.js";
-import { exitCodeOf, type FleetReport, hasChanges, noChanges, type StackReport, type Verb } from "../../report/fleet.js";
+import { exitCodeOf, type FleetReport, hasChanges, noChanges, type StackReport } from "../../report/fleet.js";
 import { renderDriftMarkdown } from "../../report/markdown.js";
 import { renderTable } from "../../report/table.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
@@ -65,8 +65,7 @@ export class FleetRun {
 
   constructor(
     private readonly options: FleetOptions,
-    /** drift reads the service itself, with no engine run (cli/drift/fleet-drift.ts). */
-    private readonly verb: Exclude<Verb, "drift">,
+    private readonly verb: EngineVerb,
     private readonly project: FleetProject,
     private readonly workspace: LocalWorkspace,
     private readonly io: CommandIO,
