@@ -165,7 +165,11 @@ async function round(label: "limited" | "free"): Promise<StepFigures[]> {
 async function main(): Promise<void> {
   const rounds: Array<"limited" | "free"> = values.only === "limited" || values.only === "free" ? [values.only] : ["limited", "free"];
   const figures: StepFigures[] = [];
-  for (const label of rounds) figures.push(...(await round(label)));
+  try {
+    for (const label of rounds) figures.push(...(await round(label)));
+  } finally {
+    await rm(join(repoRoot, ".work", `bench-agency-${process.pid}`), { recursive: true, force: true });
+  }
   console.log(
     `agency benchmark: ${stackCount} client stacks of test/programs/clients (a client, an email channel, ${monitorCount} monitors attached to it), ` +
       `fleet --parallel ${parallel}, in-memory emulator, file backend, ${cpus().length} cores\n` +
