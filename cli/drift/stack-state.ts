@@ -1,11 +1,11 @@
 /**
  * A checked stack's state, as `pulumi stack export` shows it (secrets still encrypted), read
  * straight from the backend's file where the backend is a local folder (`file://`). A drift check
- * of a fleet reads every stack's state: `pulumi stack export` costs a CLI run of about 0.2 s and
- * 0.16 s of CPU a stack (500 stacks: 80 s of CPU, more than the whole check may take), the file a
- * millisecond. The file is the same document the CLI would print (`checkpoint.latest` is the
- * export's `deployment`), and the CLI writes it whole and renames it into place, so a read never
- * sees half of one. Any other backend, or a layout this does not know, is read through the CLI.
+ * of a fleet reads every stack's state: `pulumi stack export` of a client's stack (12 resources,
+ * 38 KB) costs 0.21 s of CPU (500 stacks: 105 s, more than the whole check may take), reading and
+ * parsing its file 0.35 ms (measured 2026-12-06 on the 2-core machine, 10 stacks). The file is
+ * the document the CLI would print (`checkpoint.latest` is the export's `deployment`), and the
+ * CLI's file store writes a new file and renames it into place, so a read never sees half of one. Any other backend, or a layout this does not know, is read through the CLI.
  */
 import type { Deployment, Workspace } from "@pulumi/pulumi/automation";
 import { readFile } from "node:fs/promises";
