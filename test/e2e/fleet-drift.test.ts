@@ -13,6 +13,7 @@
  * here), never a client's own list, plus only what the spec has no list for: each monitor's
  * channels, each client's share links, and a GET confirming the one deleted monitor gone. Narrowed
  * to one stack (`pulumi-monitoring drift --stack alpha`), it reads that client's lists instead.
+ * The states it reads from the file backend's files are those `pulumi stack export` prints.
  * The findings' wording and formats are test/cli/drift.test.ts's; the hand-change story of one
  * stack, single objects and a set's members, test/e2e/hand-changes.test.ts.
  */
@@ -20,6 +21,9 @@ import { randomBytes } from "node:crypto";
 import { cp, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stackState } from "../../cli/drift/stack-state.js";
+import { exportedState } from "../../cli/project/state.js";
+import { fleetWorkspace } from "../../cli/project/workspace.js";
 import type { FleetReport, StackReport } from "../../cli/report/fleet.js";
 import type { RequestLogEntry } from "../../emulator/index.js";
 import { runFleetCli, runHere } from "../examples/support.js";
@@ -122,6 +126,18 @@ describe("fleet drift of a deployed fleet, from one read of each kind's list", (
     const others = requests.filter((request) => listOf(request) === undefined).map(({ method, path }) => `${method} ${path.toLowerCase()}`);
     expect(others).toEqual([`GET /monitors/${monitors.bravo!["site-0"]!.toLowerCase()}`]);
     expect(requests).toHaveLength(7 + (STACKS.length * MONITORS - 1) + STACKS.length + 1);
+  }, STEP_MS);
+
+  it("reads each stack's state from the file backend's file, as pulumi stack export shows it", async () => {
+    const backend = env["PULUMI_BACKEND_URL"]!;
+    const workspace = await fleetWorkspace(workDir, { PULUMI_BACKEND_URL: backend, PULUMI_CONFIG_PASSPHRASE: env["PULUMI_CONFIG_PASSPHRASE"]! });
+    // A CLI pointed at an empty backend knows no stack: what comes back came from the file.
+    const noCli = await fleetWorkspace(workDir, { PULUMI_BACKEND_URL: `file://${join(workDir, ".empty")}`, PULUMI_CONFIG_PASSPHRASE: env["PULUMI_CONFIG_PASSPHRASE"]! });
+    for (const stack of ["alpha", "delta"]) {
+      const exported = await exportedState(workspace, stack);
+      expect((exported.deployment as { resources: unknown[] }).resources.length).toBeGreaterThan(MONITORS);
+      expect(await stackState(noCli, "clients", stack, backend)).toEqual(exported);
+    }
   }, STEP_MS);
 
   it("narrowed to one stack (pulumi-monitoring drift --stack alpha), reads that client's lists, not the account's", async () => {
