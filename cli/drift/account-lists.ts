@@ -6,7 +6,8 @@
  * Per kind that lives in clients, the stacks' client scopes decide the question: one client,
  * its list (`client_id`); several, one list of the whole account (`all_clients=true`, every
  * page), which answers each client's question by the items' `clientId`: a fleet of 500 client
- * stacks of 8 monitors each reads 16 pages of monitors, not 500 lists. Objects outside any client
+ * stacks of 8 monitors each reads 16 pages of monitors, not 500 lists. A list of the account that
+ * runs to more pages than there are clients to read gives way to their own lists (`#readList`). Objects outside any client
  * are asked for with their own list (no filter), and only when a stack has objects there: the
  * spec does not say whether `all_clients` spans them. A kind nested under a client (share links)
  * has no list of the account: one per client scope. A kind that lives in no client (clients,
@@ -33,6 +34,8 @@ interface ListRead {
   definition: AnyResourceDefinition;
   path: string;
   query: Query;
+  /** A list of the account (`all_clients`): the clients it is read for, whose own lists it replaces. */
+  clients?: readonly string[];
 }
 
 /** Whether the kind's objects live in clients and its lists take `client_id` / `all_clients`. */
@@ -62,7 +65,7 @@ export function listsToRead(stacks: ReadonlyArray<readonly RecordedResource[]>):
     if (nestedInClient(definition)) return clients.map((client) => ({ definition, path: fillPath(path, { [CLIENT_FIELD]: client }), query: {} }));
     if (pathFields(definition).length > 0) return [];
     if (livesInClients(definition)) {
-      const inClients: ListRead[] = clients.length === 0 ? [] : clients.length === 1 ? [{ definition, path, query: { client_id: clients[0]! } }] : [{ definition, path, query: { all_clients: true } }];
+      const inClients: ListRead[] = clients.length === 0 ? [] : clients.length === 1 ? [{ definition, path, query: { client_id: clients[0]! } }] : [{ definition, path, query: { all_clients: true }, clients }];
       return outside ? [...inClients, { definition, path, query: {} }] : inClients;
     }
     return outside || (recorded.get(definition.kind) ?? 0) > 1 ? [{ definition, path, query: {} }] : [];
@@ -103,12 +106,11 @@ export class AccountLists {
 
   /** Reads `lists`, every page of each, `parallel` lists at once; fails with the first that could not be read. */
   async read(lists: readonly ListRead[], parallel: number): Promise<void> {
-    const read = await runBounded(lists, parallel, async (list) => (await this.#api.listAll<unknown>(list.path, list.query)).filter(isRecord));
-    const done = lists.map((list, index): ReadList => {
+    const read = await runBounded(lists, parallel, (list) => this.#readList(list, parallel));
+    const done = lists.flatMap((list, index): ReadList[] => {
       const outcome = read[index]!;
       if (outcome.status !== "fulfilled") throw outcome.status === "rejected" ? outcome.reason : new Error(`${list.path} was not read`);
-      const items = outcome.value;
-      return { ...list, items, byId: new Map(items.map((item) => [String(item["id"]).toLowerCase(), item])), ...(list.query["all_clients"] === true ? { byClient: this.#byClient(list.definition, items) } : {}) };
+      return outcome.value;
     });
     this.#lists = new Map(done.map((list) => [questionKey(list.path, list.query), list]));
     this.#byDefinition = new Map(definitions.map((definition) => [definition, done.filter((list) => list.definition === definition)]));
@@ -149,6 +151,36 @@ export class AccountLists {
     const path = nestedInClient(definition) ? fillPath(definition.path, state) : definition.path;
     const clientId = livesInClients(definition) && typeof state[CLIENT_FIELD] === "string" ? state[CLIENT_FIELD] : undefined;
     return this.known(path, clientId === undefined ? {} : { client_id: clientId }) !== undefined;
+  }
+
+  /**
+   * One list, every page. A list of the account is read while it costs fewer pages than its
+   * clients' own lists would (at least one each): once it has taken as many and goes on, those
+   * lists are read instead, so that a check of a few clients in a large account pays at most twice
+   * their lists, not the whole account.
+   */
+  async #readList(list: ListRead, parallel: number): Promise<ReadList[]> {
+    const complete = (read: ListRead, items: ApiObject[]): ReadList => ({
+      ...read,
+      items,
+      byId: new Map(items.map((item) => [String(item["id"]).toLowerCase(), item])),
+      ...(read.clients === undefined ? {} : { byClient: this.#byClient(read.definition, items) }),
+    });
+    const items: ApiObject[] = [];
+    let pages = 0;
+    for await (const page of this.#api.pages<unknown>(list.path, list.query)) {
+      items.push(...page.items.filter(isRecord));
+      pages += 1;
+      if (page.more && list.clients !== undefined && pages >= list.clients.length) {
+        const own = list.clients.map((client): ListRead => ({ definition: list.definition, path: list.path, query: { client_id: client } }));
+        const read = await runBounded(own, parallel, (each) => this.#readList(each, parallel));
+        return read.flatMap((outcome) => {
+          if (outcome.status !== "fulfilled") throw outcome.status === "rejected" ? outcome.reason : new Error(`${list.path} was not read`);
+          return outcome.value;
+        });
+      }
+    }
+    return [complete(list, items)];
   }
 
   /** A list of the account's items by their client, as the kind's reader reads an item's client. */

@@ -114,4 +114,28 @@ describe("the reads of client stacks, against the emulator", () => {
     expect(count("GET /monitors/{id}/notification_channels?")).toBe(6);
     expect(requests).toHaveLength(7 + 3 + 6);
   });
+
+  it("two stacks in an account of 600 other monitors: the account's list gives way to their clients' own after 2 pages", async () => {
+    await on.emulator.admin.reset();
+    const others = await on.emulator.byHand<{ id: string }>("POST", "/clients", { name: "Someone else" });
+    for (let index = 0; index < 600; index++) await on.emulator.byHand("POST", "/monitors", { name: `other ${index}`, url: `https://other.example/${index}`, client_id: others.id });
+    const stacks: StateResource[][] = [];
+    for (const name of ["north", "south"]) {
+      const urn = (kind: string, resource: string) => `urn:pulumi:${name}::clients::${TYPE(kind)}::${resource}`;
+      const owner = await create(client, urn("Client", "client"), { name: `Client ${name}` });
+      stacks.push([owner, await create(monitor, urn("Monitor", "site"), { clientId: owner.id, name: `${name} site`, url: `https://${name}.example.com` })]);
+    }
+    await on.emulator.byHand("PATCH", `/monitors/${stacks[0]![1]!.id}`, { name: "Renamed by hand" });
+
+    await on.emulator.admin.clearRequestLog();
+    const lists = new AccountLists(on.api);
+    await lists.read(listsToRead(stacks), 1);
+    const steps = await Promise.all(stacks.map((resources) => refreshSteps(resources, lists, SETTINGS)));
+    expect(steps.map((stackSteps) => stackSteps.flatMap((step) => findingsOf(step, SETTINGS).drift.map((object) => object.fields.map((field) => field.field))))).toEqual([[["name"]], []]);
+
+    const monitorLists = (await on.emulator.admin.requestLog()).filter(({ path }) => path === "/monitors").map(({ query }) => query.replace(/(^|&)limit=250/, "").replace(/&cursor=[^&]*/, "&cursor"));
+    const [north, south] = stacks.map((resources) => resources[0]!.id!.toLowerCase());
+    // 2 pages of the account's 602 monitors (it had 3), then each client's own list: 4 requests, at most twice their 2.
+    expect(monitorLists.sort()).toEqual(["&all_clients=true", "&all_clients=true&cursor", `&client_id=${north}`, `&client_id=${south}`].sort());
+  });
 });
