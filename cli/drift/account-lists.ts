@@ -7,9 +7,9 @@
  * its list (`client_id`); several, one list of the whole account (`all_clients=true`, every
  * page), which answers each client's question by the items' `clientId`: a fleet of 500 client
  * stacks of 8 monitors each reads 16 pages of monitors, not 500 lists. A list of the account that
- * runs to more pages than there are clients to read gives way to their own lists (`#readList`). Objects outside any client
- * are asked for with their own list (no filter), and only when a stack has objects there: the
- * spec does not say whether `all_clients` spans them. A kind nested under a client (share links)
+ * runs to more pages than there are clients to read gives way to their own lists (`#readList`).
+ * Objects outside any client are asked for with their own list (no filter), and only when a stack
+ * has objects there: the spec does not say whether `all_clients` spans them. A kind nested under a client (share links)
  * has no list of the account: one per client scope. A kind that lives in no client (clients,
  * client templates) is listed whole when a stack has objects outside any client (its
  * unmanaged ones are looked for there) or when the stacks record more than one of its objects;
