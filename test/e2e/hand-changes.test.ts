@@ -11,8 +11,8 @@
  *     `docs` deleted;
  *   - a monitor made by hand inside the client (unmanaged).
  * `pulumi-monitoring drift` reports each, a set's member as a single monitor
- * (`MonitorSet fleet[<key>]`), reading each list of the client once, in its JSON report (the table and markdown rendered from it are
- * test/cli/drift.test.ts's), and exits 3; one plain up (the Automation API's, without its refresh
+ * (`MonitorSet fleet[<key>]`), reading each list of the client once, in its JSON report (the
+ * table and markdown rendered from it are test/cli/drift.test.ts's), and exits 3; one plain up (the Automation API's, without its refresh
  * option: the project's option alone makes it refresh) puts back what the program declares, and
  * `fleet drift --markdown` after it exits 0, listing the intervals that deploy kept as known, single
  * and member alike; a second change by hand of the same intervals is drift again (exit 3). Then `pulumi refresh`

@@ -177,7 +177,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     const recorded = stack.map(({ definition, id, outs, inputs }) => ({ urn: urn(definition.kind, String(id)), type: `pulumi-nodejs:dynamic/monitoring:${definition.kind}`, id, inputs, outputs: outs }));
     const inScope = definitions.filter((definition) => "clientId" in definition.inputs.shape && definition !== client).length;
     expect(inScope).toBe(7);
-    // A monitor made by hand in the client: the check finds it in the list the refresh handed on.
+    // A monitor made by hand in the client: the check finds it in the client's list of monitors it read.
     const stray = (await on.emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: stack[0]!.id })).id;
     let unmanaged = new Map<string, unknown[]>();
     let steps: Awaited<ReturnType<typeof refreshSteps>> = [];
