@@ -20,7 +20,6 @@ import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
 import { ResourceEngine } from "./engine.js";
 import { PartialFailure, describeResource } from "./failures.js";
-import { accountKey, fleetListSink } from "./fleet-lists.js";
 import { internal } from "./fields.js";
 import type { ApiClient } from "./http/client.js";
 import { describeRetry, type RetryEvent } from "./http/request.js";
@@ -121,18 +120,12 @@ export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
 
 const engines = new Map<string, ResourceEngine>();
 
-/** Under `fleet drift`, where the refresh's complete lists go (provider/fleet-lists.ts); else none. */
-const listSink = fleetListSink(() => {
-  const { apiUrl, apiKey } = resolveSettings(stackConfig);
-  return accountKey(apiUrl, apiKey);
-});
-
 function engineOf(kind: string): ResourceEngine {
   let engine = engines.get(kind);
   if (engine === undefined) {
     const definition = definitionOf(kind);
     const api = () => apiClientFor(stackConfig);
-    engine = new ResourceEngine(definition, api, new ResourceReader(definition, api, listSink));
+    engine = new ResourceEngine(definition, api, new ResourceReader(definition, api));
     engines.set(kind, engine);
   }
   return engine;

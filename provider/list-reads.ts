@@ -20,12 +20,6 @@ const READS_PER_SPECULATIVE_PAGE = 4;
 /** A session without a read for this long is over: the next read starts afresh. */
 const IDLE_MS = 5_000;
 
-/**
- * Takes a complete list (every page) a refresh read: in a `fleet drift` run, the fleet's check for
- * unmanaged objects (provider/fleet-lists.ts). Resolves once the list is handed on (or could not be).
- */
-export type CompleteListSink = (path: string, query: Query, items: readonly ApiObject[]) => Promise<void>;
-
 /** `unlisted`: the list was not read far enough to tell; the caller reads the object by id. */
 export type ListedObject = ApiObject | "absent" | "unlisted";
 
@@ -56,21 +50,17 @@ interface Session {
 export class ListReads {
   readonly #api: () => ApiClient;
   readonly #sessions = new Map<string, Session>();
-  readonly #sink: CompleteListSink | undefined;
 
-  constructor(api: () => ApiClient, sink?: CompleteListSink) {
+  constructor(api: () => ApiClient) {
     this.#api = api;
-    this.#sink = sink;
   }
 
   /**
    * The object `id` as the list at `path` with `query` shows it: `absent` when the whole list was
    * read and does not show it, `unlisted` when the rules above say to read it by id instead.
-   * `listOnly`: the kind has no GET by id, so the list is read as far as it takes. `scopeList`: a
-   * drift check reads this list whole (see the top of this file).
+   * `listOnly`: the kind has no GET by id, so the list is read as far as it takes.
    */
-  async find(path: string, query: Query, id: string, listOnly: boolean, scopeList = false): Promise<ListedObject> {
-    const whole = scopeList && this.#sink !== undefined;
+  async find(path: string, query: Query, id: string, listOnly: boolean): Promise<ListedObject> {
     const session = this.#session(path, query);
     session.reads += 1;
     session.lastRead = Date.now();
@@ -91,15 +81,6 @@ export class ListReads {
           await session.fetching;
           continue;
         }
-        if (whole) {
-          if (session.failed) {
-            session.sentToGet += 1;
-            return "unlisted";
-          }
-          session.fetching = this.#readWhole(session, listOnly).finally(() => (session.fetching = undefined));
-          await session.fetching;
-          continue;
-        }
         if (!listOnly && session.reads === 1 && !session.gathered) {
           session.gathered = true;
           await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
@@ -117,13 +98,12 @@ export class ListReads {
     }
   }
 
-  /** Every item of a list, read now (not from a session), by lower-case id; handed to the sink, as it is complete. */
+  /** Every item of a list, read now (not from a session), by lower-case id. */
   async scan(path: string, query: Query): Promise<Map<string, ApiObject>> {
     const items = new Map<string, ApiObject>();
     for await (const item of this.#api().paginate<unknown>(path, query)) {
       if (isRecord(item) && typeof item["id"] === "string") items.set(item["id"].toLowerCase(), item);
     }
-    await this.#sink?.(path, query, [...items.values()]);
     return items;
   }
 
@@ -154,12 +134,6 @@ export class ListReads {
     };
     this.#sessions.set(key, session);
     return session;
-  }
-
-  /** Every page of the session's list, then the list to the sink (before any read it answers returns). */
-  async #readWhole(session: Session, listOnly: boolean): Promise<void> {
-    while (!session.complete && !session.failed) await this.#nextPage(session, listOnly);
-    if (session.complete && !session.failed) await this.#sink!(session.path, session.query, [...session.seen.values()]);
   }
 
   async #nextPage(session: Session, listOnly: boolean): Promise<void> {

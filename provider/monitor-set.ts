@@ -17,6 +17,7 @@ import { OperationError, PartialFailure, describeMember, describeResource, resou
 import { internal, objectBodyFields } from "./fields.js";
 import { ApiError } from "./errors.js";
 import { isRecord } from "../schema/naming.js";
+import type { Listed } from "./reader.js";
 import { apiBody } from "./translate.js";
 
 export const MONITOR_SET_KIND = monitorSet.kind;
@@ -121,14 +122,9 @@ class MonitorSetEngine {
    */
   async read(id: string, props: Values): Promise<{ id: string; props: Values }> {
     const before = [...recordedMembers(monitorSet, props).values()];
-    const members: Members = new Map();
     const listed = before.length === 0 ? new Map<string, Values>() : await this.#scope(describeResource(monitorSet, props), () => this.#engine.reader.listScopeOf(before.map(stateOf)));
-    await eachBounded(before, async (member) => {
-      const current = await this.#scope(describeMember(monitorSet, props, member.key), () => this.#engine.read(member.id, stateOf(member), listed.get(member.id.toLowerCase()) ?? "absent"));
-      if (current.id !== undefined && current.props !== undefined) members.set(member.key, recorded(member.key, current.id, current.props));
-    });
-    const { [internal.leftOutAsWritten]: _before, ...kept } = props;
-    return { id, props: { ...kept, ...groupOutputs(monitorSet, members.values(), props) } };
+    const readMember = (member: RecordedMember, state: Values, item: Listed) => this.#scope(describeMember(monitorSet, props, member.key), () => this.#engine.read(member.id, state, item));
+    return { id, props: await readMembers(props, (memberId) => listed.get(memberId.toLowerCase()) ?? "absent", readMember) };
   }
 
   async delete(_id: string, props: Values): Promise<void> {
@@ -204,6 +200,25 @@ class MonitorSetEngine {
 }
 
 const recorded = (key: string, id: string, values: Values): RecordedMember => ({ key, id, definition: monitor, values });
+
+/** Reads one member as a single `Monitor` is read: its id, its state as a `Monitor` records it, and its item of a complete list. */
+export type MemberRead = (member: RecordedMember, state: Values, listed: Listed) => Promise<{ id?: string; props?: Values }>;
+
+/**
+ * A set's outputs after a read: each member recorded in `props` read as a single `Monitor` is read
+ * (`read`), from its item of a complete list of the members' scope (`listed`: the item, or
+ * `absent`), members deleted by hand dropped. One code for the provider's own read and for a drift
+ * check that read the lists beforehand (cli/drift/stack-refresh.ts).
+ */
+export async function readMembers(props: Values, listed: (id: string) => Listed, read: MemberRead): Promise<Values> {
+  const members: Members = new Map();
+  await eachBounded([...recordedMembers(monitorSet, props).values()], async (member) => {
+    const current = await read(member, stateOf(member), listed(member.id));
+    if (current.id !== undefined && current.props !== undefined) members.set(member.key, recorded(member.key, current.id, current.props));
+  });
+  const { [internal.leftOutAsWritten]: _before, ...kept } = props;
+  return { ...kept, ...groupOutputs(monitorSet, members.values(), props) };
+}
 
 /** Some members written and some not: the set's outputs record what exists (with the provider that complete outputs get from the host), and the message names each failed member. */
 function partialFailure(inputs: Values, id: string, members: Members, failures: readonly Failure[], done: string): PartialFailure {

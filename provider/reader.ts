@@ -15,7 +15,7 @@ import { declaredInputs } from "./diff.js";
 import { associationOf, fillPath, inputFields, internal, isInternal, pathFields } from "./fields.js";
 import { OperationError, describeResource } from "./failures.js";
 import { withLeftOutAsWritten } from "./left-out.js";
-import { type CompleteListSink, ListReads } from "./list-reads.js";
+import { ListReads } from "./list-reads.js";
 import { isRecord } from "../schema/naming.js";
 import { fromApi, project } from "./translate.js";
 
@@ -31,14 +31,11 @@ export class ResourceReader {
   /** The reads of a refresh, answered from list pages where that costs less (provider/list-reads.ts). */
   readonly #lists: ListReads;
 
-  /**
-   * `api` is called only when a request is about to be made, so credentials are resolved then.
-   * `sink`: in a `fleet drift` run, takes the complete lists of the stack's scope the reads read.
-   */
-  constructor(definition: AnyResourceDefinition, api: () => ApiClient, sink?: CompleteListSink) {
+  /** `api` is called only when a request is about to be made, so credentials are resolved then. */
+  constructor(definition: AnyResourceDefinition, api: () => ApiClient) {
     this.definition = definition;
     this.#api = api;
-    this.#lists = new ListReads(api, sink);
+    this.#lists = new ListReads(api);
   }
 
   /**
@@ -231,12 +228,7 @@ export class ResourceReader {
   async #current(id: string, state: Values): Promise<ApiObject | undefined> {
     const listOnly = this.definition.readBy === "list";
     const query = this.#readQuery(state);
-    // The list of the object's client, or of the objects outside any client: one a drift check
-    // reads whole for the stack's scope (cli/drift/unmanaged.ts). Kinds that live in no client
-    // (clients, client templates) are read as ever: the check reads their lists only for a stack
-    // with objects outside any client. Nor is every client's list (a lookup) one it reads.
-    const scopeList = "clientId" in this.definition.inputs.shape && !("all_clients" in query);
-    const listed = await this.#lists.find(fillPath(this.definition.path, state), query, id, listOnly, scopeList).catch((error: unknown) => {
+    const listed = await this.#lists.find(fillPath(this.definition.path, state), query, id, listOnly).catch((error: unknown) => {
       // A list under a parent that is gone (a deleted client's share links) answers 404: so is the object.
       if (listOnly && error instanceof ApiError && error.status === 404) return "absent" as const;
       throw error;

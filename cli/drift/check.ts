@@ -1,25 +1,21 @@
 /**
- * The unmanaged-object part of a drift check, beside the stacks' refreshes: which objects each
- * checked stack's scope holds that no stack manages. The stacks' states say what is managed and
- * where each stack's objects live (for a checked stack, as its refresh reported them; for the
- * others, `pulumi stack export`); each stack's configuration (or the environment) says which
- * account to read, so stacks of different accounts are read with their own keys, and stacks of
- * one account share one read of each scope.
+ * The unmanaged-object part of a drift check: which objects each checked stack's scope holds that
+ * no stack manages. The stacks' states say what is managed and where each stack's objects live
+ * (the checked stacks' as the check read them; the others', `pulumi stack export`); each stack's
+ * configuration (or the environment) says which account to read, so stacks of different accounts
+ * are read with their own keys, and stacks of one account share one read of each scope.
  */
 import type { LocalWorkspace, StackSummary } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
-import { accountKey } from "../../provider/fleet-lists.js";
 import { ApiClient } from "../../provider/http/client.js";
-import type { Query } from "../../provider/http/request.js";
 import { runBounded } from "../../provider/concurrency.js";
 import { limiterWithin } from "../fleet/runners/budget.js";
 import type { FleetProject } from "../project/project.js";
 import { globToRegExp } from "../project/select.js";
 import { stackSettingsOf } from "../project/settings.js";
 import { exportedState } from "../project/state.js";
-import type { HandedLists } from "./handed-lists.js";
-import { type Ignore, managedIds, readScopes, type RecordedResource, type ScopeKey, type ScopeListing, scopesOf, type UnmanagedObject, unmanagedIn } from "./unmanaged.js";
+import { type Ignore, type KnownList, managedIds, readScopes, type RecordedResource, type ScopeKey, type ScopeListing, scopesOf, type UnmanagedObject, unmanagedIn } from "./unmanaged.js";
 
 export interface CheckedStack {
   label: string;
@@ -27,7 +23,7 @@ export interface CheckedStack {
   workspace: LocalWorkspace;
   /** The project whose files hold its settings. */
   project: FleetProject;
-  /** Its resources as its state records them, from the refresh's events. */
+  /** Its resources as its state records them. */
   resources: readonly RecordedResource[];
 }
 
@@ -43,8 +39,8 @@ export interface ManagingProject {
 export type UnmanagedResult = Map<string, UnmanagedObject[] | Error>;
 
 export interface ScopeReadsOptions {
-  /** The lists the stacks' refreshes read whole (`fleet drift`), taken from there. */
-  handed?: HandedLists;
+  /** The complete lists already read of the account `settings` name (the drift check's, cli/drift/account-lists.ts), taken from there. */
+  known?: (settings: ProviderSettings) => KnownList | undefined;
   /** The address of the run's rate budget, when it has one. */
   budget?: string;
   /** The stack's connection settings, by default from its configuration and the environment. */
@@ -52,24 +48,22 @@ export interface ScopeReadsOptions {
 }
 
 /**
- * The service's lists a drift check reads, each stack's as soon as its refresh is done: under a
- * rate limit they then overlap the refreshes of the stacks still running, instead of all waiting
- * for the last one (20 client stacks: 140 lists, some 15 s at 10 requests per second). Stacks of
- * one account (service and key) share one client and one read of each scope; each stack's
- * configuration (or the environment) names its account. A list the stacks' refreshes already read
- * whole (`handed`, under `fleet drift`) is taken from there, not read again.
+ * The service's lists of each checked stack's scopes. Stacks of one account (service and key)
+ * share one client and one read of each scope; each stack's configuration (or the environment)
+ * names its account. A list the drift check already read of the account (`known`: its own, or a
+ * client's share of the account's) is taken from there, not read again.
  */
 export class ScopeReads {
   readonly #parallel: number;
   readonly #settingsOf: (target: CheckedStack) => Promise<ProviderSettings>;
-  readonly #handed: HandedLists | undefined;
+  readonly #known: ((settings: ProviderSettings) => KnownList | undefined) | undefined;
   readonly #budget: string | undefined;
   readonly #stacks = new Map<string, Promise<{ account: string; settings: ProviderSettings }>>();
   readonly #accounts = new Map<string, { api: ApiClient; scopes: Map<ScopeKey, Promise<ScopeListing>> }>();
 
-  constructor(parallel: number, { handed, budget, settingsOf = stackSettings }: ScopeReadsOptions = {}) {
+  constructor(parallel: number, { known, budget, settingsOf = stackSettings }: ScopeReadsOptions = {}) {
     this.#parallel = parallel;
-    this.#handed = handed;
+    this.#known = known;
     this.#budget = budget;
     this.#settingsOf = settingsOf;
   }
@@ -95,10 +89,7 @@ export class ScopeReads {
       this.#accounts.set(account, reads);
     }
     const scopes = scopesOf(target.resources);
-    // The lists the stacks' refreshes handed on are kept by the digest of their account.
-    const handed = this.#handed;
-    const digest = accountKey(settings.apiUrl, settings.apiKey);
-    const known = handed === undefined ? undefined : (path: string, query: Query) => handed.get(digest, path, query);
+    const known = this.#known?.(settings);
     const listings = await Promise.all(
       scopes.map((scope) => {
         let listing = reads.scopes.get(scope);

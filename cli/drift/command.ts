@@ -27,8 +27,9 @@ next deploy does about each finding:
     stack of the project, each with the declaration that adopts it (new mon.Kind("…", { adoptId, … })).
     Pulumi.yaml's \`drift:\` section names other projects whose stacks count as managing, and ids and
     name patterns to ignore (docs/reconcile-and-drift.md).
-The stack's objects are read by a refresh preview; the unmanaged ones in list pages of 250. Pauses
-are judged by the provider's pause plan at the instant a deploy would take (monitoring:now, else
+No Pulumi engine runs: the stack's state is read (its backend's file, else pulumi stack export), and
+its client's lists in pages of 250, which show its objects and the unmanaged ones; the provider's own
+read turns them into what a refresh would record, with each monitor's channels. Pauses are judged by the provider's pause plan at the instant a deploy would take (monitoring:now, else
 PULUMI_MONITORING_NOW, else the clock) with the stack's monitoring:handPauses.
 \`pulumi-monitoring fleet drift\` runs the same check over every stack of the project.
 

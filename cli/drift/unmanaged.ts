@@ -16,6 +16,7 @@ import type { ApiClient } from "../../provider/http/client.js";
 import type { Query } from "../../provider/http/request.js";
 import { isRecord } from "../../schema/naming.js";
 import { kindOfTypeToken } from "../../schema/type-token.js";
+import type { StateResource } from "../project/state.js";
 import { runBounded } from "../../provider/concurrency.js";
 import { globToRegExp } from "../project/select.js";
 import { displayTextOf } from "../import/names.js";
@@ -37,12 +38,8 @@ export interface UnmanagedObject {
 /** Where a stack's objects live: `account` stands for "outside any client", else a client id (lower case). */
 export type ScopeKey = "account" | string;
 
-/** A resource as a stack's state records it. */
-export interface RecordedResource {
-  type: string;
-  id?: string;
-  outputs?: Record<string, unknown>;
-}
+/** What the unmanaged-object check needs of a resource a stack's state records (cli/project/state.ts). */
+export type RecordedResource = Pick<StateResource, "type"> & Partial<Pick<StateResource, "id" | "outputs">>;
 
 export interface Ignore {
   ids: readonly string[];

@@ -1,7 +1,7 @@
 /**
  * `pulumi-monitoring fleet <verb>`: one verb over the client stacks of a project (and its shared
  * stack). This module picks the stacks and hands them to the verb: stacks/run.ts runs Pulumi
- * operations, verify.ts verifies, scopes.ts computes and checks scopes, cli/apply-due/ applies what is due, init.ts creates stacks; `list` and `report merge` are answered here.
+ * operations, cli/drift/fleet-drift.ts checks drift, verify.ts verifies, scopes.ts computes and checks scopes, cli/apply-due/ applies what is due, init.ts creates stacks; `list` and `report merge` are answered here.
  */
 import type { LocalWorkspace, StackSummary } from "@pulumi/pulumi/automation";
 import { readFile } from "node:fs/promises";
@@ -18,6 +18,7 @@ import { exitCodeOf, type FleetReport, mergeReports } from "../report/fleet.js";
 import { renderDriftMarkdown } from "../report/markdown.js";
 import { renderTable } from "../report/table.js";
 import { applyDue } from "../apply-due/run.js";
+import { runFleetDrift } from "../drift/fleet-drift.js";
 import { initClients } from "./init.js";
 import { runFleetOverrides } from "../overrides/fleet.js";
 import { VALUED_OPTIONS } from "../overrides/request.js";
@@ -77,7 +78,8 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
     const refused = await checkScopesBefore(options.command as CheckedVerb, options, targets, io);
     if (refused !== undefined) return refused;
   }
-  return new FleetRun(options, options.command, project, workspace, io, listed).run(targets, sharedDestroyBlocker(options, clients, summaries));
+  if (options.command === "drift") return runFleetDrift(options, project, workspace, targets, listed, io);
+  return new FleetRun(options, options.command, project, workspace, io).run(targets, sharedDestroyBlocker(options, clients, summaries));
 }
 
 /** Every stack of the project's backend, listed once per command. */

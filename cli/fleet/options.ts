@@ -25,7 +25,8 @@ Commands:
              monitors and heartbeats paused by hand (under monitoring:handPauses), overrides and
              windows (no drift), and
              objects in the stack's scope that no stack manages (Pulumi.yaml \`drift:\` section;
-             see docs/reconcile-and-drift.md). Same report as \`pulumi-monitoring drift\`
+             see docs/reconcile-and-drift.md). Same report as \`pulumi-monitoring drift\`.
+             No Pulumi engine runs: each account's lists are read once for every stack
   verify     Prove that what each stack's last deploy created or changed works: a check of each
              monitor, a test delivery of each webhook subscription, with --alerts one test per
              notification channel; one report (--junit FILE too). Same as \`pulumi-monitoring verify\`

@@ -61,6 +61,8 @@ export interface StateResource {
   id?: string;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
+  /** The outputs the program marked secret, which the state keeps encrypted. */
+  additionalSecretOutputs?: string[];
   created?: string;
   modified?: string;
 }
@@ -70,7 +72,7 @@ export interface StateResource {
  * (or a preview's step) records of it. {@link StateResource} is one; so is a resource a program
  * declares, before it has an id or outputs.
  */
-export type RecordedResource = Pick<StateResource, "urn" | "type"> & Partial<Pick<StateResource, "id" | "inputs" | "outputs" | "created" | "modified">>;
+export type RecordedResource = Pick<StateResource, "urn" | "type"> & Partial<Pick<StateResource, "id" | "inputs" | "outputs" | "additionalSecretOutputs" | "created" | "modified">>;
 
 /** Every resource of an export (`pulumi stack export`) that has a URN and a type, in the state's order. */
 export function stateResources(exported: unknown): StateResource[] {
@@ -78,7 +80,7 @@ export function stateResources(exported: unknown): StateResource[] {
   const resources = Array.isArray(deployment?.["resources"]) ? deployment["resources"] : [];
   return resources.flatMap((resource: unknown): StateResource[] => {
     if (!isRecord(resource) || typeof resource["urn"] !== "string" || typeof resource["type"] !== "string") return [];
-    const { urn, type, id, created, modified } = resource;
+    const { urn, type, id, created, modified, additionalSecretOutputs } = resource;
     const kind = kindOfTypeToken(type);
     return [
       {
@@ -89,6 +91,7 @@ export function stateResources(exported: unknown): StateResource[] {
         ...(typeof id === "string" && id !== "" ? { id } : {}),
         inputs: isRecord(resource["inputs"]) ? resource["inputs"] : {},
         outputs: isRecord(resource["outputs"]) ? resource["outputs"] : {},
+        ...(Array.isArray(additionalSecretOutputs) ? { additionalSecretOutputs: additionalSecretOutputs.filter((name): name is string => typeof name === "string") } : {}),
         ...(typeof created === "string" ? { created } : {}),
         ...(typeof modified === "string" ? { modified } : {}),
       },

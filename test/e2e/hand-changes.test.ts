@@ -11,9 +11,8 @@
  *     `docs` deleted;
  *   - a monitor made by hand inside the client (unmanaged).
  * `pulumi-monitoring drift` reports each, a set's member as a single monitor
- * (`MonitorSet fleet[<key>]`), reading each list of the client once (its check takes the lists
- * the refresh read from the stack's provider), in its JSON report (the table and markdown rendered from it are
- * test/cli/drift.test.ts's), and exits 3; one plain up (the Automation API's, without its refresh
+ * (`MonitorSet fleet[<key>]`), reading each list of the client once, in its JSON report (the
+ * table and markdown rendered from it are test/cli/drift.test.ts's), and exits 3; one plain up (the Automation API's, without its refresh
  * option: the project's option alone makes it refresh) puts back what the program declares, and
  * `fleet drift --markdown` after it exits 0, listing the intervals that deploy kept as known, single
  * and member alike; a second change by hand of the same intervals is drift again (exit 3). Then `pulumi refresh`
@@ -100,11 +99,10 @@ describe("changes made by hand, single objects and a set's members (default prof
     // the markdown reached through `fleet drift` below.
     await deployment.emulator.admin.clearRequestLog();
     const { code, stdout, stderr } = await cli("drift", "--stack", stackName, "--json");
-    // The refresh reads the lists of the client's scope whole, the channel's and the heartbeat's
-    // too (no GET by id: the client alone, and the deleted heartbeat, whose absence from its list
-    // a GET confirms), and the check takes them from the stack's provider: each of the 7 kinds'
-    // lists read once (the minimum is counted in test/provider/requests.test.ts). The client's
-    // monitors twice: the set reads its members' list itself, the single monitor its own.
+    // The check reads each of the 7 lists of the client's scope once, and finds the stack's
+    // objects in them, the set's members and the single monitor in the one list of the client's
+    // monitors; by id only the client alone (a GET costs what its list's page costs) and the
+    // deleted heartbeat, whose absence from its list a GET confirms.
     const requests = await deployment.emulator.admin.requestLog();
     const readById = requests.filter(({ path, query }) => /^\/[^/]+\/[^/]+$/.test(path) && query === "").map(({ path }) => path.toLowerCase());
     expect(readById.sort()).toEqual([`/clients/${ids.acme!.toLowerCase()}`, `/heartbeats/${ids.backup!.toLowerCase()}`]);
@@ -114,7 +112,7 @@ describe("changes made by hand, single objects and a set's members (default prof
       const list = `${path}?${query.replace(/(^|&)limit=250/, "")}`.toLowerCase();
       lists.set(list, (lists.get(list) ?? 0) + 1);
     }
-    expect(Object.fromEntries(lists)).toEqual(Object.fromEntries([...lists.keys()].map((list) => [list, list.startsWith("/monitors?") ? 2 : 1])));
+    expect(Object.fromEntries(lists)).toEqual(Object.fromEntries([...lists.keys()].map((list) => [list, 1])));
     expect(lists.size).toBe(7);
     expect(code, stderr).toBe(3);
     expect(stdout).not.toContain(deployment.emulator.apiKey);

@@ -10,9 +10,6 @@ import { monitor } from "../../schema/index.js";
 import { check } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import type { Query } from "../../provider/http/request.js";
-import type { CompleteListSink } from "../../provider/list-reads.js";
-import { ResourceReader } from "../../provider/reader.js";
 import { profiles } from "../e2e/support.js";
 import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
@@ -142,53 +139,6 @@ describe.each(profiles)("refresh reads on the $profile profile", ({ profile, reg
     expect(requests).toHaveLength(expected);
     expect(requests.filter((request) => request.query.includes("limit=250") && request.query.includes("client_id="))).toHaveLength(1);
   }, 60_000);
-
-  describe("under `fleet drift`, whose check reads the whole list of each kind in the stack's scope", () => {
-    /** An engine whose complete lists go to `handed`, as the provider's go to the fleet (provider/fleet-lists.ts). */
-    function handingOn(handed: { path: string; query: Query; ids: string[] }[]): ResourceEngine {
-      const sink: CompleteListSink = async (path, query, items) => void handed.push({ path, query, ids: items.map((item) => String(item["id"])) });
-      return new ResourceEngine(monitor, () => on.api, new ResourceReader(monitor, () => on.api, sink));
-    }
-
-    it("reads a client's list whole, once, and hands it on: 3 of its 600 monitors cost its 3 pages, a monitor read alone its page", async () => {
-      const setup = new ResourceEngine(monitor, () => on.api);
-      const clientId = (await on.api.request<Values>("POST", "/clients", { body: { name: "Acme" }, expectedStatus: 201 })).data["id"] as string;
-      const all = await deployed(setup, "acme", 600, { clientId });
-      const ours = [all[5]!, all[300]!, all[599]!];
-
-      const handed: { path: string; query: Query; ids: string[] }[] = [];
-      let results: { id?: string; props?: Values }[] = [];
-      const requests = await requestsDuring(async () => (results = await refresh(handingOn(handed), ours, 8)));
-      expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual(["GET /monitors", "GET /monitors", "GET /monitors"]);
-      expect(results.map((result) => result.id)).toEqual(ours.map(({ id }) => id));
-      expect(handed).toHaveLength(1);
-      expect(handed[0]!.path).toBe("/monitors");
-      expect(handed[0]!.query).toEqual({ client_id: clientId });
-      expect(handed[0]!.ids.sort()).toEqual(all.map(({ id }) => id).sort());
-
-      // Read alone, without a check to come its GET would do; with one, the page answers both.
-      const other = (await on.api.request<Values>("POST", "/clients", { body: { name: "Beta" }, expectedStatus: 201 })).data["id"] as string;
-      const alone = await deployed(setup, "beta", 1, { clientId: other });
-      const aloneRequests = await requestsDuring(() => refresh(handingOn(handed), alone, 8));
-      expect(aloneRequests.map((request) => `${request.method} ${request.path} ${request.query.includes("limit=250")}`)).toEqual(["GET /monitors true"]);
-      expect(handed.at(-1)!.ids).toEqual([alone[0]!.id]);
-    }, 60_000);
-
-    it("hands on no list it could not read whole: the reads then go by id, and the check reads the list itself", async () => {
-      const setup = new ResourceEngine(monitor, () => on.api);
-      const clientId = (await on.api.request<Values>("POST", "/clients", { body: { name: "Acme" }, expectedStatus: 201 })).data["id"] as string;
-      const ours = await deployed(setup, "acme", 3, { clientId });
-      // A key that may read objects by id but not list them.
-      await on.emulator.admin.injectFault({ method: "GET", path: "/monitors", status: 403, times: 1 });
-
-      const handed: { path: string; query: Query; ids: string[] }[] = [];
-      let results: { id?: string; props?: Values }[] = [];
-      const requests = await requestsDuring(async () => (results = await refresh(handingOn(handed), ours, 8)));
-      expect(handed).toEqual([]);
-      expect(results.map((result) => result.id)).toEqual(ours.map(({ id }) => id));
-      expect(requests.filter((request) => request.path !== "/monitors").map((request) => request.path.toLowerCase()).sort()).toEqual(ours.map(({ id }) => `/monitors/${id.toLowerCase()}`).sort());
-    });
-  });
 
   it("reads by id a monitor whose list item lacks a field its state records", async () => {
     const engine = new ResourceEngine(monitor, () => on.api);

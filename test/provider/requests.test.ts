@@ -13,9 +13,9 @@
  * - an edit: 1 write per changed object, plus 1 request per association added or removed;
  * - destroy: 1 DELETE per object (a monitor's attachments go with it: an assumption, see the
  *   Monitor definition's `deletion`);
- * - a drift check: the no-change refresh's reads (the same path), plus a list page of every kind
- *   in the stack's scope that the refresh did not read, to find the objects no stack manages; a
- *   list the refresh reads is read once, whole, and handed to the check (provider/fleet-lists.ts).
+ * - a drift check: a list page of every kind in the stack's scope (which finds its objects and the
+ *   ones no stack manages), its one client by id, and 1 association read per monitor that declares
+ *   associations: the provider's reader, from the lists the check read (cli/drift/account-lists.ts).
  *
  * A client's stack (issue 34's fleet shape, with a policy) is refreshed as the host refreshes it:
  * its reads in flight together, in fresh engines as in a new provider process.
@@ -26,11 +26,10 @@ import { monitorSet } from "../../schema/members.js";
 import { check, checkGroup } from "../../provider/check.js";
 import { diff } from "../../provider/diff.js";
 import { ResourceEngine } from "../../provider/engine.js";
-import { accountKey, FLEET_LISTS_ENV, fleetListSink } from "../../provider/fleet-lists.js";
-import type { CompleteListSink } from "../../provider/list-reads.js";
 import { monitorSetProvider } from "../../provider/monitor-set.js";
 import { ResourceReader } from "../../provider/reader.js";
-import { HandedLists } from "../../cli/drift/handed-lists.js";
+import { AccountLists, listsToRead } from "../../cli/drift/account-lists.js";
+import { refreshSteps } from "../../cli/drift/stack-refresh.js";
 import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
 import { profiles } from "../e2e/support.js";
 import { useEmulatorWith } from "../support/emulator.js";
@@ -149,18 +148,15 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     // 1 POST per object, 1 attach per monitor.
     expect(creates).toBe(3 + monitors + monitors);
 
-    /**
-     * The stack's reads as a refresh's 8 workers make them, in engines of their own (a new provider
-     * process); `sink`: where its complete lists go, as under `fleet drift`.
-     */
-    const refresh = async (sink?: CompleteListSink) => {
+    /** The stack's reads as a refresh's 8 workers make them, in engines of their own (a new provider process). */
+    const refresh = async () => {
       const fresh = new Map<AnyResourceDefinition, ResourceEngine>();
       const results: { id?: string; props?: Values }[] = [];
       let next = 0;
       const worker = async () => {
         for (let index = next++; index < stack.length; index = next++) {
           const { definition, id, outs } = stack[index]!;
-          const engine = fresh.get(definition) ?? fresh.set(definition, new ResourceEngine(definition, () => on.api, new ResourceReader(definition, () => on.api, sink))).get(definition)!;
+          const engine = fresh.get(definition) ?? fresh.set(definition, new ResourceEngine(definition, () => on.api, new ResourceReader(definition, () => on.api))).get(definition)!;
           results[index] = await engine.read(id, outs);
         }
       };
@@ -174,25 +170,23 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     within(reads, refreshMinimum);
     refreshed.forEach((result, index) => expect(diff(stack[index]!.definition, result.props!, stack[index]!.inputs).changes).toBe(false));
 
-    // Drift, as `fleet drift` runs it: the refresh, whose provider reads the lists of the stack's
-    // scope whole (a page each: the channel and the policy too, where a GET costs the same) and hands
-    // them to the fleet's socket, then the check for unmanaged objects, which takes those and reads
-    // the others: one page per kind that lives in a client (7: the kinds above but clients, plus
-    // heartbeats, heartbeat groups, webhooks, share links), each once; the client by id and each
-    // monitor's channels besides.
-    const recorded = stack.map(({ definition, id, outs }) => ({ type: `pulumi-nodejs:dynamic/monitoring:${definition.kind}`, id, outputs: outs }));
+    // Drift, as `pulumi-monitoring drift` runs it for one client's stack: one page per kind that
+    // lives in a client (7: the kinds above but clients, plus heartbeats, heartbeat groups,
+    // webhooks, share links), each once, which show the stack's objects and the ones no stack
+    // manages; the client by id and each monitor's channels besides.
+    const recorded = stack.map(({ definition, id, outs, inputs }) => ({ urn: urn(definition.kind, String(id)), type: `pulumi-nodejs:dynamic/monitoring:${definition.kind}`, id, inputs, outputs: outs }));
     const inScope = definitions.filter((definition) => "clientId" in definition.inputs.shape && definition !== client).length;
     expect(inScope).toBe(7);
-    // A monitor made by hand in the client: the check finds it in the list the refresh handed on.
+    // A monitor made by hand in the client: the check finds it in the client's list of monitors it read.
     const stray = (await on.emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Stray", url: "https://stray.example", client_id: stack[0]!.id })).id;
-    const handed = await HandedLists.start();
-    const account = accountKey(on.emulator.baseUrl, on.emulator.apiKey);
     let unmanaged = new Map<string, unknown[]>();
+    let steps: Awaited<ReturnType<typeof refreshSteps>> = [];
     const driftReads = await counted(async () => {
-      refreshed = await refresh(fleetListSink(() => account, { [FLEET_LISTS_ENV]: handed.address }));
-      unmanaged = await findUnmanaged(on.api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: [], names: [] }, 1, (path, query) => handed.get(account, path, query));
+      const lists = new AccountLists(on.api);
+      await lists.read(listsToRead([recorded]), 1);
+      steps = await refreshSteps(recorded, lists, { now: Date.now(), handPauses: { rule: "putBack" } });
+      unmanaged = await findUnmanaged(on.api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: [], names: [] }, 1, lists.known);
     });
-    await handed.close();
     // The kinds' lists, not a monitor's list of its channels.
     const lists = (await on.emulator.admin.requestLog())
       .filter((entry) => /(^|&)limit=250(&|$)/.test(entry.query) && !entry.path.startsWith("/monitors/"))
@@ -201,7 +195,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
     expect(new Set(lists).size).toBe(inScope);
     const driftMinimum = 1 + inScope + monitors;
     expect(driftReads).toBe(driftMinimum);
-    refreshed.forEach((result, index) => expect(diff(stack[index]!.definition, result.props!, stack[index]!.inputs).changes).toBe(false));
+    steps.forEach((step, index) => expect(diff(stack[index]!.definition, step.new!.outputs as Values, stack[index]!.inputs).changes).toBe(false));
     expect([...unmanaged.values()].flat().map((object) => (object as { id: string }).id)).toEqual([stray]);
     print(`a client's stack of ${stack.length} objects (${profile})`, { create: [creates, 3 + 2 * monitors], refresh: [reads, refreshMinimum], drift: [driftReads, driftMinimum] });
     await on.emulator.admin.reset();

@@ -50,7 +50,10 @@ export function withoutRefresh(stack: Stack): Stack {
   return Object.assign(Object.create(stack) as Stack, { runPulumiCmd: (args: string[], ...rest: unknown[]) => run(args[0] === "up" || args[0] === "preview" ? [...args, "--refresh=false"] : args, ...rest) });
 }
 
-export async function operate(fleetStack: Stack, verb: Verb, { program, refresh, clearPendingCreates, ...options }: OperationOptions): Promise<void> {
+/** A verb the engine runs: drift reads the service itself (cli/drift/fleet-drift.ts). */
+export type EngineVerb = Exclude<Verb, "drift">;
+
+export async function operate(fleetStack: Stack, verb: EngineVerb, { program, refresh, clearPendingCreates, ...options }: OperationOptions): Promise<void> {
   const stack = withoutResultReads(fleetStack);
   if (clearPendingCreates && (verb === "up" || verb === "destroy")) {
     // Read before the refresh drops them: the objects the lost run may have made.
@@ -85,10 +88,6 @@ export async function operate(fleetStack: Stack, verb: Verb, { program, refresh,
       return;
     case "destroy":
       await stack.destroy(options);
-      return;
-    case "drift":
-      // A refresh that only reports: the engine reads every object and compares it with the state.
-      await stack.previewRefresh(options);
       return;
   }
 }

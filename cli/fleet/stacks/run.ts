@@ -3,7 +3,7 @@
  * most `--parallel` at a time, each through the Automation API and followed by its engine events;
  * locks of dead runs taken over, Ctrl-C handled, and the report written at the end.
  */
-import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack, type StackSummary } from "@pulumi/pulumi/automation";
+import { type ConfigMap, type LocalWorkspace, type PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { EXIT } from "../../command/exit.js";
@@ -18,28 +18,21 @@ import type { LockPolicy, TakenOverLock } from "../runners/lease.js";
 import type { LockStore, StackPath } from "../runners/lock-store.js";
 import { describeLock, lockHolderOf } from "../runners/lock.js";
 import { type LockLoop, runUnderLock, StackLockedError } from "../runners/lock-loop.js";
-import { abortOnceListening, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
+import { abortOnceListening, type EngineVerb, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
 import type { FleetOptions } from "../options.js";
 import { DRY_RUN_KEY, type FleetProject, readStackSettings } from "../../project/project.js";
 import { commandErrorMessage } from "../../project/errors.js";
-import { fleetWorkspace } from "../../project/workspace.js";
 import { describeSetting, settingBlamedIn } from "../../../provider/http/setting-error.js";
 import { CONFIG_NAMESPACE } from "../../../provider/config.js";
-import { exitCodeOf, type FleetReport, hasChanges, noChanges, type StackReport, type Verb } from "../../report/fleet.js";
+import { exitCodeOf, type FleetReport, hasChanges, noChanges, type StackReport } from "../../report/fleet.js";
 import { renderDriftMarkdown } from "../../report/markdown.js";
 import { renderTable } from "../../report/table.js";
 import { configValue, createRunConfigDir, withConfigValues } from "./run-config.js";
-import { stackFindings } from "../../drift/stack-findings.js";
-import { plainSettingsOf } from "../../project/settings.js";
 import { stackOutputs } from "../../project/state.js";
-import { type ManagingProject, ScopeReads, type UnmanagedResult, unmanagedObjects } from "../../drift/check.js";
-import type { RecordedResource } from "../../drift/unmanaged.js";
 import { runBounded, type Settled } from "../../../provider/concurrency.js";
 import { formatShard } from "../runners/shard.js";
 import { type FleetTargets, type StackTarget, withSharedBudget } from "../targets.js";
 import { FLEET_BUDGET_ENV } from "../../../provider/fleet-budget.js";
-import { FLEET_LISTS_ENV } from "../../../provider/fleet-lists.js";
-import { HandedLists } from "../../drift/handed-lists.js";
 
 /** A stack of the run, with its program when that runs in the fleet's process. */
 interface Target extends StackTarget {
@@ -51,7 +44,6 @@ interface RunningStack {
   abort: AbortController;
 }
 
-
 export class FleetRun {
   readonly #stopStarting = new AbortController();
   /** Aborted once a stack fails on a setting every stack shares: the others would fail the same way. */
@@ -62,10 +54,6 @@ export class FleetRun {
   readonly #running = new Map<string, RunningStack>();
   /** Reports of the stacks done so far, for a report made before every phase has ended. */
   readonly #finished = new Map<string, StackReport>();
-  /** drift: each checked stack's resources as its state records them, from its refresh's events. */
-  readonly #recorded = new Map<string, RecordedResource[]>();
-  /** drift: the lists of the service the check for unmanaged objects reads, each stack's once its refresh is done. */
-  #scopeReads: ScopeReads | undefined;
   /** Resolves on a second Ctrl-C: stop waiting for the interrupted operations. */
   readonly #abandon: Promise<void>;
   #stopWaiting: () => void = () => {};
@@ -74,12 +62,10 @@ export class FleetRun {
 
   constructor(
     private readonly options: FleetOptions,
-    private readonly verb: Verb,
+    private readonly verb: EngineVerb,
     private readonly project: FleetProject,
     private readonly workspace: LocalWorkspace,
     private readonly io: CommandIO,
-    /** The workspace's stacks as the command listed them: drift counts the others as managing. */
-    private readonly listed?: readonly StackSummary[],
   ) {
     this.#abandon = new Promise((resolve) => (this.#stopWaiting = resolve));
   }
@@ -111,26 +97,12 @@ export class FleetRun {
     this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
     // One budget for the whole run (the runners of a split each have their share): the stacks'
     // providers, and this process's own API calls for programs run in it, learn its address from
-    // the environment that the Pulumi CLI and its dynamic provider host inherit; the drift check
-    // is handed it.
+    // the environment that the Pulumi CLI and its dynamic provider host inherit.
     const { use } = await withSharedBudget(targets.budget, async (budget) => {
       const restoreBudget = budget === undefined ? undefined : setEnvironment(FLEET_BUDGET_ENV, budget);
-      let handedLists: HandedLists | undefined;
-      let restoreLists: (() => void) | undefined;
       try {
-        if (this.verb === "drift") {
-          // The stacks' providers hand the complete lists their refreshes read to the check
-          // (provider/fleet-lists.ts), so that it does not read them again.
-          handedLists = await HandedLists.start();
-          restoreLists = setEnvironment(FLEET_LISTS_ENV, handedLists.address);
-          this.#scopeReads = new ScopeReads(this.options.parallel, { handed: handedLists, ...(budget === undefined ? {} : { budget }) });
-        }
         await this.#runPhases(report, order, clients, atOnce, shared, sharedSource, sharedBlocker);
-        if (this.verb === "drift" && !report.interrupted) await this.#addUnmanaged(report, order);
       } finally {
-        await this.#scopeReads?.close();
-        restoreLists?.();
-        await handedLists?.close();
         restoreBudget?.();
       }
     });
@@ -183,34 +155,6 @@ export class FleetRun {
       await this.#lockStore?.close().catch(() => undefined);
     }
     report.interrupted = this.#interrupts > 0;
-  }
-
-  /** The drift check's second half: the objects in each checked stack's scope that no stack manages. */
-  async #addUnmanaged(report: FleetReport, order: readonly Target[]): Promise<void> {
-    const checked = order.flatMap((target) => {
-      const resources = this.#recorded.get(target.label);
-      const done = report.stacks.some((stack) => stack.stack === target.label && (stack.result === "drifted" || stack.result === "in sync"));
-      return done && resources !== undefined ? [{ ...target, resources }] : [];
-    });
-    const managing: ManagingProject[] = [{ workspace: this.workspace, stacks: [], ...(this.listed === undefined ? {} : { listed: this.listed }) }];
-    if (this.project.shared !== undefined && this.project.shared.dir !== this.project.dir) managing.push({ workspace: await fleetWorkspace(this.project.shared.dir), stacks: [] });
-    for (const other of this.project.drift.managedBy) managing.push({ workspace: await fleetWorkspace(other.dir), stacks: other.stacks });
-    let found: UnmanagedResult;
-    try {
-      found = await unmanagedObjects(checked, managing, this.project.drift.ignore, this.options.parallel, this.#scopeReads!);
-    } catch (error) {
-      found = new Map(checked.map((target) => [target.label, error as Error]));
-    }
-    for (const stack of report.stacks) {
-      const unmanaged = found.get(stack.stack);
-      if (unmanaged === undefined) continue;
-      if (unmanaged instanceof Error) {
-        Object.assign(stack, { result: "failed", error: `unmanaged objects not read: ${commandErrorMessage(unmanaged)}` });
-        continue;
-      }
-      stack.unmanaged = unmanaged;
-      if (unmanaged.length > 0) stack.result = "drifted";
-    }
   }
 
   async #confirmed(clientCount: number, shared: Target | undefined): Promise<boolean> {
@@ -268,7 +212,7 @@ export class FleetRun {
 
   async #runStack(target: Target, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>): Promise<StackReport> {
     const startedAt = Date.now();
-    const events = new StackEvents(this.verb === "drift");
+    const events = new StackEvents(false);
     const show = (): void => this.#display?.update(target.label, { state: "running", step: events.step, counts: events.counts, startedAt });
     show();
     const abort = new AbortController();
@@ -281,7 +225,6 @@ export class FleetRun {
     try {
       const selected = await Stack.select(target.name, target.workspace);
       stack = selected;
-      const judge = this.verb === "drift" ? stackFindings(stack, plainSettingsOf(target.project, target.name)) : undefined;
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
       const configFile = this.options.dryRun ? await writeConfig(target.label, await this.#runSettings(target)) : undefined;
@@ -328,16 +271,10 @@ export class FleetRun {
         throw error;
       });
       const counts = events.summary ?? events.counts;
-      const findings = await judge?.(events.refreshSteps);
-      const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : findings !== undefined ? (findings.drift.length > 0 ? "drifted" : "in sync") : "succeeded";
+      const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : "succeeded";
       const durationMs = Date.now() - startedAt;
       this.#display?.update(target.label, { state: "done", result, counts, durationMs });
-      if (this.verb === "drift") {
-        this.#recorded.set(target.label, events.recorded);
-        this.#scopeReads?.start({ ...target, resources: events.recorded });
-      }
-      const found = findings === undefined ? {} : { drift: findings.drift, known: findings.known, overrides: findings.holds };
-      return { ...base(), result, counts, durationMs, ...found };
+      return { ...base(), result, counts, durationMs };
     } catch (error) {
       const durationMs = Date.now() - startedAt;
       const counts = events.summary ?? events.counts;
