@@ -1,7 +1,7 @@
 /**
  * `apply-due` on some stacks: the pauses and resumes due at now, and nothing else, at the least
- * cost. Each stack's state is read (`pulumi stack export`, no request to the service) and its
- * settings from its files, and the pure plan finds what is due (cli/apply-due/due.ts); a stack with
+ * cost. Each stack's state is read (from a file backend's own file, else `pulumi stack export`; no
+ * request to the service) and its settings from its files, and the pure plan finds what is due (cli/apply-due/due.ts); a stack with
  * nothing due sends nothing and writes nothing. The others get exactly those calls and one write of
  * their state (cli/overrides/writes.ts), decided and applied from the same state: the stack's
  * program is never run, so changes it has not deployed yet wait for the next deploy. Every request
@@ -15,7 +15,8 @@ import { describeTakenOver, type TakenOverLock } from "../fleet/runners/lease.js
 import { COUNTING_BUDGET, type StackTarget, withSharedBudget } from "../fleet/targets.js";
 import { commandErrorMessage } from "../project/errors.js";
 import { plainSettingsOf } from "../project/settings.js";
-import { exportedState } from "../project/state.js";
+import { backendUrlOf } from "../fleet/runners/backend.js";
+import { stackState } from "../fleet/runners/stack-state.js";
 import { requestsBesideMinimum } from "../report/requests.js";
 import { applyPauseChanges } from "../overrides/writes.js";
 import { type DueChange, dueInState } from "./due.js";
@@ -67,7 +68,10 @@ export interface ApplyDueOptions {
 /** Applies what is due in `targets`; prints the outcome. Exits 1 when a change due did not happen, or is not recorded. */
 export async function applyDue(targets: readonly StackTarget[], { atOnce, budget, waitLockMs, json = false }: ApplyDueOptions, io: Pick<CommandIO, "stdout" | "env">): Promise<number> {
   const { result, use } = await withSharedBudget(budget ?? COUNTING_BUDGET, async (address) => {
-    const settled = await runBounded(targets, atOnce, (target) => applyDueOn(target, address as string, waitLockMs, io.env));
+    // One backend for the stacks of a project: asked once (the CLI's `whoami` when nothing names it), not per stack.
+    const backends = new Map<string, Promise<string | undefined>>();
+    const backendOf = (target: StackTarget) => backends.get(target.project.dir) ?? backends.set(target.project.dir, backendUrlOf(target.project, target.workspace)).get(target.project.dir)!;
+    const settled = await runBounded(targets, atOnce, async (target) => applyDueOn(target, await backendOf(target), address as string, waitLockMs, io.env));
     return settled.map((outcome, index): StackOutcome => {
       const stack = targets[index]!.label;
       if (outcome.status === "fulfilled") return outcome.value;
@@ -81,8 +85,9 @@ export async function applyDue(targets: readonly StackTarget[], { atOnce, budget
 }
 
 /** One stack: what is due from its state, and, when something is, its calls and one write of its state. */
-async function applyDueOn(target: StackTarget, budget: string, waitLockMs: number, env: NodeJS.ProcessEnv): Promise<StackOutcome> {
-  const [exported, setting] = await Promise.all([exportedState(target.workspace, target.name), plainSettingsOf(target.project, target.name)]);
+async function applyDueOn(target: StackTarget, backendUrl: string | undefined, budget: string, waitLockMs: number, env: NodeJS.ProcessEnv): Promise<StackOutcome> {
+  // The job every 15 minutes mostly finds nothing due: reading the state costs no CLI run where it can.
+  const [exported, setting] = await Promise.all([stackState(target.workspace, target.project.name, target.name, backendUrl), plainSettingsOf(target.project, target.name)]);
   const due = dueInState(exported, deployInstant(setting, env), handPauses(setting));
   if (due.length === 0) return { stack: target.label, due: [], result: "nothing due" };
   const access = { project: target.project, stack: target.name, workspace: target.workspace, budget };

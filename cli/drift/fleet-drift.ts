@@ -1,6 +1,6 @@
 /**
  * `fleet drift` (and `drift`, the same narrowed to one stack): every checked stack compared with
- * the service, with no Pulumi engine run. Each stack's state is read (./stack-state.ts: the
+ * the service, with no Pulumi engine run. Each stack's state is read (cli/fleet/runners/stack-state.ts: the
  * backend's file, else `pulumi stack export`); each account's lists are read once for all its
  * stacks (./account-lists.ts: `all_clients=true`, every page, when the stacks live in several
  * clients); each stack's resources are read from them as the provider's read would read them,
@@ -34,7 +34,7 @@ import { type PauseSettings } from "./changes.js";
 import { pauseSettingsFrom, stackFindings } from "./stack-findings.js";
 import { refreshSteps } from "./stack-refresh.js";
 import { type RecordedResource as StateResource, stateResources } from "../project/state.js";
-import { stackState } from "./stack-state.js";
+import { stackState } from "../fleet/runners/stack-state.js";
 
 /** A checked stack once its state and settings are read. */
 interface ReadStack {

@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import { cp, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stackState } from "../../cli/drift/stack-state.js";
+import { stackState } from "../../cli/fleet/runners/stack-state.js";
 import { exportedState } from "../../cli/project/state.js";
 import { fleetWorkspace } from "../../cli/project/workspace.js";
 import type { FleetReport, StackReport } from "../../cli/report/fleet.js";

@@ -11,9 +11,9 @@ import type { Deployment, Workspace } from "@pulumi/pulumi/automation";
 import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { isRecord } from "../../schema/naming.js";
-import { fileBackendRoot } from "../fleet/runners/file-lock-store.js";
-import { exportedState } from "../project/state.js";
+import { isRecord } from "../../../schema/naming.js";
+import { fileBackendRoot } from "./file-lock-store.js";
+import { exportedState } from "../../project/state.js";
 
 /** Where a project-scoped stack's checkpoint lives in a file backend (Pulumi's DIY layout, version 1), plain or gzipped. */
 export function checkpointPaths(backendUrl: string, project: string, stack: string): string[] {
