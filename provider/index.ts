@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigSource, deployInstant, dryRunEnabled, handPauses, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigKeyName, type ConfigSource, deployInstant, dryRunEnabled, handPauses, offeredRegions, recordedConfigKeyName, resolveSettings, stackConfigKeyName } from "./config.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
 import { warn } from "./engine-log.js";
@@ -27,32 +27,90 @@ import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
 import { requestedOverrides } from "./overrides.js";
 import { type PauseSettings, pausesOnlyRequested, withMemberPauses, withPauses } from "./pauses.js";
 import { ResourceReader } from "./reader.js";
+import { handedConfig } from "./handed-settings.js";
+import { stackConfigNow } from "./settings-now.js";
 
 export { ResourceEngine } from "./engine.js";
 export { ResourceReader } from "./reader.js";
 export { resolveSettings, type ConfigSource, type ProviderSettings } from "./config.js";
 export { overridesInState, type OverrideRow } from "./overrides.js";
 
-/** Stack configuration as handed to `configure`; environment variables only until then. */
+/**
+ * The stack's settings: its configuration now (what `configure` was handed by a deploy that runs
+ * the program, or what {@link settingsNow} read), else, until then, environment variables only.
+ */
 let stackConfig: ConfigSource = () => undefined;
 /**
- * The stack being deployed, once a resource's URN has named it (`urn:pulumi:<stack>::...`): the
- * host tells the provider neither its stack nor, for reads and deletes, the URN.
+ * The stack being deployed, once a resource has named it: its URN (`urn:pulumi:<stack>::...`) in
+ * the inputs of check, create and update, or the `__stack` output the provider records for the
+ * reads and deletes, which the host hands no URN.
  */
 let stackName: string | undefined;
 
 function noteStack(properties: Record<string, unknown> | undefined): void {
+  if (stackName !== undefined) return;
   const urn = properties?.[internal.urn];
-  if (stackName === undefined && typeof urn === "string") stackName = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+  const recorded = properties?.[internal.stack];
+  if (typeof urn === "string") stackName = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+  else if (typeof recorded === "string" && recorded !== "") stackName = recorded;
+}
+
+/**
+ * Whether `configure` was handed the settings the last deploy recorded rather than the
+ * configuration now. The host configures a process once, before its first call: a deploy that
+ * runs the program checks each resource first and hands the program's configuration; a refresh
+ * or destroy without the program (plain `pulumi refresh` and `pulumi destroy`, and the refresh
+ * `refresh: always` runs before preview and up) reads or deletes first and hands what Pulumi
+ * recorded with the provider at the last deploy, which may hold a key revoked since.
+ */
+let configured: "program" | "recorded" | undefined;
+/** The configuration now of a process configured with recorded settings, resolved once, at its first read or delete. */
+let settingsNow: Promise<void> | undefined;
+/** How the process's settings name a configuration key in messages: the stack's configuration now, or the recorded one when that could not be read. */
+let keyName: () => ConfigKeyName = () => stackConfigKeyName(stackName);
+
+/** A call that carries the program's configuration (check, diff, create, update) came first. */
+function fromProgram(properties: Record<string, unknown> | undefined): void {
+  noteStack(properties);
+  configured ??= "program";
+}
+
+/**
+ * Before a read or delete: in a process configured with recorded settings, the stack's
+ * configuration now takes their place, handed by the command line that started the run
+ * (`pulumi-monitoring`'s own commands) or read from the stack's files. A state whose resources
+ * name no stack (deployed before the provider recorded it) keeps the recorded settings, and every
+ * message about them says so.
+ */
+async function withSettingsNow(properties: Record<string, unknown> | undefined): Promise<void> {
+  noteStack(properties);
+  configured ??= "recorded";
+  if (configured === "program") return;
+  settingsNow ??= (async () => {
+    const handed = handedConfig(stackName);
+    if (handed !== undefined) {
+      stackConfig = handed;
+    } else if (stackName === undefined) {
+      keyName = () => recordedConfigKeyName();
+    } else {
+      stackConfig = await stackConfigNow(stackName).catch((error: unknown) => {
+        throw new Error(
+          `pulumi-monitoring could not read the configuration of stack ${stackName} now (${(error as Error).message.split("\n")[0]}), and does not send the settings the last deploy recorded, ` +
+            "which may hold a key revoked since: make `pulumi config --show-secrets --stack " + stackName + "` work here (PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE, for a passphrase), or run with --run-program",
+        );
+      });
+    }
+  })();
+  await settingsNow;
 }
 
 /**
  * The process's API client for the settings `config` resolves to, built on first use and kept
  * while they stay the same, so every resource shares its connections and rate limit. Its messages
- * about a setting that cannot work name the stack when a URN has named it by then.
+ * about a setting that cannot work name the stack when a resource has named it by then.
  */
 export function apiClientFor(config: ConfigSource): ApiClient {
-  return sharedApiClient(config, { onRetry: announceSlowRetry, onBudgetFallback: announceBudgetFallback, keyName: () => stackConfigKeyName(stackName) });
+  return sharedApiClient(config, { onRetry: announceSlowRetry, onBudgetFallback: announceBudgetFallback, keyName: () => keyName() });
 }
 
 /** Shown in the output of `pulumi up` (see {@link announceSlowRetry} for why on standard output). */
@@ -171,9 +229,12 @@ function kindOf(properties: Record<string, unknown>): string {
   throw new Error("pulumi-monitoring: a resource's properties name no kind (neither __urn nor __kind)");
 }
 
-/** Outputs carry their kind, so read and delete, which get only outputs, find their provider. */
+/**
+ * Outputs carry their kind, so read and delete, which get only outputs, find their provider, and
+ * their stack, so a process handed only outputs knows whose configuration now to read.
+ */
 function withKind<T extends Record<string, unknown> | undefined>(outputs: T, kind: string): T {
-  return (outputs === undefined ? undefined : { ...outputs, [internal.kind]: kind }) as T;
+  return (outputs === undefined ? undefined : { ...outputs, [internal.kind]: kind, ...(stackName === undefined ? {} : { [internal.stack]: stackName }) }) as T;
 }
 
 /** Outputs a create or update just wrote: with their kind and the time of the write. */
@@ -196,17 +257,21 @@ function kindOnFailure(kind: string): (error: unknown) => never {
 export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
   configure,
   check: async (olds, news) => {
-    noteStack(news);
+    fromProgram(news);
     return providerFor(kindOf(news)).check!(olds, news);
   },
-  diff: async (id, olds, news) => providerFor(kindOf(news)).diff!(id, olds, news),
+  diff: async (id, olds, news) => {
+    fromProgram(news);
+    return providerFor(kindOf(news)).diff!(id, olds, news);
+  },
   create: async (inputs) => {
-    noteStack(inputs);
+    fromProgram(inputs);
     const kind = kindOf(inputs);
     const { id, outs } = await providerFor(kind).create(inputs).catch(kindOnFailure(kind));
     return { id, outs: written(outs, kind) };
   },
   read: async (id, props) => {
+    await withSettingsNow(props);
     const kind = kindOf(props ?? {});
     const result = await providerFor(kind).read!(id, props);
     const changedAt = props?.[internal.changedAt];
@@ -214,9 +279,13 @@ export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
     return { ...result, props: withKind(kept, kind) };
   },
   update: async (id, olds, news) => {
+    fromProgram(news);
     const kind = kindOf(news);
     const { outs } = await providerFor(kind).update!(id, olds, news).catch(kindOnFailure(kind));
     return { outs: written(outs, kind) };
   },
-  delete: async (id, props) => providerFor(kindOf(props)).delete!(id, props),
+  delete: async (id, props) => {
+    await withSettingsNow(props);
+    return providerFor(kindOf(props)).delete!(id, props);
+  },
 };

@@ -23,6 +23,8 @@ export interface CreatedKey {
 export interface EmulatorAdmin {
   /** A new sandbox key holding exactly `scopes`. */
   createKey(scopes: readonly string[], label?: string): Promise<CreatedKey>;
+  /** Revokes a key made with createKey: the service answers 401 to it from now on. */
+  revokeKey(id: string): Promise<void>;
   /** Every request under /v1 so far, oldest first, faulted ones included. */
   requestLog(): Promise<RequestLogEntry[]>;
   clearRequestLog(): Promise<void>;
@@ -130,6 +132,7 @@ export function emulatorAdmin(adminUrl: string): EmulatorAdmin {
   }
   return {
     createKey: (scopes, label) => call("POST", "/keys", { scopes, ...(label === undefined ? {} : { label }) }),
+    revokeKey: (id) => call("DELETE", `/keys/${encodeURIComponent(id)}`),
     requestLog: () => call("GET", "/requests"),
     clearRequestLog: () => call("DELETE", "/requests"),
     injectFault: (fault) => call("POST", "/faults", fault),

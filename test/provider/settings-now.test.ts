@@ -1,0 +1,131 @@
+/**
+ * The settings of a provider process that Pulumi configured with the ones the last deploy recorded
+ * (a refresh or destroy run without the program): the stack's configuration now takes their place,
+ * read from its files (the CLI only for a secret or an environment), or handed by the command line
+ * that started the run. Issue 57: after a key is rotated, the old key is never sent again.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { handedConfig, handedSettingsEnv, HANDED_SETTINGS_ENV } from "../../provider/handed-settings.js";
+import { stackConfigNow } from "../../provider/settings-now.js";
+import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+
+describe("the configuration of a stack now, from its files", () => {
+  let project: string;
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), "settings-now-"));
+    await mkdir(join(project, "config"));
+    await mkdir(join(project, "src"));
+    await writeFile(join(project, "Pulumi.yaml"), "name: agency\nruntime: nodejs\nstackConfigDir: config\nconfig:\n  monitoring:apiUrl:\n    value: https://shared.example/v1\n  monitoring:handPauses: keep\n");
+    await writeFile(join(project, "config", "Pulumi.acme.yaml"), "config:\n  monitoring:apiUrl: https://acme.example/v1\n  monitoring:apiKey: pls_test_plain_acme_key_0001\n");
+    await writeFile(join(project, "config", "Pulumi.globex.yaml"), "config:\n  monitoring:apiKey:\n    secure: v1:bm9uY2U=:c2VhbGVk\n");
+    await writeFile(join(project, "config", "Pulumi.initech.yaml"), "environment:\n  - initech-keys\n");
+  });
+  afterAll(() => rm(project, { recursive: true, force: true }));
+
+  const noCli = async (): Promise<string> => {
+    throw new Error("the CLI was run");
+  };
+
+  it("reads plain values from the stack's settings file in stackConfigDir, then Pulumi.yaml's config, with no CLI run, from a folder below the project", async () => {
+    const config = await stackConfigNow("acme", join(project, "src"), noCli);
+    expect([config("apiUrl"), config("apiKey"), config("handPauses"), config("now")]).toEqual(["https://acme.example/v1", "pls_test_plain_acme_key_0001", "keep", undefined]);
+  });
+
+  it("a stack without a settings file has Pulumi.yaml's values", async () => {
+    const config = await stackConfigNow("organization/agency/newco", project, noCli);
+    expect(config("apiUrl")).toBe("https://shared.example/v1");
+  });
+
+  it.each([
+    ["a secret", "globex"],
+    ["an imported environment", "initech"],
+  ])("asks the CLI once, in the project, for a stack whose settings hold %s", async (_, stack) => {
+    const calls: Array<{ args: readonly string[]; cwd: string }> = [];
+    const cli = async (args: readonly string[], cwd: string) => {
+      calls.push({ args, cwd });
+      return JSON.stringify({ "monitoring:apiKey": { value: `pls_test_${stack}_key_now_0002`, secret: true }, "monitoring:apiUrl": { value: "https://now.example/v1", secret: false } });
+    };
+    const config = await stackConfigNow(stack, project, cli);
+    expect([config("apiKey"), config("apiUrl")]).toEqual([`pls_test_${stack}_key_now_0002`, "https://now.example/v1"]);
+    expect(calls).toEqual([{ args: ["config", "--json", "--show-secrets", "--stack", stack], cwd: project }]);
+  });
+});
+
+describe("the configuration a command hands to its engine run", () => {
+  const env = handedSettingsEnv("organization/agency/acme", { apiKey: "pls_test_handed_key_00003" });
+
+  it("is the stack's, by the name its resources record", () => {
+    expect(handedConfig("acme", env)?.("apiKey")).toBe("pls_test_handed_key_00003");
+  });
+
+  it("is no other stack's, and nothing when no command handed any", () => {
+    expect(handedConfig("globex", env)).toBeUndefined();
+    expect(handedConfig("acme", {})).toBeUndefined();
+  });
+});
+
+describe("a provider process configured with the settings the last deploy recorded", () => {
+  let emulator: TestEmulator;
+  let monitorId: string;
+  const keys: Record<"old" | "now", { id: string; key: string }> = {} as never;
+  const prefixOf = (key: string) => `${key.slice(0, 13)}…`;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    const scopes = ["monitor.write", "monitor.delete", "monitor.read"];
+    keys.old = await emulator.admin.createKey(scopes, "old");
+    keys.now = await emulator.admin.createKey(scopes, "now");
+    monitorId = (await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Web", url: "https://example.com" })).id;
+    await emulator.admin.clearRequestLog();
+  });
+  afterEach(() => vi.unstubAllEnvs());
+  afterAll(() => emulator.stop());
+
+  /** A fresh provider module, as a provider process is, configured as a refresh without the program configures it: with the recorded key. */
+  async function processConfiguredWithRecordedKey() {
+    vi.resetModules();
+    const { dispatcher } = await import("../../provider/index.js");
+    await dispatcher.configure({ config: new Map([["monitoring:apiUrl", emulator.baseUrl], ["monitoring:apiKey", keys.old.key]]) } as unknown as pulumi.dynamic.ConfigureRequest);
+    return dispatcher;
+  }
+  const recordedOutputs = (stack?: string) => ({ __kind: "Monitor", name: "Web", url: "https://example.com", ...(stack === undefined ? {} : { __stack: stack }) });
+  const keysSent = async () => {
+    const log = await emulator.admin.requestLog();
+    await emulator.admin.clearRequestLog();
+    return [...new Set(log.map((entry) => entry.key_prefix))];
+  };
+
+  it("reads and deletes with the key the stack's configuration holds now, handed by the command line, and records the stack", async () => {
+    vi.stubEnv(HANDED_SETTINGS_ENV, handedSettingsEnv("acme", { apiUrl: emulator.baseUrl, apiKey: keys.now.key })[HANDED_SETTINGS_ENV]!);
+    const dispatcher = await processConfiguredWithRecordedKey();
+    const read = await dispatcher.read(monitorId, recordedOutputs("acme"));
+    expect(read.props).toMatchObject({ __stack: "acme", __kind: "Monitor" });
+    expect(await keysSent()).toEqual([prefixOf(keys.now.key)]);
+    const gone = (await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Gone", url: "https://example.com/gone" })).id;
+    await emulator.admin.clearRequestLog();
+    await dispatcher.delete(gone, { ...recordedOutputs("acme"), id: gone });
+    expect(await keysSent()).toEqual([prefixOf(keys.now.key)]);
+  });
+
+  it("keeps the configured settings in a process whose first call carries the program's (a check, with the resource's URN)", async () => {
+    vi.stubEnv(HANDED_SETTINGS_ENV, handedSettingsEnv("acme", { apiUrl: emulator.baseUrl, apiKey: keys.now.key })[HANDED_SETTINGS_ENV]!);
+    const dispatcher = await processConfiguredWithRecordedKey();
+    await dispatcher.check({}, { __urn: "urn:pulumi:acme::agency::pulumi-nodejs:dynamic/monitoring:Monitor::web", name: "Web", url: "https://example.com" });
+    await dispatcher.read(monitorId, recordedOutputs("acme"));
+    expect(await keysSent()).toEqual([prefixOf(keys.old.key)]);
+  });
+
+  it("on a state whose resources name no stack, sends the recorded key and, refused, says it was the recorded one and what to run", async () => {
+    await emulator.admin.revokeKey(keys.old.id);
+    const dispatcher = await processConfiguredWithRecordedKey();
+    const failure = await dispatcher.read(monitorId, recordedOutputs()).then(() => undefined, (error: Error) => error.message);
+    expect(failure).toContain("the API key from monitoring:apiKey as the last deploy recorded it was refused");
+    expect(failure).toContain(`It sent pls_test_…${keys.old.key.slice(-4)}, the key the last deploy recorded`);
+    expect(failure).toContain("pulumi up --refresh --run-program");
+    expect(failure).not.toContain(keys.old.key);
+  });
+});
