@@ -28,6 +28,13 @@ export const internal = {
    */
   stack: "__stack",
   /**
+   * In outputs: fingerprints of the `monitoring:` secrets of the configuration the provider last
+   * ran with (provider/settings-now.ts, `SettingsSeen`), never their values: a refresh or destroy
+   * handed the recorded settings tells by them, without the CLI, whether those are still the
+   * configuration now.
+   */
+  settingsSeen: "__settingsSeen",
+  /**
    * In outputs: when a create or update last wrote the object (ISO time), kept by reads. A refresh
    * also changes the state's own `modified` time (a monitor's status moved), so this is how
    * `pulumi-monitoring verify` tells what a deploy itself created or changed.

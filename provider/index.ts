@@ -28,7 +28,7 @@ import { requestedOverrides } from "./overrides.js";
 import { type PauseSettings, pausesOnlyRequested, withMemberPauses, withPauses } from "./pauses.js";
 import { ResourceReader } from "./reader.js";
 import { handedConfig } from "./handed-settings.js";
-import { stackConfigNow } from "./settings-now.js";
+import { type SettingsSeen, settingsSeen as settingsSeenOf, stackConfigNow } from "./settings-now.js";
 
 export { ResourceEngine } from "./engine.js";
 export { ResourceReader } from "./reader.js";
@@ -66,6 +66,14 @@ function noteStack(properties: Record<string, unknown> | undefined): void {
 let configured: "program" | "recorded" | undefined;
 /** The configuration now of a process configured with recorded settings, resolved once, at its first read or delete. */
 let settingsNow: Promise<void> | undefined;
+/**
+ * What the outputs record of the secrets of the configuration this process runs with
+ * (provider/settings-now.ts, `SettingsSeen`), so that a later refresh or destroy tells without the
+ * CLI whether the settings it is handed are still the configuration now. Undefined until known.
+ */
+let seen: SettingsSeen | undefined;
+/** Computes {@link seen} once in a process that runs with the program's configuration. */
+let seenFromProgram: Promise<void> | undefined;
 /** How the process's settings name a configuration key in messages: the stack's configuration now, or the recorded one when that could not be read. */
 let keyName: () => ConfigKeyName = () => stackConfigKeyName(stackName);
 
@@ -73,6 +81,20 @@ let keyName: () => ConfigKeyName = () => stackConfigKeyName(stackName);
 function fromProgram(properties: Record<string, unknown> | undefined): void {
   noteStack(properties);
   configured ??= "program";
+}
+
+/**
+ * Before a write records outputs: the fingerprints of the secrets of the configuration the
+ * program handed, read once from the stack's settings file. A file that cannot be read records none.
+ */
+async function noteSeenFromProgram(): Promise<void> {
+  if (configured !== "program" || stackName === undefined) return;
+  const stack = stackName;
+  seenFromProgram ??= settingsSeenOf(stack, stackConfig).then(
+    (found) => void (seen = found),
+    () => undefined,
+  );
+  await seenFromProgram;
 }
 
 /**
@@ -93,12 +115,15 @@ async function withSettingsNow(properties: Record<string, unknown> | undefined):
     } else if (stackName === undefined) {
       keyName = () => recordedConfigKeyName();
     } else {
-      stackConfig = await stackConfigNow(stackName).catch((error: unknown) => {
+      const recordedSeen = properties?.[internal.settingsSeen] as SettingsSeen | undefined;
+      const now = await stackConfigNow(stackName, { config: stackConfig, seen: recordedSeen }).catch((error: unknown) => {
         throw new Error(
           `pulumi-monitoring could not read the configuration of stack ${stackName} now (${(error as Error).message.split("\n")[0]}), and does not send the settings the last deploy recorded, ` +
             "which may hold a key revoked since: make `pulumi config --show-secrets --stack " + stackName + "` work here (PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE, for a passphrase), or run with --run-program",
         );
       });
+      stackConfig = now.config;
+      seen = now.seen;
     }
   })();
   await settingsNow;
@@ -233,8 +258,15 @@ function kindOf(properties: Record<string, unknown>): string {
  * Outputs carry their kind, so read and delete, which get only outputs, find their provider, and
  * their stack, so a process handed only outputs knows whose configuration now to read.
  */
-function withKind<T extends Record<string, unknown> | undefined>(outputs: T, kind: string): T {
-  return (outputs === undefined ? undefined : { ...outputs, [internal.kind]: kind, ...(stackName === undefined ? {} : { [internal.stack]: stackName }) }) as T;
+function withKind<T extends Record<string, unknown> | undefined>(outputs: T, kind: string, recorded?: Record<string, unknown>): T {
+  if (outputs === undefined) return outputs;
+  const fingerprints = seen ?? (recorded?.[internal.settingsSeen] as SettingsSeen | undefined);
+  return {
+    ...outputs,
+    [internal.kind]: kind,
+    ...(stackName === undefined ? {} : { [internal.stack]: stackName }),
+    ...(fingerprints === undefined || Object.keys(fingerprints).length === 0 ? {} : { [internal.settingsSeen]: fingerprints }),
+  };
 }
 
 /** Outputs a create or update just wrote: with their kind and the time of the write. */
@@ -266,6 +298,7 @@ export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
   },
   create: async (inputs) => {
     fromProgram(inputs);
+    await noteSeenFromProgram();
     const kind = kindOf(inputs);
     const { id, outs } = await providerFor(kind).create(inputs).catch(kindOnFailure(kind));
     return { id, outs: written(outs, kind) };
@@ -276,10 +309,11 @@ export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
     const result = await providerFor(kind).read!(id, props);
     const changedAt = props?.[internal.changedAt];
     const kept = result.props === undefined || changedAt === undefined ? result.props : { ...result.props, [internal.changedAt]: changedAt };
-    return { ...result, props: withKind(kept, kind) };
+    return { ...result, props: withKind(kept, kind, props) };
   },
   update: async (id, olds, news) => {
     fromProgram(news);
+    await noteSeenFromProgram();
     const kind = kindOf(news);
     const { outs } = await providerFor(kind).update!(id, olds, news).catch(kindOnFailure(kind));
     return { outs: written(outs, kind) };

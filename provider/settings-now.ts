@@ -16,6 +16,7 @@
  * provider processes read nothing.
  */
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -80,12 +81,14 @@ async function projectFile(from: string): Promise<{ dir: string; text: string }>
   }
 }
 
-/**
- * The `monitoring:` configuration of `stack` now: its settings file (in Pulumi.yaml's
- * `stackConfigDir`) and Pulumi.yaml's `config`, or the CLI's answer when only it can tell
- * ({@link needsCli}). `from` is where the provider process runs: Pulumi starts it in the project.
- */
-export async function stackConfigNow(stack: string, from: string = process.cwd(), cli: CliRunner = pulumiCli): Promise<ConfigSource> {
+/** A stack's settings as its files hold them: the settings file, Pulumi.yaml's `config`, and the project's folder. */
+interface StackFiles {
+  projectDir: string;
+  file: StackFile;
+  projectConfig: Record<string, unknown> | undefined;
+}
+
+async function stackFiles(stack: string, from: string): Promise<StackFiles> {
   const project = await projectFile(from);
   const settings = (parse(project.text) ?? {}) as { stackConfigDir?: string; config?: Record<string, unknown> };
   const settingsFile = join(resolve(project.dir, settings.stackConfigDir ?? "."), `Pulumi.${basename(stack)}.yaml`);
@@ -93,7 +96,70 @@ export async function stackConfigNow(stack: string, from: string = process.cwd()
     if (error.code === "ENOENT") return "";
     throw error;
   });
-  const file = (parse(text) as StackFile | null) ?? {};
-  if (!needsCli(file)) return configFromFiles(file.config ?? {}, settings.config);
-  return configFromCliJson(await cli(["config", "--json", "--show-secrets", "--stack", stack], project.dir));
+  return { projectDir: project.dir, file: (parse(text) as StackFile | null) ?? {}, projectConfig: settings.config };
+}
+
+/** The `monitoring:` secrets of a settings file, by key (`apiKey`): their ciphertext as written (`v1:...`). */
+function secretsOf(file: StackFile): Map<string, string> {
+  const secrets = new Map<string, string>();
+  for (const [name, value] of Object.entries(file.config ?? {})) {
+    if (!name.startsWith(`${CONFIG_NAMESPACE}:`) || typeof value !== "object" || value === null) continue;
+    secrets.set(name.slice(CONFIG_NAMESPACE.length + 1), String((value as { secure?: unknown }).secure));
+  }
+  return secrets;
+}
+
+/**
+ * What the provider records of the secrets of the configuration it ran with (`__settingsSeen` in
+ * each resource's outputs): per `monitoring:` secret, a digest of its ciphertext in the settings
+ * file together with its value. Not the value, nor anything it can be found from: it only tells
+ * a later process whether a ciphertext it finds holds a value it was handed, without the CLI.
+ */
+export type SettingsSeen = Record<string, string>;
+
+const fingerprint = (ciphertext: string, value: string | undefined): string => createHash("sha256").update(`${ciphertext}\u0000${value ?? ""}`).digest("hex").slice(0, 32);
+
+/**
+ * The fingerprints of `stack`'s secrets as its settings file holds them now, with the values
+ * `config` gives them (the configuration a process runs with); undefined when the stack imports
+ * an environment, whose values the files do not hold.
+ */
+export async function settingsSeen(stack: string, config: ConfigSource, from: string = process.cwd()): Promise<SettingsSeen | undefined> {
+  const { file } = await stackFiles(stack, from);
+  if (file.environment !== undefined) return undefined;
+  return Object.fromEntries([...secretsOf(file)].map(([key, ciphertext]) => [key, fingerprint(ciphertext, config(key))]));
+}
+
+/** The configuration a process was handed, and the fingerprints its resources record, which tell whether it is still the configuration now. */
+export interface Handed {
+  config: ConfigSource;
+  seen: SettingsSeen | undefined;
+}
+
+/** The stack's configuration now, and the fingerprints of its secrets to record. */
+export interface ConfigNow {
+  config: ConfigSource;
+  seen: SettingsSeen | undefined;
+  /** How it was found out: from the files alone, the files and the handed secrets they still hold, or the CLI. */
+  from: "files" | "handed" | "cli";
+}
+
+/**
+ * The `monitoring:` configuration of `stack` now: its settings file (in Pulumi.yaml's
+ * `stackConfigDir`) and Pulumi.yaml's `config`; a secret is the handed value when the resources
+ * recorded that the file's ciphertext holds it (its fingerprint), else the CLI tells every value,
+ * as it does for an imported environment. `from` is where the provider process runs: Pulumi
+ * starts it in the project.
+ */
+export async function stackConfigNow(stack: string, handed?: Handed, from: string = process.cwd(), cli: CliRunner = pulumiCli): Promise<ConfigNow> {
+  const { projectDir, file, projectConfig } = await stackFiles(stack, from);
+  const files = configFromFiles(file.config ?? {}, projectConfig);
+  if (!needsCli(file)) return { config: files, seen: {}, from: "files" };
+  const secrets = secretsOf(file);
+  if (file.environment === undefined && handed?.seen !== undefined && [...secrets].every(([key, ciphertext]) => handed.seen?.[key] === fingerprint(ciphertext, handed.config(key)))) {
+    return { config: (key) => (secrets.has(key) ? handed.config(key) : files(key)), seen: handed.seen, from: "handed" };
+  }
+  const config = configFromCliJson(await cli(["config", "--json", "--show-secrets", "--stack", stack], projectDir));
+  const seen = file.environment === undefined ? Object.fromEntries([...secrets].map(([key, ciphertext]) => [key, fingerprint(ciphertext, config(key))])) : undefined;
+  return { config, seen, from: "cli" };
 }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { handedConfig, handedSettingsEnv, HANDED_SETTINGS_ENV } from "../../provider/handed-settings.js";
-import { stackConfigNow } from "../../provider/settings-now.js";
+import { settingsSeen, stackConfigNow } from "../../provider/settings-now.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 
 describe("the configuration of a stack now, from its files", () => {
@@ -31,12 +31,13 @@ describe("the configuration of a stack now, from its files", () => {
   };
 
   it("reads plain values from the stack's settings file in stackConfigDir, then Pulumi.yaml's config, with no CLI run, from a folder below the project", async () => {
-    const config = await stackConfigNow("acme", join(project, "src"), noCli);
+    const { config, from } = await stackConfigNow("acme", undefined, join(project, "src"), noCli);
     expect([config("apiUrl"), config("apiKey"), config("handPauses"), config("now")]).toEqual(["https://acme.example/v1", "pls_test_plain_acme_key_0001", "keep", undefined]);
+    expect(from).toBe("files");
   });
 
   it("a stack without a settings file has Pulumi.yaml's values", async () => {
-    const config = await stackConfigNow("organization/agency/newco", project, noCli);
+    const { config } = await stackConfigNow("organization/agency/newco", undefined, project, noCli);
     expect(config("apiUrl")).toBe("https://shared.example/v1");
   });
 
@@ -49,9 +50,43 @@ describe("the configuration of a stack now, from its files", () => {
       calls.push({ args, cwd });
       return JSON.stringify({ "monitoring:apiKey": { value: `pls_test_${stack}_key_now_0002`, secret: true }, "monitoring:apiUrl": { value: "https://now.example/v1", secret: false } });
     };
-    const config = await stackConfigNow(stack, project, cli);
+    const { config, from } = await stackConfigNow(stack, undefined, project, cli);
     expect([config("apiKey"), config("apiUrl")]).toEqual([`pls_test_${stack}_key_now_0002`, "https://now.example/v1"]);
     expect(calls).toEqual([{ args: ["config", "--json", "--show-secrets", "--stack", stack], cwd: project }]);
+    expect(from).toBe("cli");
+  });
+
+  describe("a secret the recorded fingerprints vouch for", () => {
+    const recordedKey = "pls_test_globex_recorded_0003";
+    const handed = (key: string) => (name: string) => ({ apiKey: key, apiUrl: "https://recorded.example/v1" })[name];
+
+    it("is the handed value, with no CLI run, when the resources recorded that the file's ciphertext holds it; the plain values come from the files", async () => {
+      const seen = await settingsSeen("globex", handed(recordedKey), project);
+      expect(Object.keys(seen ?? {})).toEqual(["apiKey"]);
+      expect(JSON.stringify(seen)).not.toContain(recordedKey);
+      const { config, from } = await stackConfigNow("globex", { config: handed(recordedKey), seen }, project, noCli);
+      expect([config("apiKey"), config("apiUrl"), from]).toEqual([recordedKey, "https://shared.example/v1", "handed"]);
+    });
+
+    it("is asked of the CLI when the handed value is not the one the fingerprint was taken with (a settings file put back after a deploy recorded another key)", async () => {
+      const seen = await settingsSeen("globex", handed(recordedKey), project);
+      const cli = async () => JSON.stringify({ "monitoring:apiKey": { value: "pls_test_globex_in_the_file_0004", secret: true } });
+      const now = await stackConfigNow("globex", { config: handed("pls_test_another_recorded_0005"), seen }, project, cli);
+      expect([now.config("apiKey"), now.from]).toEqual(["pls_test_globex_in_the_file_0004", "cli"]);
+      // What the reads then record vouches for the file's value.
+      expect(now.seen).toEqual(await settingsSeen("globex", () => "pls_test_globex_in_the_file_0004", project));
+    });
+
+    it("is asked of the CLI when the ciphertext changed since (the key was set again)", async () => {
+      const seen = { apiKey: "0".repeat(32) };
+      const cli = async () => JSON.stringify({ "monitoring:apiKey": { value: "pls_test_globex_set_again_0006", secret: true } });
+      const now = await stackConfigNow("globex", { config: handed(recordedKey), seen }, project, cli);
+      expect([now.config("apiKey"), now.from]).toEqual(["pls_test_globex_set_again_0006", "cli"]);
+    });
+
+    it("never vouches for an environment's values, which the files do not hold", async () => {
+      expect(await settingsSeen("initech", handed(recordedKey), project)).toBeUndefined();
+    });
   });
 });
 
