@@ -27,7 +27,6 @@ import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
 import { requestedOverrides } from "./overrides.js";
 import { type PauseSettings, pausesOnlyRequested, withMemberPauses, withPauses } from "./pauses.js";
 import { ResourceReader } from "./reader.js";
-import { handedConfig } from "./handed-settings.js";
 import { type SettingsSeen, settingsSeen as settingsSeenOf, stackConfigNow } from "./settings-now.js";
 
 export { ResourceEngine } from "./engine.js";
@@ -99,20 +98,17 @@ async function noteSeenFromProgram(): Promise<void> {
 
 /**
  * Before a read or delete: in a process configured with recorded settings, the stack's
- * configuration now takes their place, handed by the command line that started the run
- * (`pulumi-monitoring`'s own commands) or read from the stack's files. A state whose resources
- * name no stack (deployed before the provider recorded it) keeps the recorded settings, and every
- * message about them says so.
+ * configuration now takes their place (provider/settings-now.ts: the files, and the recorded
+ * secrets while the fingerprints the resources recorded vouch for them, else the CLI). A state
+ * whose resources name no stack (deployed before the provider recorded it) keeps the recorded
+ * settings, and every message about them says so.
  */
 async function withSettingsNow(properties: Record<string, unknown> | undefined): Promise<void> {
   noteStack(properties);
   configured ??= "recorded";
   if (configured === "program") return;
   settingsNow ??= (async () => {
-    const handed = handedConfig(stackName);
-    if (handed !== undefined) {
-      stackConfig = handed;
-    } else if (stackName === undefined) {
+    if (stackName === undefined) {
       keyName = () => recordedConfigKeyName();
     } else {
       const recordedSeen = properties?.[internal.settingsSeen] as SettingsSeen | undefined;

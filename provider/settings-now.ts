@@ -9,11 +9,12 @@
  * key was rotated, that refresh would send the old key. Such a process learns its stack from the
  * resources it is handed (their `__stack` output) and reads the configuration now instead.
  *
- * Cost: the settings file and Pulumi.yaml are read from disk; the CLI is run once (a run that
- * loads the stack and derives the passphrase's key) only when a `monitoring:` value is a secret or
- * the stack imports an environment, which files cannot resolve. `pulumi-monitoring`'s own commands
- * hand the settings they resolved to their engine runs instead (HANDED_SETTINGS_ENV), so their
- * provider processes read nothing.
+ * Cost: the settings file and Pulumi.yaml are read from disk. A secret (the key, set with
+ * `--secret`) is the recorded value while the fingerprint the resources recorded of it
+ * ({@link SettingsSeen}) matches the file's ciphertext; only when it changed since, or the stack
+ * imports an environment, which files cannot resolve, is the CLI run, once per process (a run
+ * that loads the stack and derives the passphrase's key, about half a CPU-second). So a refresh
+ * costs a CLI run only after the key changed.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";

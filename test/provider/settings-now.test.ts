@@ -9,7 +9,6 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { handedConfig, handedSettingsEnv, HANDED_SETTINGS_ENV } from "../../provider/handed-settings.js";
 import { settingsSeen, stackConfigNow } from "../../provider/settings-now.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 
@@ -90,19 +89,6 @@ describe("the configuration of a stack now, from its files", () => {
   });
 });
 
-describe("the configuration a command hands to its engine run", () => {
-  const env = handedSettingsEnv("organization/agency/acme", { apiKey: "pls_test_handed_key_00003" });
-
-  it("is the stack's, by the name its resources record", () => {
-    expect(handedConfig("acme", env)?.("apiKey")).toBe("pls_test_handed_key_00003");
-  });
-
-  it("is no other stack's, and nothing when no command handed any", () => {
-    expect(handedConfig("globex", env)).toBeUndefined();
-    expect(handedConfig("acme", {})).toBeUndefined();
-  });
-});
-
 describe("a provider process configured with the settings the last deploy recorded", () => {
   let emulator: TestEmulator;
   let monitorId: string;
@@ -134,23 +120,33 @@ describe("a provider process configured with the settings the last deploy record
     return [...new Set(log.map((entry) => entry.key_prefix))];
   };
 
-  it("reads and deletes with the key the stack's configuration holds now, handed by the command line, and records the stack", async () => {
-    vi.stubEnv(HANDED_SETTINGS_ENV, handedSettingsEnv("acme", { apiUrl: emulator.baseUrl, apiKey: keys.now.key })[HANDED_SETTINGS_ENV]!);
+  /**
+   * A stack this repository's project (the working directory's Pulumi.yaml) has no settings file
+   * for: its configuration now holds no key, so the key now is the environment's.
+   */
+  const stack = `settings-now-${process.pid}`;
+  const keyNowInTheEnvironment = () => {
+    vi.stubEnv("MONITORING_API_URL", emulator.baseUrl);
+    vi.stubEnv("MONITORING_API_KEY", keys.now.key);
+  };
+
+  it("reads and deletes with the key of the stack's configuration now, not the recorded one, and records the stack", async () => {
+    keyNowInTheEnvironment();
     const dispatcher = await processConfiguredWithRecordedKey();
-    const read = await dispatcher.read(monitorId, recordedOutputs("acme"));
-    expect(read.props).toMatchObject({ __stack: "acme", __kind: "Monitor" });
+    const read = await dispatcher.read(monitorId, recordedOutputs(stack));
+    expect(read.props).toMatchObject({ __stack: stack, __kind: "Monitor" });
     expect(await keysSent()).toEqual([prefixOf(keys.now.key)]);
     const gone = (await emulator.byHand<{ id: string }>("POST", "/monitors", { name: "Gone", url: "https://example.com/gone" })).id;
     await emulator.admin.clearRequestLog();
-    await dispatcher.delete(gone, { ...recordedOutputs("acme"), id: gone });
+    await dispatcher.delete(gone, { ...recordedOutputs(stack), id: gone });
     expect(await keysSent()).toEqual([prefixOf(keys.now.key)]);
   });
 
   it("keeps the configured settings in a process whose first call carries the program's (a check, with the resource's URN)", async () => {
-    vi.stubEnv(HANDED_SETTINGS_ENV, handedSettingsEnv("acme", { apiUrl: emulator.baseUrl, apiKey: keys.now.key })[HANDED_SETTINGS_ENV]!);
+    keyNowInTheEnvironment();
     const dispatcher = await processConfiguredWithRecordedKey();
-    await dispatcher.check({}, { __urn: "urn:pulumi:acme::agency::pulumi-nodejs:dynamic/monitoring:Monitor::web", name: "Web", url: "https://example.com" });
-    await dispatcher.read(monitorId, recordedOutputs("acme"));
+    await dispatcher.check({}, { __urn: `urn:pulumi:${stack}::agency::pulumi-nodejs:dynamic/monitoring:Monitor::web`, name: "Web", url: "https://example.com" });
+    await dispatcher.read(monitorId, recordedOutputs(stack));
     expect(await keysSent()).toEqual([prefixOf(keys.old.key)]);
   });
 
