@@ -119,8 +119,8 @@ function leastPrivilege(testCase: Case): void {
 
   /**
    * A refresh's reads, through the provider's own dispatcher in this process, of every resource
-   * the state records, with `key`. \`pulumi refresh\` itself would use the key recorded with the
-   * provider at the last up, not the one in the stack's configuration now.
+   * the state records, with `key`: a `pulumi refresh` would send the same requests with the key of
+   * the stack's configuration now (test/e2e/key-rotation.test.ts), at the cost of an engine run per scope tried.
    */
   async function refreshInProcess(key: string): Promise<string> {
     const { dispatcher, resources } = await providerWith(key);

@@ -89,14 +89,15 @@ describe("the configuration of a stack now, from its files", () => {
   });
 });
 
-describe("a provider process configured with the settings the last deploy recorded", () => {
+// On both profiles: what a refused key means to the provider is the server's answer, which the alt profile words its own way.
+describe.each(["default", "alt"] as const)("a provider process configured with the settings the last deploy recorded (%s profile)", (profile) => {
   let emulator: TestEmulator;
   let monitorId: string;
   const keys: Record<"old" | "now", { id: string; key: string }> = {} as never;
   const prefixOf = (key: string) => `${key.slice(0, 13)}…`;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator();
+    emulator = await startTestEmulator({ profile });
     const scopes = ["monitor.write", "monitor.delete", "monitor.read"];
     keys.old = await emulator.admin.createKey(scopes, "old");
     keys.now = await emulator.admin.createKey(scopes, "now");
