@@ -101,8 +101,9 @@ function keyAdvice(source: string, keySent: string | undefined): string {
   const sent = keySent === undefined ? "" : `. It sent ${keySent}`;
   if (source.endsWith(RECORDED_SUFFIX)) {
     return (
-      `${sent}, the key the last deploy recorded, which may no longer be the configured one: the resources of this state were deployed before ` +
-      "the provider recorded their stack, so it could not read the stack's configuration now. Run `pulumi up --refresh --run-program` once (it refreshes with the program's settings and records the stack), then every command sends the configured key"
+      `${sent}, the key the last deploy recorded, which may no longer be the configured one: the resources of this state were written before ` +
+      "the provider recorded their stack, so it could not read the stack's configuration now. Run `pulumi up --refresh --run-program`: " +
+      "it refreshes with the program's settings, and records them for the refreshes and destroys that follow (a resource records its stack when it is next written)"
     );
   }
   const stack = / of stack (\S+)$/.exec(source)?.[1];

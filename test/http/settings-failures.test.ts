@@ -117,7 +117,7 @@ describe("answers that say the settings are wrong", () => {
     const error = await rejection(clientFor(api, { sources: { apiUrl: "monitoring:apiUrl as the last deploy recorded it", apiKey: recorded } }).request("GET", "/monitors"));
     expect(error.message).toContain(`the API key from ${recorded} was refused`);
     expect(error.message).toContain(`It sent pls_test_…${API_KEY.slice(-4)}, the key the last deploy recorded, which may no longer be the configured one`);
-    expect(error.message).toContain("Run `pulumi up --refresh --run-program` once");
+    expect(error.message).toContain("Run `pulumi up --refresh --run-program`: it refreshes with the program's settings");
     expect(settingBlamedIn(error.message, "acme")).toEqual({ setting: "apiKey", source: recorded });
   });
 
