@@ -35,8 +35,9 @@ export { resolveSettings, type ConfigSource, type ProviderSettings } from "./con
 export { overridesInState, type OverrideRow } from "./overrides.js";
 
 /**
- * The stack's settings: its configuration now (what `configure` was handed by a deploy that runs
- * the program, or what {@link settingsNow} read), else, until then, environment variables only.
+ * The stack's settings: what `configure` was handed (environment variables only until then), which
+ * a process configured with the settings the last deploy recorded replaces with the configuration
+ * now before its first request ({@link withSettingsNow}).
  */
 let stackConfig: ConfigSource = () => undefined;
 /**
@@ -112,10 +113,12 @@ async function withSettingsNow(properties: Record<string, unknown> | undefined):
       keyName = () => recordedConfigKeyName();
     } else {
       const recordedSeen = properties?.[internal.settingsSeen] as SettingsSeen | undefined;
-      const now = await stackConfigNow(stackName, { config: stackConfig, seen: recordedSeen }).catch((error: unknown) => {
+      const stack = stackName;
+      const now = await stackConfigNow(stack, { config: stackConfig, seen: recordedSeen }).catch((error: unknown) => {
+        const reason = (error as Error).message.split("\n")[0];
         throw new Error(
-          `pulumi-monitoring could not read the configuration of stack ${stackName} now (${(error as Error).message.split("\n")[0]}), and does not send the settings the last deploy recorded, ` +
-            "which may hold a key revoked since: make `pulumi config --show-secrets --stack " + stackName + "` work here (PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE, for a passphrase), or run with --run-program",
+          `pulumi-monitoring could not read the configuration of stack ${stack} now (${reason}), and does not send the settings the last deploy recorded, ` +
+            `which may hold a key revoked since: make \`pulumi config --show-secrets --stack ${stack}\` work here (PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE, for a passphrase), or run with --run-program`,
         );
       });
       stackConfig = now.config;

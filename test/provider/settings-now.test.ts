@@ -7,10 +7,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { settingsSeen, stackConfigNow } from "../../provider/settings-now.js";
+import { readProject, stackConfigPath } from "../../cli/project/project.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { repoRoot } from "../support/pulumi.js";
 
 describe("the configuration of a stack now, from its files", () => {
   let project: string;
@@ -149,6 +151,24 @@ describe.each(["default", "alt"] as const)("a provider process configured with t
     await dispatcher.check({}, { __urn: `urn:pulumi:${stack}::agency::pulumi-nodejs:dynamic/monitoring:Monitor::web`, name: "Web", url: "https://example.com" });
     await dispatcher.read(monitorId, recordedOutputs(stack));
     expect(await keysSent()).toEqual([prefixOf(keys.old.key)]);
+  });
+
+  it("stops, sending nothing, when a secret of the configuration now can be told by no one (the CLI cannot be run), naming the stack and what to do", async () => {
+    const project = await readProject(repoRoot);
+    const secretStack = `settings-now-secret-${process.pid}-${profile}`;
+    const settingsFile = stackConfigPath(project, secretStack);
+    await mkdir(dirname(settingsFile), { recursive: true });
+    await writeFile(settingsFile, "config:\n  monitoring:apiKey:\n    secure: v1:bm9uY2U=:c2VhbGVk\n");
+    vi.stubEnv("PATH", join(project.dir, "no-such-folder"));
+    try {
+      const dispatcher = await processConfiguredWithRecordedKey();
+      const failure = await dispatcher.read(monitorId, recordedOutputs(secretStack)).then(() => undefined, (error: Error) => error.message);
+      expect(failure).toContain(`pulumi-monitoring could not read the configuration of stack ${secretStack} now`);
+      expect(failure).toContain(`does not send the settings the last deploy recorded, which may hold a key revoked since: make \`pulumi config --show-secrets --stack ${secretStack}\` work here`);
+      expect(await keysSent()).toEqual([]);
+    } finally {
+      await rm(settingsFile, { force: true });
+    }
   });
 
   it("on a state whose resources name no stack, sends the recorded key and, refused, says it was the recorded one and what to run", async () => {
