@@ -23,6 +23,7 @@ import type * as scopesCommand from "../../cli/scopes/command.js";
 import { type CommandName, type ScopesReport, TYPE_PREFIX } from "../../cli/scopes/needs.js";
 import { verify as verifyCommand } from "../../cli/verify/command.js";
 import { resolveSettings } from "../../provider/config.js";
+import { internal } from "../../provider/fields.js";
 import { resolveRoute, routeName } from "../../schema/routes.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { builtModule, createTestStack, testPassphrase, type TestStack } from "../support/pulumi.js";
@@ -99,15 +100,26 @@ function leastPrivilege(testCase: Case): void {
   type Recorded = Array<{ type: string; id?: string; outputs?: Record<string, unknown> }>;
   let recorded: Promise<Recorded> | undefined;
   const recordedResources = (): Promise<Recorded> => (recorded ??= harness.stack.exportStack().then(({ deployment }) => (deployment as { resources: Array<{ type: string }> }).resources.filter((entry) => entry.type.startsWith(TYPE_PREFIX))));
-  /** The provider's dispatcher in this process, configured with `key`, and the resources of this package the state records. */
+  /**
+   * The provider's dispatcher in this process, configured with `key`, and the resources of this
+   * package the state records, without the stack their outputs name: the dispatcher then sends the
+   * key it was configured with, as for a state written before the provider recorded the stack.
+   * With the stack, a first read would read the stack's configuration now instead (the same key:
+   * useKey set it), at the cost of a CLI run per probe, since each key is a new secret.
+   */
   async function providerWith(key: string) {
-    const resources = recordedResources();
+    const resources = recordedResources().then((all) => all.map(({ outputs, ...resource }) => ({ ...resource, outputs: withoutStack(outputs) })));
     // A fresh provider module per key, as a provider process is: no list page read with another key is reused.
     vi.resetModules();
     const { dispatcher } = await import("../../provider/index.js");
     await dispatcher.configure({ config: new Map([["monitoring:apiUrl", emulator.baseUrl], ["monitoring:apiKey", key]]) } as unknown as pulumi.dynamic.ConfigureRequest);
     return { dispatcher, resources: await resources };
   }
+  const withoutStack = (outputs: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
+    if (outputs === undefined) return undefined;
+    const { [internal.stack]: _stack, [internal.settingsSeen]: _seen, ...rest } = outputs;
+    return rest;
+  };
   /** The first failure of `operation` over `resources`, in order; an error when none fails. */
   async function firstFailure<T>(resources: readonly T[], operation: (resource: T) => Promise<unknown>, what: string): Promise<string> {
     for (const resource of resources) {
