@@ -100,12 +100,18 @@ async function stackFiles(stack: string, from: string): Promise<StackFiles> {
   return { projectDir: project.dir, file: (parse(text) as StackFile | null) ?? {}, projectConfig: settings.config };
 }
 
-/** The `monitoring:` secrets of a settings file, by key (`apiKey`): their ciphertext as written (`v1:...`). */
-function secretsOf(file: StackFile): Map<string, string> {
+/**
+ * The `monitoring:` secrets of a settings file, by key (`apiKey`): their ciphertext as written
+ * (`v1:...`); undefined when a value is neither plain nor a secret (a list, which only the CLI
+ * renders as the provider reads it).
+ */
+function secretsOf(file: StackFile): Map<string, string> | undefined {
   const secrets = new Map<string, string>();
   for (const [name, value] of Object.entries(file.config ?? {})) {
     if (!name.startsWith(`${CONFIG_NAMESPACE}:`) || typeof value !== "object" || value === null) continue;
-    secrets.set(name.slice(CONFIG_NAMESPACE.length + 1), String((value as { secure?: unknown }).secure));
+    const ciphertext = (value as { secure?: unknown }).secure;
+    if (typeof ciphertext !== "string") return undefined;
+    secrets.set(name.slice(CONFIG_NAMESPACE.length + 1), ciphertext);
   }
   return secrets;
 }
@@ -127,8 +133,9 @@ const fingerprint = (ciphertext: string, value: string | undefined): string => c
  */
 export async function settingsSeen(stack: string, config: ConfigSource, from: string = process.cwd()): Promise<SettingsSeen | undefined> {
   const { file } = await stackFiles(stack, from);
-  if (file.environment !== undefined) return undefined;
-  return Object.fromEntries([...secretsOf(file)].map(([key, ciphertext]) => [key, fingerprint(ciphertext, config(key))]));
+  const secrets = secretsOf(file);
+  if (file.environment !== undefined || secrets === undefined) return undefined;
+  return Object.fromEntries([...secrets].map(([key, ciphertext]) => [key, fingerprint(ciphertext, config(key))]));
 }
 
 /** The configuration a process was handed, and the fingerprints its resources record, which tell whether it is still the configuration now. */
@@ -156,11 +163,11 @@ export async function stackConfigNow(stack: string, handed?: Handed, from: strin
   const { projectDir, file, projectConfig } = await stackFiles(stack, from);
   const files = configFromFiles(file.config ?? {}, projectConfig);
   if (!needsCli(file)) return { config: files, seen: {}, from: "files" };
-  const secrets = secretsOf(file);
-  if (file.environment === undefined && handed?.seen !== undefined && [...secrets].every(([key, ciphertext]) => handed.seen?.[key] === fingerprint(ciphertext, handed.config(key)))) {
+  const secrets = file.environment === undefined ? secretsOf(file) : undefined;
+  if (secrets !== undefined && handed?.seen !== undefined && [...secrets].every(([key, ciphertext]) => handed.seen?.[key] === fingerprint(ciphertext, handed.config(key)))) {
     return { config: (key) => (secrets.has(key) ? handed.config(key) : files(key)), seen: handed.seen, from: "handed" };
   }
   const config = configFromCliJson(await cli(["config", "--json", "--show-secrets", "--stack", stack], projectDir));
-  const seen = file.environment === undefined ? Object.fromEntries([...secrets].map(([key, ciphertext]) => [key, fingerprint(ciphertext, config(key))])) : undefined;
+  const seen = secrets === undefined ? undefined : Object.fromEntries([...secrets].map(([key, ciphertext]) => [key, fingerprint(ciphertext, config(key))]));
   return { config, seen, from: "cli" };
 }

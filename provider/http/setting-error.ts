@@ -98,7 +98,7 @@ function settingReason({ problem, source, url, keySent }: SettingErrorInit): str
  * how to make the configuration now count.
  */
 function keyAdvice(source: string, keySent: string | undefined): string {
-  const sent = keySent === undefined ? "" : `. It sent ${keySent}`;
+  const sent = `. It sent ${keySent ?? "a key"}`;
   if (source.endsWith(RECORDED_SUFFIX)) {
     return (
       `${sent}, the key the last deploy recorded, which may no longer be the configured one: the resources of this state were written before ` +

@@ -85,6 +85,14 @@ describe("the configuration of a stack now, from its files", () => {
       expect([now.config("apiKey"), now.from]).toEqual(["pls_test_globex_set_again_0006", "cli"]);
     });
 
+    it("never vouches for a settings file with a list in it, which only the CLI renders as the provider reads it", async () => {
+      await writeFile(join(project, "config", "Pulumi.hooli.yaml"), "config:\n  monitoring:apiKey:\n    secure: v1:bm9uY2U=:c2VhbGVk\n  monitoring:offeredRegions:\n    - eu-west-1\n");
+      expect(await settingsSeen("hooli", handed(recordedKey), project)).toBeUndefined();
+      const cli = async () => JSON.stringify({ "monitoring:apiKey": { value: recordedKey, secret: true }, "monitoring:offeredRegions": { value: '["eu-west-1"]', objectValue: ["eu-west-1"] } });
+      const now = await stackConfigNow("hooli", { config: handed(recordedKey), seen: { apiKey: "0".repeat(32) } }, project, cli);
+      expect([now.config("offeredRegions"), now.from, now.seen]).toEqual(['["eu-west-1"]', "cli", undefined]);
+    });
+
     it("never vouches for an environment's values, which the files do not hold", async () => {
       expect(await settingsSeen("initech", handed(recordedKey), project)).toBeUndefined();
     });
