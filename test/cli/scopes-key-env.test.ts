@@ -3,9 +3,11 @@
  * new key of each stack is proven from the environment, while the stack's configuration still
  * holds the old one (issue 57). The key is never on the command line; messages name the variable.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { proveKeyHolds } from "../../cli/scopes/check.js";
 import type { ProviderSettings } from "../../provider/config.js";
 import { keyVariableOf, withKeyFromEnvironment } from "../../cli/scopes/stack.js";
+import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 
 const configured: ProviderSettings = {
   apiUrl: "https://api.example.com/v1",
@@ -32,5 +34,25 @@ describe("the settings a check proves with --key-env", () => {
 
   it("are refused when the variable is not set, naming it and the stack", () => {
     expect(() => withKeyFromEnvironment(configured, "NEW_KEY_{stack}", "acme", { NEW_KEY_ACME: " " })).toThrow("--key-env: NEW_KEY_ACME is not set: export the new key of stack acme in it");
+  });
+});
+
+describe("a new key proven with --key-env", () => {
+  let emulator: TestEmulator;
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+  });
+  afterAll(() => emulator.stop());
+
+  it("is the one the check sends, so a new key lacking a scope is found while the configured one holds every scope", async () => {
+    const lacking = await emulator.admin.createKey(["monitor.delete", "notification_channel.write"], "new, lacking");
+    const settings = withKeyFromEnvironment({ ...configured, apiUrl: emulator.baseUrl, apiKey: emulator.apiKey }, "NEW_KEY_{stack}", "acme", { NEW_KEY_ACME: lacking.key });
+    const proofs = await proveKeyHolds(settings, ["monitor.delete", "monitor.write", "notification_channel.write"]);
+    expect(proofs.map((proof) => [proof.scope, proof.verdict])).toEqual([
+      ["monitor.delete", "held"],
+      ["monitor.write", "missing"],
+      ["notification_channel.write", "held"],
+    ]);
+    expect(new Set((await emulator.admin.requestLog()).map((entry) => entry.key_prefix))).toEqual(new Set([`${lacking.key.slice(0, 13)}…`]));
   });
 });
