@@ -6,8 +6,8 @@
  * state a deploy with the old key wrote, changes the key in the stack's configuration, and then
  * expects every command to send the configured key, and never the old one again.
  *
- * - Rotation: key B deployed, C configured and B revoked: preview, up, refresh, drift, pause and
- *   destroy send C; B configured again is refused, named by its prefix and last four characters,
+ * - Rotation: key B deployed, C configured and B revoked: preview, up, refresh, drift, pause,
+ *   apply-due and destroy send C; B configured again is refused, named by its prefix and last four characters,
  *   with where it came from and what to run.
  * - A key lacking a scope in place of a full one fails the next preview naming the scope and the
  *   key, where it passed before on the recorded key; a full key in its place works at the next preview.
@@ -15,7 +15,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../emulator/index.js";
-import { deploy, type Deployment, runCommandOn } from "./support.js";
+import { runHere } from "../support/commands.js";
+import { commandEnv, deploy, type Deployment, runCommandOn } from "./support.js";
 
 const resources = [
   { kind: "NotificationChannel", name: "ops", args: { name: "Ops email", kind: "email", config: { address: "ops@example.com" } } },
@@ -70,9 +71,13 @@ describe("a key rotated in the stack's configuration", () => {
     expect(await keysSent()).toEqual([prefix(keys.now)]);
   });
 
-  it("pause, which deploys the override it records, sends the configured key", async () => {
+  it("pause, which deploys the override it records, and apply-due, which resumes the monitor once the override ended, send the configured key", async () => {
     const paused = await cli("pause", "web", "--for", "2h", "--reason", "key rotation drill");
     expect(paused.code, paused.stderr).toBe(0);
+    const inThreeHours = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    const due = await runHere(["apply-due", "--stack", stackName, "--cwd", deployment.harness.workDir], { ...commandEnv(deployment), PULUMI_MONITORING_NOW: inThreeHours });
+    expect(due.code, due.stderr).toBe(0);
+    expect(due.stdout).toContain("applied: resume web");
     expect(await keysSent()).toEqual([prefix(keys.now)]);
   });
 
