@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { settingsSeen, stackConfigNow } from "../../provider/settings-now.js";
 import { readProject, stackConfigPath } from "../../cli/project/project.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
+import { NOTHING_LISTENS } from "../support/nothing-listens.js";
 import { repoRoot } from "../support/pulumi.js";
 
 describe("the configuration of a stack now, from its files", () => {
@@ -117,11 +118,15 @@ describe.each(["default", "alt"] as const)("a provider process configured with t
   afterEach(() => vi.unstubAllEnvs());
   afterAll(() => emulator.stop());
 
-  /** A fresh provider module, as a provider process is, configured as a refresh without the program configures it: with the recorded key. */
-  async function processConfiguredWithRecordedKey() {
+  /**
+   * A fresh provider module, as a provider process is, configured as a refresh without the program
+   * configures it: with the recorded key, and the recorded URL (`url`, the emulator's unless a test
+   * says the service moved since).
+   */
+  async function processConfiguredWithRecordedKey(url = emulator.baseUrl) {
     vi.resetModules();
     const { dispatcher } = await import("../../provider/index.js");
-    await dispatcher.configure({ config: new Map([["monitoring:apiUrl", emulator.baseUrl], ["monitoring:apiKey", keys.old.key]]) } as unknown as pulumi.dynamic.ConfigureRequest);
+    await dispatcher.configure({ config: new Map([["monitoring:apiUrl", url], ["monitoring:apiKey", keys.old.key]]) } as unknown as pulumi.dynamic.ConfigureRequest);
     return dispatcher;
   }
   const recordedOutputs = (stack?: string) => ({ __kind: "Monitor", name: "Web", url: "https://example.com", ...(stack === undefined ? {} : { __stack: stack }) });
@@ -141,9 +146,9 @@ describe.each(["default", "alt"] as const)("a provider process configured with t
     vi.stubEnv("MONITORING_API_KEY", keys.now.key);
   };
 
-  it("reads and deletes with the key of the stack's configuration now, not the recorded one, and records the stack", async () => {
+  it("reads and deletes at the URL and with the key of the stack's configuration now, not the recorded ones, and records the stack", async () => {
     keyNowInTheEnvironment();
-    const dispatcher = await processConfiguredWithRecordedKey();
+    const dispatcher = await processConfiguredWithRecordedKey(`${NOTHING_LISTENS}/v1`);
     const read = await dispatcher.read(monitorId, recordedOutputs(stack));
     expect(read.props).toMatchObject({ __stack: stack, __kind: "Monitor" });
     expect(await keysSent()).toEqual([prefixOf(keys.now.key)]);
