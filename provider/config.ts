@@ -25,11 +25,11 @@ const SETTING_ENVIRONMENT: SettingSources = { apiUrl: "MONITORING_API_URL", apiK
 
 /**
  * Every name {@link resolveSettings} can give the source of `setting` in stack `stack`, most
- * specific first: the stack's configuration key, as recorded, the key when the stack is not known,
- * the variable.
+ * specific first (a name that another starts with comes after it): the stack's configuration key
+ * as the last deploy recorded it, then as it is now, the same when the stack is not known, the variable.
  */
 export function settingSourceNames(setting: keyof SettingSources, stack: string): string[] {
-  return [stackConfigKeyName(stack)(setting), recordedConfigKeyName(stack)(setting), recordedConfigKeyName()(setting), stackConfigKeyName()(setting), SETTING_ENVIRONMENT[setting]];
+  return [recordedConfigKeyName(stack)(setting), stackConfigKeyName(stack)(setting), recordedConfigKeyName()(setting), stackConfigKeyName()(setting), SETTING_ENVIRONMENT[setting]];
 }
 
 /** How a `monitoring:` key of the configuration is named in messages (`monitoring:apiUrl of stack acme`). */
