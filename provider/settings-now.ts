@@ -124,7 +124,7 @@ function secretsOf(file: StackFile): Map<string, string> | undefined {
  */
 export type SettingsSeen = Record<string, string>;
 
-const fingerprint = (ciphertext: string, value: string | undefined): string => createHash("sha256").update(`${ciphertext}\u0000${value ?? ""}`).digest("hex").slice(0, 32);
+const fingerprint = (ciphertext: string, value: string | undefined): string => createHash("sha256").update(`${ciphertext}\u0000${value ?? ""}`).digest("hex").slice(0, 16);
 
 /**
  * The fingerprints of `stack`'s secrets as its settings file holds them now, with the values

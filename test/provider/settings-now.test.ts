@@ -80,7 +80,7 @@ describe("the configuration of a stack now, from its files", () => {
     });
 
     it("is asked of the CLI when the ciphertext changed since (the key was set again)", async () => {
-      const seen = { apiKey: "0".repeat(32) };
+      const seen = { apiKey: "0".repeat(16) };
       const cli = async () => JSON.stringify({ "monitoring:apiKey": { value: "pls_test_globex_set_again_0006", secret: true } });
       const now = await stackConfigNow("globex", { config: handed(recordedKey), seen }, project, cli);
       expect([now.config("apiKey"), now.from]).toEqual(["pls_test_globex_set_again_0006", "cli"]);
@@ -90,7 +90,7 @@ describe("the configuration of a stack now, from its files", () => {
       await writeFile(join(project, "config", "Pulumi.hooli.yaml"), "config:\n  monitoring:apiKey:\n    secure: v1:bm9uY2U=:c2VhbGVk\n  monitoring:offeredRegions:\n    - eu-west-1\n");
       expect(await settingsSeen("hooli", handed(recordedKey), project)).toBeUndefined();
       const cli = async () => JSON.stringify({ "monitoring:apiKey": { value: recordedKey, secret: true }, "monitoring:offeredRegions": { value: '["eu-west-1"]', objectValue: ["eu-west-1"] } });
-      const now = await stackConfigNow("hooli", { config: handed(recordedKey), seen: { apiKey: "0".repeat(32) } }, project, cli);
+      const now = await stackConfigNow("hooli", { config: handed(recordedKey), seen: { apiKey: "0".repeat(16) } }, project, cli);
       expect([now.config("offeredRegions"), now.from, now.seen]).toEqual(['["eu-west-1"]', "cli", undefined]);
     });
 
