@@ -1,8 +1,8 @@
 /**
  * The settings of a provider process that Pulumi configured with the ones the last deploy recorded
  * (a refresh or destroy run without the program): the stack's configuration now takes their place,
- * read from its files (the CLI only for a secret or an environment), or handed by the command line
- * that started the run. Issue 57: after a key is rotated, the old key is never sent again.
+ * read from its files; a secret is the recorded value while the fingerprint the resources recorded
+ * vouches for it, else the CLI's answer. Issue 57: after a key is rotated, the old key is never sent again.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
