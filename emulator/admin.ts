@@ -113,10 +113,25 @@ export function createAdminHandler(parts: AdminParts) {
     },
   };
 
+  /**
+   * Revokes a key, as an agency does after a rotation: every later request that carries it is
+   * answered 401, like an unknown key. The full-access key cannot be revoked (the admin API and
+   * the tests' own requests use it).
+   */
+  async function revokeKey(id: string): Promise<AdminResult> {
+    const record = [...store.apiKeys.values()].find((candidate) => candidate.id === id);
+    if (record === undefined) throw new HttpError(404, "not_found", `No key with id ${id}`, { id });
+    if (record === store.defaultKey) throw new HttpError(409, "conflict", "The full-access key cannot be revoked", { id });
+    store.apiKeys.delete(record.key);
+    await store.commit();
+    return { status: 204 };
+  }
+
   return async function handleAdminRequest(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     const requestId = newRequestId();
     const relative = path.slice(ADMIN_PREFIX.length).replace(/\/$/, "") || "/";
-    const operation = operations[`${request.method} ${relative}`];
+    const revoked = request.method === "DELETE" ? /^\/keys\/([^/]+)$/.exec(relative)?.[1] : undefined;
+    const operation = revoked === undefined ? operations[`${request.method} ${relative}`] : () => revokeKey(decodeURIComponent(revoked));
     try {
       if (operation === undefined) throw new HttpError(404, "not_found", `No admin operation ${request.method} ${path}`, { path });
       const result = await operation(parseJsonObject(await readBody(request)));

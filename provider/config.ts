@@ -25,18 +25,43 @@ const SETTING_ENVIRONMENT: SettingSources = { apiUrl: "MONITORING_API_URL", apiK
 
 /**
  * Every name {@link resolveSettings} can give the source of `setting` in stack `stack`, most
- * specific first: the stack's configuration key, the key when the stack is not known, the variable.
+ * specific first (a name that another starts with comes after it): the stack's configuration key
+ * as the last deploy recorded it, then as it is now, the same when the stack is not known, the variable.
  */
 export function settingSourceNames(setting: keyof SettingSources, stack: string): string[] {
-  return [stackConfigKeyName(stack)(setting), stackConfigKeyName()(setting), SETTING_ENVIRONMENT[setting]];
+  return [recordedConfigKeyName(stack)(setting), stackConfigKeyName(stack)(setting), recordedConfigKeyName()(setting), stackConfigKeyName()(setting), SETTING_ENVIRONMENT[setting]];
 }
 
 /** How a `monitoring:` key of the configuration is named in messages (`monitoring:apiUrl of stack acme`). */
 export type ConfigKeyName = (key: string) => string;
 
-/** `monitoring:apiUrl of stack acme`, or `monitoring:apiUrl` when the stack is not known. */
+/** `monitoring:apiUrl of stack acme`, or `monitoring:apiUrl` when the stack is not known: the stack's configuration now. */
 export function stackConfigKeyName(stack?: string): ConfigKeyName {
   return (key) => `${CONFIG_NAMESPACE}:${key}${stack === undefined ? "" : ` of stack ${stack}`}`;
+}
+
+/** What a recorded source's name ends with: the provider's settings as the last deploy recorded them, not the configuration now. */
+export const RECORDED_SUFFIX = " as the last deploy recorded it";
+
+/**
+ * `monitoring:apiKey of stack acme as the last deploy recorded it`: a value of the settings Pulumi
+ * recorded with the provider at the last deploy and handed to a refresh or destroy that runs
+ * without the program, used only when the stack's configuration now cannot be known (see
+ * provider/settings-now.ts).
+ */
+export function recordedConfigKeyName(stack?: string): ConfigKeyName {
+  return (key) => `${stackConfigKeyName(stack)(key)}${RECORDED_SUFFIX}`;
+}
+
+/**
+ * The key as messages show it, never whole: its prefix up to its last underscore among the first
+ * ten characters (`pls_test_`), then its last four characters (`pls_test_…0f0e`). Enough to tell a
+ * rotated key from its successor, too little to use. A key shorter than 16 characters shows only its length.
+ */
+export function shownKey(key: string): string {
+  if (key.length < 16) return `a key of ${key.length} characters`;
+  const prefix = key.slice(0, key.slice(0, 10).lastIndexOf("_") + 1);
+  return `${prefix}…${key.slice(-4)}`;
 }
 
 export interface ProviderSettings {

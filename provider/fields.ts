@@ -22,6 +22,19 @@ export const internal = {
   /** The kind, in outputs: read and delete get only outputs and dispatch on it. */
   kind: "__kind",
   /**
+   * The stack, in outputs: a refresh or destroy that runs without the program hands the provider
+   * only outputs and the settings the last deploy recorded, so this names the stack whose
+   * configuration now it reads instead (provider/settings-now.ts).
+   */
+  stack: "__stack",
+  /**
+   * In outputs: fingerprints of the `monitoring:` secrets of the configuration the provider last
+   * ran with (provider/settings-now.ts, `SettingsSeen`), never their values: a refresh or destroy
+   * handed the recorded settings tells by them, without the CLI, whether those are still the
+   * configuration now.
+   */
+  settingsSeen: "__settingsSeen",
+  /**
    * In outputs: when a create or update last wrote the object (ISO time), kept by reads. A refresh
    * also changes the state's own `modified` time (a monitor's status moved), so this is how
    * `pulumi-monitoring verify` tells what a deploy itself created or changed.

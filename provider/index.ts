@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigSource, dryRunEnabled, handPauses, offeredRegions, resolveSettings, stackConfigKeyName } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigKeyName, type ConfigSource, dryRunEnabled, handPauses, offeredRegions, recordedConfigKeyName, resolveSettings, stackConfigKeyName } from "./config.js";
 import { RunInstant } from "./run-instant.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";
@@ -26,31 +26,113 @@ import { describeRetry, type RetryEvent } from "./http/request.js";
 import { MONITOR_SET_KIND, monitorSetProvider } from "./monitor-set.js";
 import { type PauseSettings, withMemberPauses, withPauses } from "./pauses.js";
 import { ResourceReader } from "./reader.js";
+import { type SettingsSeen, settingsSeen as settingsSeenOf, stackConfigNow } from "./settings-now.js";
 
 export { ResourceEngine } from "./engine.js";
 export { ResourceReader } from "./reader.js";
 export { resolveSettings, type ConfigSource, type ProviderSettings } from "./config.js";
 
-/** Stack configuration as handed to `configure`; environment variables only until then. */
+/**
+ * The stack's settings: what `configure` was handed (environment variables only until then), which
+ * a process configured with the settings the last deploy recorded replaces with the configuration
+ * now before its first request ({@link withSettingsNow}).
+ */
 let stackConfig: ConfigSource = () => undefined;
 /**
- * The stack being deployed, once a resource's URN has named it (`urn:pulumi:<stack>::...`): the
- * host tells the provider neither its stack nor, for reads and deletes, the URN.
+ * The stack being deployed, once a resource has named it: its URN (`urn:pulumi:<stack>::...`) in
+ * the inputs of check, create and update, or the `__stack` output the provider records for the
+ * reads and deletes, which the host hands no URN.
  */
 let stackName: string | undefined;
 
 function noteStack(properties: Record<string, unknown> | undefined): void {
+  if (stackName !== undefined) return;
   const urn = properties?.[internal.urn];
-  if (stackName === undefined && typeof urn === "string") stackName = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+  const recorded = properties?.[internal.stack];
+  if (typeof urn === "string") stackName = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1];
+  else if (typeof recorded === "string" && recorded !== "") stackName = recorded;
+}
+
+/**
+ * Whether `configure` was handed the settings the last deploy recorded rather than the
+ * configuration now. The host configures a process once, before its first call: a deploy that
+ * runs the program checks each resource first and hands the program's configuration; a refresh
+ * or destroy without the program (plain `pulumi refresh` and `pulumi destroy`, and the refresh
+ * `refresh: always` runs before preview and up) reads or deletes first and hands what Pulumi
+ * recorded with the provider at the last deploy, which may hold a key revoked since.
+ */
+let configured: "program" | "recorded" | undefined;
+/** The configuration now of a process configured with recorded settings, resolved once, at its first read or delete. */
+let settingsNow: Promise<void> | undefined;
+/**
+ * What the outputs record of the secrets of the configuration this process runs with
+ * (provider/settings-now.ts, `SettingsSeen`), so that a later refresh or destroy tells without the
+ * CLI whether the settings it is handed are still the configuration now. Undefined until known.
+ */
+let seen: SettingsSeen | undefined;
+/** Computes {@link seen} once in a process that runs with the program's configuration. */
+let seenFromProgram: Promise<void> | undefined;
+/** How the process's settings name a configuration key in messages: the stack's configuration now, or the recorded one when that could not be read. */
+let keyName: () => ConfigKeyName = () => stackConfigKeyName(stackName);
+
+/** A call that carries the program's configuration (check, diff, create, update) came first. */
+function fromProgram(properties: Record<string, unknown> | undefined): void {
+  noteStack(properties);
+  configured ??= "program";
+}
+
+/**
+ * Before a write records outputs: the fingerprints of the secrets of the configuration the
+ * program handed, read once from the stack's settings file. A file that cannot be read records none.
+ */
+async function noteSeenFromProgram(): Promise<void> {
+  if (configured !== "program" || stackName === undefined) return;
+  const stack = stackName;
+  seenFromProgram ??= settingsSeenOf(stack, stackConfig).then(
+    (found) => void (seen = found),
+    () => undefined,
+  );
+  await seenFromProgram;
+}
+
+/**
+ * Before a read or delete: in a process configured with recorded settings, the stack's
+ * configuration now takes their place (provider/settings-now.ts: the files, and the recorded
+ * secrets while the fingerprints the resources recorded vouch for them, else the CLI). A state
+ * whose resources name no stack (deployed before the provider recorded it) keeps the recorded
+ * settings, and every message about them says so.
+ */
+async function withSettingsNow(properties: Record<string, unknown> | undefined): Promise<void> {
+  noteStack(properties);
+  configured ??= "recorded";
+  if (configured === "program") return;
+  settingsNow ??= (async () => {
+    if (stackName === undefined) {
+      keyName = () => recordedConfigKeyName();
+    } else {
+      const recordedSeen = properties?.[internal.settingsSeen] as SettingsSeen | undefined;
+      const stack = stackName;
+      const now = await stackConfigNow(stack, { config: stackConfig, seen: recordedSeen }).catch((error: unknown) => {
+        const reason = (error as Error).message.split("\n")[0];
+        throw new Error(
+          `pulumi-monitoring could not read the configuration of stack ${stack} now (${reason}), and does not send the settings the last deploy recorded, ` +
+            `which may hold a key revoked since: make \`pulumi config --show-secrets --stack ${stack}\` work here (PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE, for a passphrase), or run with --run-program`,
+        );
+      });
+      stackConfig = now.config;
+      seen = now.seen;
+    }
+  })();
+  await settingsNow;
 }
 
 /**
  * The process's API client for the settings `config` resolves to, built on first use and kept
  * while they stay the same, so every resource shares its connections and rate limit. Its messages
- * about a setting that cannot work name the stack when a URN has named it by then.
+ * about a setting that cannot work name the stack when a resource has named it by then.
  */
 export function apiClientFor(config: ConfigSource): ApiClient {
-  return sharedApiClient(config, { onRetry: announceSlowRetry, onBudgetFallback: announceBudgetFallback, keyName: () => stackConfigKeyName(stackName) });
+  return sharedApiClient(config, { onRetry: announceSlowRetry, onBudgetFallback: announceBudgetFallback, keyName: () => keyName() });
 }
 
 /** Shown in the output of `pulumi up` (see {@link announceSlowRetry} for why on standard output). */
@@ -166,9 +248,19 @@ function kindOf(properties: Record<string, unknown>): string {
   throw new Error("pulumi-monitoring: a resource's properties name no kind (neither __urn nor __kind)");
 }
 
-/** Outputs carry their kind, so read and delete, which get only outputs, find their provider. */
-function withKind<T extends Record<string, unknown> | undefined>(outputs: T, kind: string): T {
-  return (outputs === undefined ? undefined : { ...outputs, [internal.kind]: kind }) as T;
+/**
+ * Outputs carry their kind, so read and delete, which get only outputs, find their provider, and
+ * their stack, so a process handed only outputs knows whose configuration now to read.
+ */
+function withKind<T extends Record<string, unknown> | undefined>(outputs: T, kind: string, recorded?: Record<string, unknown>): T {
+  if (outputs === undefined) return outputs;
+  const fingerprints = seen ?? (recorded?.[internal.settingsSeen] as SettingsSeen | undefined);
+  return {
+    ...outputs,
+    [internal.kind]: kind,
+    ...(stackName === undefined ? {} : { [internal.stack]: stackName }),
+    ...(fingerprints === undefined || Object.keys(fingerprints).length === 0 ? {} : { [internal.settingsSeen]: fingerprints }),
+  };
 }
 
 /** Outputs a create or update just wrote: with their kind and the time of the write. */
@@ -191,30 +283,40 @@ function kindOnFailure(kind: string): (error: unknown) => never {
 export const dispatcher: Required<pulumi.dynamic.ResourceProvider> = {
   configure,
   check: async (olds, news) => {
-    noteStack(news);
+    fromProgram(news);
     // Every preview and up checks each resource: the first check of the run says when its instant is fixed.
     const notice = runInstant.notice();
     if (notice !== undefined) await warn(news[internal.urn], [notice]);
     return providerFor(kindOf(news)).check!(olds, news);
   },
-  diff: async (id, olds, news) => providerFor(kindOf(news)).diff!(id, olds, news),
+  diff: async (id, olds, news) => {
+    fromProgram(news);
+    return providerFor(kindOf(news)).diff!(id, olds, news);
+  },
   create: async (inputs) => {
-    noteStack(inputs);
+    fromProgram(inputs);
+    await noteSeenFromProgram();
     const kind = kindOf(inputs);
     const { id, outs } = await providerFor(kind).create(inputs).catch(kindOnFailure(kind));
     return { id, outs: written(outs, kind) };
   },
   read: async (id, props) => {
+    await withSettingsNow(props);
     const kind = kindOf(props ?? {});
     const result = await providerFor(kind).read!(id, props);
     const changedAt = props?.[internal.changedAt];
     const kept = result.props === undefined || changedAt === undefined ? result.props : { ...result.props, [internal.changedAt]: changedAt };
-    return { ...result, props: withKind(kept, kind) };
+    return { ...result, props: withKind(kept, kind, props) };
   },
   update: async (id, olds, news) => {
+    fromProgram(news);
+    await noteSeenFromProgram();
     const kind = kindOf(news);
     const { outs } = await providerFor(kind).update!(id, olds, news).catch(kindOnFailure(kind));
     return { outs: written(outs, kind) };
   },
-  delete: async (id, props) => providerFor(kindOf(props)).delete!(id, props),
+  delete: async (id, props) => {
+    await withSettingsNow(props);
+    return providerFor(kindOf(props)).delete!(id, props);
+  },
 };

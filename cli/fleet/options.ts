@@ -110,6 +110,9 @@ Options:
   --until INSTANT  pause: until when, an ISO 8601 instant with an offset
   --reason TEXT    pause: why (not empty)
   --check          scopes: prove that the stacks' keys hold the scopes (GETs only)
+  --key-env NAME   scopes --check: prove the key in environment variable NAME instead of each
+                   stack's configured one, e.g. new keys before a rotation switches to them; {stack}
+                   in NAME stands for the stack's name in capitals (NEW_KEY_{stack}: NEW_KEY_ACME)
   --check-scopes   preview/up/refresh/destroy/drift: first prove, with one GET per scope and
                    distinct key, that each key holds the scopes that command needs for its stacks;
                    a missing one stops the run before any stack runs (exit 1). Computing what the
@@ -206,6 +209,8 @@ export interface FleetOptions {
   junit?: string;
   /** scopes: prove that the stacks' keys hold the scopes. */
   check?: boolean;
+  /** scopes --check: the environment variable (`{stack}` for the stack's name) whose key is proven instead of each stack's configured one. */
+  keyEnv?: string;
   /** preview/up/refresh/destroy/drift: prove first that the keys hold the scopes of the verb. */
   checkScopes?: boolean;
 }
@@ -245,6 +250,7 @@ export const FLEET_OPTIONS = {
   reason: { type: "string" },
   yes: { type: "boolean", short: "y" },
   check: { type: "boolean" },
+  "key-env": { type: "string" },
   "check-scopes": { type: "boolean" },
 } as const;
 
@@ -350,6 +356,10 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
   if (values.check) {
     if (command !== "scopes") throw new UsageError("--check goes with scopes; before another verb, --check-scopes proves the scopes that verb needs");
     options.check = true;
+  }
+  if (values["key-env"] !== undefined) {
+    if (!options.check) throw new UsageError("--key-env goes with scopes --check");
+    options.keyEnv = values["key-env"];
   }
   if (values["check-scopes"]) {
     if (!(CHECKED_VERBS as readonly string[]).includes(command)) throw new UsageError(`--check-scopes goes with ${CHECKED_VERBS.join(", ")}`);

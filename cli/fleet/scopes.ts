@@ -36,11 +36,11 @@ export interface KeyCheck {
 }
 
 /** Each stack of the run (the shared stack first) with its scopes and its connection settings; no request is sent. */
-async function scopesOfStacks({ shared, clients }: FleetTargets, parallel: number): Promise<StackScopes[]> {
+async function scopesOfStacks({ shared, clients }: FleetTargets, parallel: number, keyEnv?: string): Promise<StackScopes[]> {
   const targets = shared === undefined ? clients : [shared, ...clients];
   return mapBounded(targets, stacksAtOnce(parallel, targets.length), async (target) => {
     try {
-      const view = await readStack(target.workspace, target.project, target.name);
+      const view = await readStack(target.workspace, target.project, target.name, keyEnv);
       return { label: target.label, report: scopesFor(view.contents), settings: view.settings };
     } catch (error) {
       throw new Error(`${target.label}: ${(error as Error).message}`);
@@ -95,7 +95,7 @@ const keyCheckJson = (check: KeyCheck) => ({ from: check.from, stacks: check.sta
 
 /** `fleet scopes [--json] [--check]`: the union over the run's stacks, each stack's own `all`, and with --check each key's proof. */
 export async function runFleetScopes(options: FleetOptions, targets: FleetTargets, io: CommandIO): Promise<number> {
-  const stacks = await scopesOfStacks(targets, options.parallel);
+  const stacks = await scopesOfStacks(targets, options.parallel, options.keyEnv);
   const union = unionOf(stacks.map((stack) => stack.report));
   const checks = options.check ? await checkKeys(stacks, (report) => report.all, options.parallel) : undefined;
   if (options.json) {

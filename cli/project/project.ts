@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { parse } from "yaml";
 import { z } from "zod";
+import { projectValue } from "../../provider/settings-now.js";
 
 export const RATE_LIMIT_KEY = "monitoring:maxRequestsPerSecond";
 /** `fleet preview --dry-run` sets it for the run: check asks the service (provider/dry-run.ts). */
@@ -110,10 +111,6 @@ export function parseProject(dir: string, text: string): FleetProject {
   return project;
 }
 
-/** A project-level value is written plainly or as `{ value: ... }` / `{ default: ... }`. */
-export function projectValue(setting: unknown): unknown {
-  return typeof setting === "object" && setting !== null ? ((setting as { value?: unknown; default?: unknown }).value ?? (setting as { default?: unknown }).default) : setting;
-}
 
 function projectBudget(setting: unknown): number | undefined {
   const raw = projectValue(setting);

@@ -7,35 +7,20 @@
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { parse } from "yaml";
 import { CONFIG_NAMESPACE, type ConfigSource } from "../../provider/config.js";
-import { type FleetProject, projectValue, readStackSettings } from "./project.js";
-
-const plain = (value: unknown): string | undefined => (typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined);
-
-interface StackFile {
-  config?: Record<string, unknown>;
-  environment?: unknown;
-}
+import { configFromFiles, needsCli, type StackFile } from "../../provider/settings-now.js";
+import { type FleetProject, readStackSettings } from "./project.js";
 
 const stackFileOf = async (project: FleetProject, stack: string): Promise<StackFile> => (parse(await readStackSettings(project, stack)) as StackFile | null) ?? {};
 
-function fromFiles(project: FleetProject, settings: Record<string, unknown>): ConfigSource {
-  return (key) => {
-    const name = `${CONFIG_NAMESPACE}:${key}`;
-    return plain(settings[name]) ?? plain(projectValue(project.config?.[name]));
-  };
-}
-
 /** The settings that are never secrets (monitoring:now, monitoring:handPauses): from the files alone. */
 export async function plainSettingsOf(project: FleetProject, stack: string): Promise<ConfigSource> {
-  return fromFiles(project, (await stackFileOf(project, stack)).config ?? {});
+  return configFromFiles((await stackFileOf(project, stack)).config ?? {}, project.config);
 }
 
 /** Every `monitoring:` setting (the key included): from the files, or from the CLI when one is a secret or may come from an environment. */
 export async function stackSettingsOf(project: FleetProject, stack: string, workspace: LocalWorkspace): Promise<ConfigSource> {
   const file = await stackFileOf(project, stack);
-  const settings = file.config ?? {};
-  const secret = Object.entries(settings).some(([name, value]) => name.startsWith(`${CONFIG_NAMESPACE}:`) && typeof value === "object" && value !== null);
-  if (!secret && file.environment === undefined) return fromFiles(project, settings);
+  if (!needsCli(file)) return configFromFiles(file.config ?? {}, project.config);
   const config = await (await Stack.select(stack, workspace)).getAllConfig();
   return (key) => config[`${CONFIG_NAMESPACE}:${key}`]?.value;
 }

@@ -5,6 +5,7 @@
  */
 import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
+import { UsageError } from "../command/usage.js";
 import type { CommandIO } from "../command/io.js";
 import { readProject } from "../project/project.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
@@ -30,6 +31,9 @@ Options:
   --cwd DIR      The Pulumi project directory (default: the current directory)
   --json         Write { "commands": {...}, "all": [...], "operations": {...} } (with --check, also "check")
   --check        Prove that the configured key (monitoring:apiKey or MONITORING_API_KEY) holds every scope
+  --key-env NAME With --check: prove the key in environment variable NAME instead, e.g. a new key
+                 before it replaces the configured one (a rotation); {stack} in NAME stands for the
+                 stack's name in capitals (NEW_KEY_{stack}: NEW_KEY_ACME for acme)
   -h, --help     Show this text
 
 Exit status: 0 done (with --check: every scope held), 1 the stack could not be read or checked,
@@ -43,15 +47,19 @@ export interface ScopesOptions {
   stack: string;
   json: boolean;
   check: boolean;
+  /** With check: the environment variable whose key is proven instead of the configured one. */
+  keyEnv?: string;
 }
 
 export const scopes = defineCommand({
   name: "scopes",
   usage: USAGE,
-  options: { ...STACK_OPTIONS, json: { type: "boolean" }, check: { type: "boolean" } },
+  options: { ...STACK_OPTIONS, json: { type: "boolean" }, check: { type: "boolean" }, "key-env": { type: "string" } },
   async run({ values }, io) {
     const cwd = values.cwd ?? process.cwd();
-    return run({ cwd, stack: await chosenStack(cwd, values.stack), json: values.json ?? false, check: values.check ?? false }, io);
+    const keyEnv = values["key-env"];
+    if (keyEnv !== undefined && !values.check) throw new UsageError("--key-env goes with --check");
+    return run({ cwd, stack: await chosenStack(cwd, values.stack), json: values.json ?? false, check: values.check ?? false, ...(keyEnv === undefined ? {} : { keyEnv }) }, io);
   },
 });
 
@@ -60,7 +68,7 @@ export async function run(options: ScopesOptions, io: Pick<CommandIO, "stdout" |
   let proofs: Proof[] | undefined;
   try {
     const [workspace, project] = await Promise.all([fleetWorkspace(options.cwd), readProject(options.cwd)]);
-    const view = await readStack(workspace, project, options.stack);
+    const view = await readStack(workspace, project, options.stack, options.keyEnv);
     report = scopesFor(view.contents);
     if (options.check) {
       proofs = await proveKeyHolds(await view.settings(), report.all);

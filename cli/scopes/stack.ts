@@ -22,7 +22,28 @@ export interface StackView {
   settings: () => Promise<ProviderSettings>;
 }
 
-export async function readStack(workspace: LocalWorkspace, project: FleetProject, name: string): Promise<StackView> {
+/**
+ * The environment variable `--key-env NAME` names for stack `stack`: `NAME`, with `{stack}` standing
+ * for the stack's name in capitals, each character other than a letter or a digit as `_`
+ * (`NEW_KEY_{stack}` is NEW_KEY_ACME for acme, NEW_KEY_ACME_CORP for acme-corp).
+ */
+export function keyVariableOf(template: string, stack: string): string {
+  return template.replaceAll("{stack}", basename(stack).toUpperCase().replace(/[^A-Z0-9]/g, "_"));
+}
+
+/**
+ * The stack's settings with the key of environment variable `template` (`--key-env`) in place of
+ * the configured one: before a rotation, whether a new key holds what the stack needs, while the
+ * stack's configuration still holds the old one. The key itself is never on the command line.
+ */
+export function withKeyFromEnvironment(settings: ProviderSettings, template: string, stack: string, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  const variable = keyVariableOf(template, stack);
+  const key = env[variable]?.trim();
+  if (key === undefined || key === "") throw new Error(`--key-env: ${variable} is not set: export the new key of stack ${basename(stack)} in it`);
+  return { ...settings, apiKey: key, sources: { ...settings.sources, apiKey: variable } };
+}
+
+export async function readStack(workspace: LocalWorkspace, project: FleetProject, name: string, keyEnv?: string): Promise<StackView> {
   const stack = await Stack.select(name, workspace);
   const [state, plain] = await Promise.all([exportedState(workspace, name), plainSettingsOf(project, name)]);
   const recorded: StackResource[] = stateResources(state);
@@ -38,6 +59,9 @@ export async function readStack(workspace: LocalWorkspace, project: FleetProject
   });
   return {
     contents: { program, state: recorded, dryRun: dryRunEnabled(plain) },
-    settings: async () => resolveSettings(await stackSettingsOf(project, name, workspace), process.env, stackConfigKeyName(basename(name))),
+    settings: async () => {
+      const configured = resolveSettings(await stackSettingsOf(project, name, workspace), process.env, stackConfigKeyName(basename(name)));
+      return keyEnv === undefined ? configured : withKeyFromEnvironment(configured, keyEnv, name);
+    },
   };
 }

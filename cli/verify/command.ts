@@ -6,8 +6,8 @@
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { appendFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
-import { resolveSettings } from "../../provider/config.js";
+import { basename, resolve } from "node:path";
+import { resolveSettings, stackConfigKeyName } from "../../provider/config.js";
 import { FleetBudgetClient } from "../../provider/fleet-budget.js";
 import { ApiClient } from "../../provider/http/client.js";
 import { parseDuration } from "../command/args.js";
@@ -125,7 +125,8 @@ export async function verifyStack(workspace: LocalWorkspace, project: FleetProje
     if (untested > 0) notes.push(`${untested} notification channel(s) not tested: --alerts sends each one test notification.`);
     if (targets.length === 0) return { stack: label, scope, entries: [], ...(notes.length > 0 ? { notes } : {}) };
 
-    const { apiUrl, maxRequestsPerSecond, ...options } = resolveSettings(config);
+    // Named with the stack, so that a refused key says whose configuration holds it.
+    const { apiUrl, maxRequestsPerSecond, ...options } = resolveSettings(config, process.env, stackConfigKeyName(basename(name)));
     limiter = limiterWithin(budget, maxRequestsPerSecond);
     api = new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiter });
     const entries = await verifyTargets(api, targets, allMonitors(resources), settings);

@@ -6,7 +6,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import type { Pool } from "undici";
-import type { SettingSources } from "../config.js";
+import { type SettingSources, shownKey } from "../config.js";
 import { ApiError } from "../errors.js";
 import { RateLimiter, rateSignal, type RequestLimiter, Semaphore } from "./rate-limit.js";
 import { type Call, encodeQuery, type HttpMethod, newIdempotencyKey, type Query, type RequestEvent, type RequestOptions, type RetryEvent } from "./request.js";
@@ -321,7 +321,7 @@ export class ApiClient {
             result.status === 401
               ? { kind: "key refused" as const, serviceReason: reason }
               : { kind: "no access" as const, serviceReason: reason, lacks: scopeRefusal(call.method, call.path, this.baseUrl) };
-          return new SettingError({ ...answered, problem, source: this.#sourcesNow().apiKey, url: this.baseUrl });
+          return new SettingError({ ...answered, problem, source: this.#sourcesNow().apiKey, url: this.baseUrl, keySent: shownKey(this.#apiKey) });
         }
         return new ApiError({ ...answered, reason });
       }

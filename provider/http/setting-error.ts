@@ -3,7 +3,7 @@
  * key refused) as an error that carries its facts: which setting, where its value came from, the
  * URL. The message is rendered from them and never names the key itself.
  */
-import { type SettingSources, settingSourceNames } from "../config.js";
+import { CONFIG_NAMESPACE, RECORDED_SUFFIX, type SettingSources, settingSourceNames } from "../config.js";
 import { ApiError, type ApiErrorInit } from "../errors.js";
 
 export type Setting = keyof SettingSources;
@@ -27,6 +27,8 @@ export interface SettingErrorInit extends Omit<ApiErrorInit, "reason"> {
   source: string;
   /** The service root the client was given. */
   url: string;
+  /** For a refused key: the key sent, as messages show it (config.ts `shownKey`). */
+  keySent?: string;
 }
 
 /** An {@link ApiError} that a setting causes: every request with the same setting fails the same way. */
@@ -35,6 +37,8 @@ export class SettingError extends ApiError {
   readonly source: string;
   readonly url: string;
   readonly problem: SettingProblem;
+  /** For a refused key: the key sent, as messages show it (`pls_test_…0f0e`). */
+  readonly keySent: string | undefined;
 
   constructor(init: SettingErrorInit) {
     super({ ...init, reason: settingReason(init) });
@@ -42,6 +46,7 @@ export class SettingError extends ApiError {
     this.source = init.source;
     this.url = init.url;
     this.problem = init.problem;
+    this.keySent = init.keySent;
   }
 }
 
@@ -70,7 +75,7 @@ function settingOf(problem: SettingProblem): Setting {
   return problem.kind === "key refused" || problem.kind === "no access" ? "apiKey" : "apiUrl";
 }
 
-function settingReason({ problem, source, url }: SettingErrorInit): string {
+function settingReason({ problem, source, url, keySent }: SettingErrorInit): string {
   const setting = describeSetting(settingOf(problem), source);
   switch (problem.kind) {
     case "refused":
@@ -80,8 +85,31 @@ function settingReason({ problem, source, url }: SettingErrorInit): string {
     case "not the API":
       return `the answer is not JSON (${problem.contentType}): ${url} (${setting}) does not look like the monitoring service's API. Check the URL: the API's root, which ends in /v1, not a web page`;
     case "key refused":
-      return `${problem.serviceReason} (${setting} was refused: check that it is a key of the account at ${url})`;
+      return `${problem.serviceReason} (${setting} was refused: check that it is a key of the account at ${url}${keyAdvice(source, keySent)})`;
     case "no access":
-      return `${problem.serviceReason} (${setting} ${problem.lacks})`;
+      return `${problem.serviceReason} (${setting} ${problem.lacks}${keyAdvice(source, keySent)})`;
   }
+}
+
+/**
+ * Which key was sent, where it came from, and what to run to send another: set in the stack's
+ * configuration, exported in the environment, or, when it was the key the last deploy recorded
+ * (a refresh or destroy run without the program, on a state whose resources name no stack),
+ * how to make the configuration now count.
+ */
+function keyAdvice(source: string, keySent: string | undefined): string {
+  const sent = `. It sent ${keySent ?? "a key"}`;
+  if (source.endsWith(RECORDED_SUFFIX)) {
+    return (
+      `${sent}, the key the last deploy recorded, which may no longer be the configured one: the resources of this state were written before ` +
+      "the provider recorded their stack, so it could not read the stack's configuration now. Run `pulumi up --refresh --run-program`: " +
+      "it refreshes with the program's settings, and records them for the refreshes and destroys that follow (a resource records its stack when it is next written)"
+    );
+  }
+  const stack = / of stack (\S+)$/.exec(source)?.[1];
+  if (source.startsWith(`${CONFIG_NAMESPACE}:`)) {
+    return `${sent}, the value it holds now. To send another: pulumi config set --secret ${CONFIG_NAMESPACE}:apiKey <key>${stack === undefined ? "" : ` --stack ${stack}`}`;
+  }
+  if (source.startsWith("MONITORING_")) return `${sent}, from this run's environment. To send another: export ${source}=<key>, or set ${CONFIG_NAMESPACE}:apiKey in the stack's configuration, which comes first`;
+  return sent;
 }

@@ -229,6 +229,7 @@ describe("the command line", () => {
       pause: { for: "2h", reason: "maintenance" },
     });
     expect(parseFleetArgs(["scopes", "--check", "--json"], "/here")).toMatchObject({ command: "scopes", check: true, json: true });
+    expect(parseFleetArgs(["scopes", "--check", "--key-env", "NEW_KEY_{stack}"], "/here")).toMatchObject({ command: "scopes", check: true, keyEnv: "NEW_KEY_{stack}" });
     expect(parseFleetArgs(["up", "--check-scopes", "--shard", "1/2"], "/here")).toMatchObject({ command: "up", checkScopes: true });
     expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
@@ -251,6 +252,7 @@ describe("the command line", () => {
     expect(() => parseFleetArgs(["resume", "--for", "2h"], "/")).toThrow("--for, --until and --reason go with pause");
     expect(() => parseFleetArgs(["up", "--check"], "/")).toThrow("--check goes with scopes; before another verb, --check-scopes");
     expect(() => parseFleetArgs(["verify", "--check-scopes"], "/")).toThrow("--check-scopes goes with preview, up, refresh, destroy, drift");
+    expect(() => parseFleetArgs(["scopes", "--key-env", "NEW_KEY"], "/")).toThrow("--key-env goes with scopes --check");
   });
 });
 

@@ -98,7 +98,11 @@ describe("a MonitorSet on the real engine", () => {
     await dispatcher.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key] as string } });
     const { id, outputs } = await recordedSetResource();
     const { __provider: _serialized, ...recorded } = outputs;
-    const read = await dispatcher.read(id, recorded);
+    // In the project's folder, where Pulumi starts the provider: a first read takes the stack's
+    // configuration now from there, which still holds the key configured here.
+    const cwd = process.cwd();
+    process.chdir(deployment.harness.workDir);
+    const read = await dispatcher.read(id, recorded).finally(() => process.chdir(cwd));
     expect(read.id).toBe(id);
     expect(read.props).toEqual(recorded);
   });

@@ -77,15 +77,19 @@ export async function deploy(options: TestStackOptions & { profile?: "default" |
 /** The kinds of the API that the provider manages, by collection path. */
 export const collections = ["/monitors", "/heartbeats", "/heartbeat-groups", "/escalation-policies", "/notification_channels", "/webhook-subscriptions", "/client-templates"] as const;
 
-/** `pulumi-monitoring <args>` in the deployment's project, in this process (test/support/commands.ts): what it printed and its exit status. */
-export function runCommandOn(deployment: Deployment, ...args: string[]): Promise<CommandResult> {
-  const env = {
+/** The environment of this package's commands on the deployment's stack: its file backend and passphrase. */
+export function commandEnv(deployment: Deployment): Record<string, string> {
+  return {
     PULUMI_BACKEND_URL: `file://${deployment.harness.backendDir}`,
     PULUMI_CONFIG_PASSPHRASE: testPassphrase,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   };
-  return runHere([...args, "--cwd", deployment.harness.workDir], env);
+}
+
+/** `pulumi-monitoring <args>` in the deployment's project, in this process (test/support/commands.ts): what it printed and its exit status. */
+export function runCommandOn(deployment: Deployment, ...args: string[]): Promise<CommandResult> {
+  return runHere([...args, "--cwd", deployment.harness.workDir], commandEnv(deployment));
 }
 
 /**

@@ -47,6 +47,19 @@ describe("authentication", () => {
     expect(created.scopes).toEqual(["monitor.read"]);
   });
 
+  test("a revoked key is 401 unauthorized from then on, like an unknown key; the full-access key cannot be revoked", async () => {
+    const created = await on.emulator.admin.createKey(["monitor.write"]);
+    const api = on.world.api.withKey(created.key);
+    expect((await api.get("/monitors")).status).toBe(200);
+    await on.emulator.admin.revokeKey(created.id);
+    const refused = await api.get("/monitors");
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe("unauthorized");
+    const defaultKey = (await (await fetch(`${on.emulator.adminUrl}/keys`)).json()) as { data: Array<{ id: string; default: boolean }> };
+    await expect(on.emulator.admin.revokeKey(defaultKey.data.find((key) => key.default)!.id)).rejects.toThrow(/409.*cannot be revoked/);
+    await expect(on.emulator.admin.revokeKey(created.id)).rejects.toThrow(/404/);
+  });
+
   test("the admin API refuses unknown scopes", async () => {
     await expect(on.emulator.admin.createKey(["monitor.everything"])).rejects.toThrow(/422.*unknown scope/);
   });

@@ -24,6 +24,7 @@ import { type CommandName, type ScopesReport } from "../../cli/scopes/needs.js";
 import { kindOfTypeToken } from "../../schema/type-token.js";
 import { verify as verifyCommand } from "../../cli/verify/command.js";
 import { resolveSettings } from "../../provider/config.js";
+import { internal } from "../../provider/fields.js";
 import { resolveRoute, routeName } from "../../schema/routes.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { builtModule, createTestStack, testPassphrase, type TestStack } from "../support/pulumi.js";
@@ -100,15 +101,26 @@ function leastPrivilege(testCase: Case): void {
   type Recorded = Array<{ type: string; id?: string; outputs?: Record<string, unknown> }>;
   let recorded: Promise<Recorded> | undefined;
   const recordedResources = (): Promise<Recorded> => (recorded ??= harness.stack.exportStack().then(({ deployment }) => (deployment as { resources: Array<{ type: string }> }).resources.filter((entry) => kindOfTypeToken(entry.type) !== undefined)));
-  /** The provider's dispatcher in this process, configured with `key`, and the resources of this package the state records. */
+  /**
+   * The provider's dispatcher in this process, configured with `key`, and the resources of this
+   * package the state records, without the stack their outputs name: the dispatcher then sends the
+   * key it was configured with, as for a state written before the provider recorded the stack.
+   * With the stack, a first read would read the stack's configuration now instead (the same key:
+   * useKey set it), at the cost of a CLI run per probe, since each key is a new secret.
+   */
   async function providerWith(key: string) {
-    const resources = recordedResources();
+    const resources = recordedResources().then((all) => all.map(({ outputs, ...resource }) => ({ ...resource, outputs: withoutStack(outputs) })));
     // A fresh provider module per key, as a provider process is: no list page read with another key is reused.
     vi.resetModules();
     const { dispatcher } = await import("../../provider/index.js");
     await dispatcher.configure({ config: new Map([["monitoring:apiUrl", emulator.baseUrl], ["monitoring:apiKey", key]]) } as unknown as pulumi.dynamic.ConfigureRequest);
     return { dispatcher, resources: await resources };
   }
+  const withoutStack = (outputs: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
+    if (outputs === undefined) return undefined;
+    const { [internal.stack]: _stack, [internal.settingsSeen]: _seen, ...rest } = outputs;
+    return rest;
+  };
   /** The first failure of `operation` over `resources`, in order; an error when none fails. */
   async function firstFailure<T>(resources: readonly T[], operation: (resource: T) => Promise<unknown>, what: string): Promise<string> {
     for (const resource of resources) {
@@ -120,8 +132,8 @@ function leastPrivilege(testCase: Case): void {
 
   /**
    * A refresh's reads, through the provider's own dispatcher in this process, of every resource
-   * the state records, with `key`. \`pulumi refresh\` itself would use the key recorded with the
-   * provider at the last up, not the one in the stack's configuration now.
+   * the state records, with `key`: a `pulumi refresh` would send the same requests with the key of
+   * the stack's configuration now (test/e2e/key-rotation.test.ts), at the cost of an engine run per scope tried.
    */
   async function refreshInProcess(key: string): Promise<string> {
     const { dispatcher, resources } = await providerWith(key);

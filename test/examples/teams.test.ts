@@ -15,14 +15,18 @@
  * child processes, as users run them, each with its runner's environment; the others run in this
  * process through the command line's own entry, with the runner's environment.
  */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
+import { ALL_SCOPES } from "../../emulator/index.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
-import { repoRoot } from "../support/pulumi.js";
+import { repoRoot, testCli } from "../support/pulumi.js";
 import { runFleetCli, runFleetHere, runnerEnvironment, ServiceView } from "./support.js";
 
 /**
@@ -217,9 +221,20 @@ describe("examples/agency split across CI runners", () => {
     expect(await stateKeys("%/.pulumi/locks/%")).toEqual([]);
   }, STEP_MS);
 
-  it("destroy removes every client's objects, then the shared template, archiving the clients and leaving no lock behind", async () => {
+  it("destroy removes every client's objects, then the shared template, archiving the clients and leaving no lock behind; a key globex's configuration got since its deploy deletes its objects", async () => {
+    // A key of its own for globex, set after its last deploy (which ran on the environment's key):
+    // the destroy, which runs without the program, must send it, the state being in PostgreSQL (issue 57).
+    const globexKey = `pls_test_pgpg${randomBytes(12).toString("hex")}`;
+    await emulator.admin.createKey(ALL_SCOPES, "globex", globexKey);
+    await promisify(execFile)(testCli().command, ["config", "set", "--secret", "monitoring:apiKey", globexKey, "--stack", "globex", "--cwd", runners.c], { env: envOf("c") });
+    const globexMonitors = new Set((await service.list("/monitors", { all_clients: "true", q: "globex.example.com" })).map((monitor) => `/monitors/${monitor.id}`));
+    expect(globexMonitors.size).toBeGreaterThan(0);
+    await emulator.admin.clearRequestLog();
+
     const { code, report, stderr } = await fleetReport("c", ["destroy", "--yes"]);
     expect(code, stderr).toBe(0);
+    const globexDeletes = (await emulator.admin.requestLog()).filter((entry) => entry.method === "DELETE" && globexMonitors.has(entry.path));
+    expect(globexDeletes.map((entry) => entry.key_prefix)).toEqual([...globexMonitors].map(() => `${globexKey.slice(0, 13)}…`));
     expect(report.stacks.map((stack) => stack.stack)).toEqual([...CLIENTS, SHARED]);
     expect(new Set(Object.values(results(report)))).toEqual(new Set(["succeeded"]));
     for (const collection of ["/monitors", "/heartbeats", "/notification_channels", "/escalation-policies"]) {

@@ -19,6 +19,12 @@ describe("the setting a failure's text blames", () => {
     ["the environment", { kind: "not the API", contentType: "text/html" } as const, "MONITORING_API_URL", { setting: "apiUrl", source: "MONITORING_API_URL" }],
     ["the key from the environment", { kind: "key refused", serviceReason: "Missing or invalid API key" } as const, "MONITORING_API_KEY", { setting: "apiKey", source: "MONITORING_API_KEY" }],
     ["the stack's key refused access", { kind: "no access", serviceReason: "Forbidden", lacks: "does not hold the scope monitor.write" } as const, "monitoring:apiKey of stack acme", { setting: "apiKey", source: "monitoring:apiKey of stack acme" }],
+    [
+      "the stack's key as the last deploy recorded it",
+      { kind: "key refused", serviceReason: "Unknown API key" } as const,
+      "monitoring:apiKey of stack acme as the last deploy recorded it",
+      { setting: "apiKey", source: "monitoring:apiKey of stack acme as the last deploy recorded it" },
+    ],
   ])("names %s", (_, problem, source, blamed) => {
     expect(settingBlamedIn(messageOf(problem, source), "acme")).toEqual(blamed);
   });

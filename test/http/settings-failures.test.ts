@@ -85,14 +85,40 @@ describe("answers that say the settings are wrong", () => {
     [401, "GET", "/monitors", "was refused:"],
     [403, "GET", "/monitors/0b5e5a1c-2f4e-4b8e-9a43-1d6a8c7e1f00", "does not hold the scope monitor.delete, which the spec lists for GET /monitors/{monitorID} (spec 4.2): add it to the key (`pulumi-monitoring scopes` lists every scope the stack needs), or"],
     [403, "GET", "/client-templates", "does not give access to this:"],
-  ])("a %i to %s %s names where the key came from, never the key", async (status, method, path, what) => {
+  ])("a %i to %s %s names the key sent (its prefix and last four characters) and where it came from, never the key", async (status, method, path, what) => {
     const api = await server();
     api.script({ status, json: { error: { code: status === 401 ? "unauthenticated" : "forbidden", message: "Missing or invalid API key" } } });
     const error = await rejection(clientFor(api, { sources: FROM_ENV }).request(method as "GET", path));
-    expect(error.message).toContain(`Missing or invalid API key (the API key from MONITORING_API_KEY ${what} check that it is a key of the account at ${api.baseUrl})`);
+    const sent = `pls_test_…${API_KEY.slice(-4)}`;
+    expect(error.message).toContain(
+      `Missing or invalid API key (the API key from MONITORING_API_KEY ${what} check that it is a key of the account at ${api.baseUrl}. ` +
+        `It sent ${sent}, from this run's environment. To send another: export MONITORING_API_KEY=<key>, or set monitoring:apiKey in the stack's configuration, which comes first)`,
+    );
     expect(error.message).not.toContain(API_KEY);
-    expect(error).toMatchObject({ setting: "apiKey", source: "MONITORING_API_KEY", url: api.baseUrl, problem: { kind: status === 401 ? "key refused" : "no access" } });
+    expect(error).toMatchObject({ setting: "apiKey", source: "MONITORING_API_KEY", url: api.baseUrl, keySent: sent, problem: { kind: status === 401 ? "key refused" : "no access" } });
     expect(settingBlamedIn(error.message, "acme")).toEqual({ setting: "apiKey", source: "MONITORING_API_KEY" });
+  });
+
+  it("a refused key of the stack's configuration now says so and how to set another in that stack", async () => {
+    const api = await server();
+    api.script(apiError(401, "unauthorized", "Unknown API key"));
+    const error = await rejection(clientFor(api, { sources: FROM_STACK }).request("GET", "/monitors"));
+    expect(error.message).toContain(
+      `Unknown API key (the API key from monitoring:apiKey of stack acme was refused: check that it is a key of the account at ${api.baseUrl}. ` +
+        `It sent pls_test_…${API_KEY.slice(-4)}, the value it holds now. To send another: pulumi config set --secret monitoring:apiKey <key> --stack acme)`,
+    );
+    expect(settingBlamedIn(error.message, "acme")).toEqual({ setting: "apiKey", source: "monitoring:apiKey of stack acme" });
+  });
+
+  it("a refused key that the last deploy recorded says it may not be the configured one, and what to run so that the configured one counts", async () => {
+    const api = await server();
+    api.script(apiError(401, "unauthorized", "Unknown API key"));
+    const recorded = "monitoring:apiKey as the last deploy recorded it";
+    const error = await rejection(clientFor(api, { sources: { apiUrl: "monitoring:apiUrl as the last deploy recorded it", apiKey: recorded } }).request("GET", "/monitors"));
+    expect(error.message).toContain(`the API key from ${recorded} was refused`);
+    expect(error.message).toContain(`It sent pls_test_…${API_KEY.slice(-4)}, the key the last deploy recorded, which may no longer be the configured one`);
+    expect(error.message).toContain("Run `pulumi up --refresh --run-program`: it refreshes with the program's settings");
+    expect(settingBlamedIn(error.message, "acme")).toEqual({ setting: "apiKey", source: recorded });
   });
 
   it.each([

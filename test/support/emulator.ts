@@ -21,8 +21,10 @@ export interface CreatedKey {
 }
 
 export interface EmulatorAdmin {
-  /** A new sandbox key holding exactly `scopes`. */
-  createKey(scopes: readonly string[], label?: string): Promise<CreatedKey>;
+  /** A new sandbox key holding exactly `scopes`; `key` chooses it (`pls_test_` and 16 to 128 characters). */
+  createKey(scopes: readonly string[], label?: string, key?: string): Promise<CreatedKey>;
+  /** Revokes a key made with createKey: the service answers 401 to it from now on. */
+  revokeKey(id: string): Promise<void>;
   /** Every request under /v1 so far, oldest first, faulted ones included. */
   requestLog(): Promise<RequestLogEntry[]>;
   clearRequestLog(): Promise<void>;
@@ -129,7 +131,8 @@ export function emulatorAdmin(adminUrl: string): EmulatorAdmin {
     return (text === "" ? undefined : (JSON.parse(text) as { data: T }).data) as T;
   }
   return {
-    createKey: (scopes, label) => call("POST", "/keys", { scopes, ...(label === undefined ? {} : { label }) }),
+    createKey: (scopes, label, key) => call("POST", "/keys", { scopes, ...(label === undefined ? {} : { label }), ...(key === undefined ? {} : { key }) }),
+    revokeKey: (id) => call("DELETE", `/keys/${encodeURIComponent(id)}`),
     requestLog: () => call("GET", "/requests"),
     clearRequestLog: () => call("DELETE", "/requests"),
     injectFault: (fault) => call("POST", "/faults", fault),
