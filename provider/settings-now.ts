@@ -119,8 +119,11 @@ function secretsOf(file: StackFile): Map<string, string> | undefined {
 /**
  * What the provider records of the secrets of the configuration it ran with (`__settingsSeen` in
  * each resource's outputs): per `monitoring:` secret, a digest of its ciphertext in the settings
- * file together with its value. Not the value, nor anything it can be found from: it only tells
- * a later process whether a ciphertext it finds holds a value it was handed, without the CLI.
+ * file together with its value (64 bits of SHA-256). Not the value: it only tells a later process
+ * whether a ciphertext it finds holds a value it was handed, without the CLI. Like any digest it
+ * could confirm a guess of the value; the keys a service issues are long random strings, which no
+ * guess reaches. The value is in it so that a file changed and changed back is not taken for the
+ * configuration a deploy recorded in between.
  */
 export type SettingsSeen = Record<string, string>;
 
