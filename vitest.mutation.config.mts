@@ -37,6 +37,15 @@ const reachNoMutant = ["test/emulator/**", "test/cli/fleet-locks.test.ts", "test
  */
 const stepsOfOneStory = ["test/provider/every-kind-alt.test.ts"];
 
+/**
+ * Unit files that load the provider afresh inside a test, as a new provider process would (one
+ * configure, one instant, per process): every module's load-time code then runs under that test,
+ * so Stryker would count each static mutant (a constant list of the kinds' rules) as covered by it
+ * and judge it by that test alone, which cannot kill it. They prove the provider's process-wide
+ * state, none of the mutated rules.
+ */
+const loadTheProviderAfresh = ["test/provider/run-instant.test.ts", "test/provider/settings-now.test.ts"];
+
 type Project = { test?: { name?: string; include?: string[]; exclude?: string[]; env?: Record<string, string> } };
 const projects = (suite.test?.projects ?? []) as Project[];
 const unit = projects.find((project) => project.test?.name === "unit")?.test;
@@ -45,7 +54,7 @@ if (unit?.include === undefined) throw new Error("vitest.config.mts has no `unit
 export default defineConfig({
   test: {
     include: unit.include,
-    exclude: [...(unit.exclude ?? []), ...notUnderMutation, ...reachNoMutant, ...stepsOfOneStory],
+    exclude: [...(unit.exclude ?? []), ...notUnderMutation, ...reachNoMutant, ...stepsOfOneStory, ...loadTheProviderAfresh],
     env: { ...suite.test?.env, ...unit.env },
     testTimeout: suite.test?.testTimeout,
     hookTimeout: suite.test?.hookTimeout,
