@@ -146,7 +146,7 @@ describe("fleet programs inside the fleet process", () => {
   it("agrees with the same program run in a process of its own: nothing to change", async () => {
     // north's program ran beside two others in the fleet process. Had the project's modules not run
     // again for it, its outputs (declarations: 2 or 3) would differ from those of a process of its own.
-    const isolated = await fleet(["preview", "--isolated", "--stack", "north"]);
+    const isolated = await fleet(["preview", "--isolated", "--all", "--stack", "north"]);
     expect(isolated.code, isolated.stderr).toBe(0);
     expect(isolated.report.programs).toBe("in a process per stack: --isolated");
     expect(isolated.report.stacks.map((stack) => [stack.stack, stack.result])).toEqual([["north", "no changes"]]);

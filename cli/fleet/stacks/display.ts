@@ -12,7 +12,8 @@ export type LiveState =
   | { state: "running"; step?: string | undefined; counts: ChangeCounts; startedAt: number }
   | { state: "done"; result: string; counts: ChangeCounts; durationMs: number }
   | { state: "failed"; error: string; durationMs: number }
-  | { state: "not started"; note?: string | undefined };
+  | { state: "not started"; note?: string | undefined }
+  | { state: "skipped"; note: string };
 
 export interface Display {
   update(stack: string, state: LiveState): void;
@@ -41,6 +42,8 @@ export function liveLine(stack: string, state: LiveState, nameWidth: number, now
       return `${name}  failed after ${formatDuration(state.durationMs)}: ${state.error}`;
     case "not started":
       return `${name}  not started${state.note === undefined ? "" : `: ${state.note}`}`;
+    case "skipped":
+      return `${name}  skipped: ${state.note}`;
   }
 }
 

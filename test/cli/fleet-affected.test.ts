@@ -1,0 +1,159 @@
+/**
+ * Which client stacks a `fleet up` or `fleet preview` runs, in its pure parts: the deploy
+ * fingerprint (what counts as a change of the program, the settings and the shared outputs), what
+ * a stack's state says (pending operations, a write since the recorded deploy, a pause due), the
+ * record kept beside a file backend's state, `--all`, and the report's list of skipped stacks.
+ * The same on the engine, each reason on a deployed stack: test/examples/agency-fleet.test.ts
+ * (skipped, preview alike, --all, settings, program, a failed run, drift) and
+ * test/examples/overrides-alt.test.ts (a settings change at +10 min, a resume due at +2h05).
+ */
+import type { Deployment } from "@pulumi/pulumi/automation";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changedParts, programFingerprint, stackFingerprint } from "../../cli/fleet/affected/fingerprint.js";
+import { deployRecordsOf } from "../../cli/fleet/affected/records.js";
+import { stateReason, stateTimeOf } from "../../cli/fleet/affected/select.js";
+import { parseFleetArgs } from "../../cli/fleet/options.js";
+import { parseProject } from "../../cli/project/project.js";
+import { exitCodeOf, type FleetReport, noChanges } from "../../cli/report/fleet.js";
+import { renderTable } from "../../cli/report/table.js";
+
+const SETTINGS = "encryptionsalt: v1:abc\nconfig:\n  agency:client:\n    name: Acme\n  agency:templateId: tpl_1\n  monitoring:apiKey:\n    secure: v1:cipher1\n";
+
+describe("a stack's deploy fingerprint", () => {
+  let dir: string;
+  const project = () => parseProject(dir, "name: agency\nruntime: nodejs\nfleet:\n  shared:\n    dir: shared\n    stack: shared\n  clients:\n    dir: clients\n");
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "fleet-affected-"));
+    for (const folder of ["lib", "clients", "shared", "node_modules/left-pad", ".state"]) await mkdir(join(dir, folder), { recursive: true });
+    await writeFile(join(dir, "Pulumi.yaml"), "name: agency\nruntime: nodejs\n");
+    await writeFile(join(dir, "index.ts"), "export const a = 1;\n");
+    await writeFile(join(dir, "lib", "spec.ts"), "export const b = 2;\n");
+  });
+  afterAll(async () => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("changes with any file of the program, and with nothing the program does not read", async () => {
+    const before = await programFingerprint(project());
+    expect(before).toMatch(/^[0-9a-f]{64}$/);
+    // Other stacks' settings, the clients' specs (copied into each stack's own settings by init),
+    // the shared project (its outputs count instead), installed packages and the state.
+    await writeFile(join(dir, "Pulumi.acme.yaml"), SETTINGS);
+    await writeFile(join(dir, "clients", "acme.yaml"), "name: Acme\n");
+    await writeFile(join(dir, "shared", "index.ts"), "export const t = 1;\n");
+    await writeFile(join(dir, "node_modules", "left-pad", "index.js"), "module.exports = 1;\n");
+    await writeFile(join(dir, ".state", "acme.json"), "{}");
+    expect(await programFingerprint(project())).toBe(before);
+
+    await writeFile(join(dir, "lib", "spec.ts"), "export const b = 3;\n");
+    const edited = await programFingerprint(project());
+    expect(edited).not.toBe(before);
+    // A file renamed with the same bytes is another program.
+    await rm(join(dir, "lib", "spec.ts"));
+    await writeFile(join(dir, "lib", "spec2.ts"), "export const b = 3;\n");
+    expect(await programFingerprint(project())).not.toBe(edited);
+  });
+
+  it("tells which part changed: the program, the settings file, or the shared outputs the stack reads", () => {
+    const shared = { "agency:templateId": "tpl_1" };
+    const deployed = stackFingerprint("p1", SETTINGS, shared);
+    expect(changedParts(deployed, stackFingerprint("p1", SETTINGS, shared))).toEqual([]);
+    expect(changedParts(deployed, stackFingerprint("p2", SETTINGS, shared))).toEqual(["its program, package.json, lockfile or pulumi-monitoring version changed"]);
+    expect(changedParts(deployed, stackFingerprint("p1", SETTINGS.replace("Acme", "Acme Corp"), shared))).toEqual(["its settings file changed"]);
+    // A secret's ciphertext is compared as written, never decrypted.
+    expect(changedParts(deployed, stackFingerprint("p1", SETTINGS.replace("cipher1", "cipher2"), shared))).toEqual(["its settings file changed"]);
+    expect(changedParts(deployed, stackFingerprint("p1", SETTINGS, { "agency:templateId": "tpl_2" }))).toEqual(["the shared stack's outputs it reads changed"]);
+  });
+
+  it("leaves out of the settings the keys the fleet writes the shared outputs to, and the file's layout", () => {
+    const shared = { "agency:templateId": "tpl_1" };
+    const deployed = stackFingerprint("p1", SETTINGS, shared);
+    // The fleet writes a secret output as a new ciphertext each run: judged by the output's value instead.
+    expect(stackFingerprint("p1", SETTINGS.replace("agency:templateId: tpl_1", "agency:templateId:\n    secure: v1:new"), shared)).toEqual(deployed);
+    const reordered = "# a comment\nconfig:\n  monitoring:apiKey: { secure: v1:cipher1 }\n  agency:templateId: tpl_1\n  agency:client: { name: Acme }\nencryptionsalt: v1:abc\n";
+    expect(stackFingerprint("p1", reordered, shared)).toEqual(deployed);
+  });
+});
+
+describe("what a stack's state says", () => {
+  const record = { fingerprint: stackFingerprint("p", "", {}), stateTime: "2026-12-06T05:00:00Z", deployedAt: "2026-12-06T05:00:01Z" };
+  const state = (deployment: Record<string, unknown>): Deployment => ({ version: 3, deployment: { manifest: { time: "2026-12-06T05:00:00Z" }, ...deployment } });
+
+  it("affects nothing when the state is the one the recorded deploy left and nothing is due", () => {
+    expect(stateTimeOf(state({}))).toBe("2026-12-06T05:00:00Z");
+    expect(stateReason(state({}), record, [])).toBeUndefined();
+  });
+
+  it("affects the stack when an interrupted run left pending operations, another run wrote the state since, or a pause or resume is due", () => {
+    expect(stateReason(state({ pending_operations: [{ type: "creating" }, { type: "updating" }] }), record, [])).toBe("its state holds 2 pending operations of an interrupted run");
+    expect(stateReason(state({ manifest: { time: "2026-12-06T05:30:00Z" } }), record, [])).toBe("its state was written since its last fleet deploy (at 2026-12-06T05:30:00Z)");
+    expect(stateReason(state({}), record, ["maintenance", "maintenance", "declared"])).toBe("a pause or resume is due now (maintenance, declared)");
+  });
+});
+
+describe("the record of a stack's last successful up", () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "fleet-records-"));
+  });
+  afterAll(async () => {
+    if (root !== undefined) await rm(root, { recursive: true, force: true });
+  });
+
+  it("lives beside a file backend's state, is read back whole, and is gone once dropped", async () => {
+    const records = deployRecordsOf(`file://${root}`)!;
+    const stack = { project: "agency", stack: "acme" };
+    expect(await records.read(stack)).toBeUndefined();
+    const record = { fingerprint: stackFingerprint("p", SETTINGS, {}), stateTime: "2026-12-06T05:00:00Z", deployedAt: "2026-12-06T05:00:01Z" };
+    await records.write(stack, record);
+    expect(await readdir(join(root, ".pulumi-monitoring", "deployed", "agency"))).toEqual(["acme.json"]);
+    expect(await records.read(stack)).toEqual(record);
+    await records.drop(stack);
+    expect(await records.read(stack)).toBeUndefined();
+  });
+
+  it("is a record nobody can read when cut short: the stack runs", async () => {
+    const records = deployRecordsOf(`file://${root}`)!;
+    await mkdir(join(root, ".pulumi-monitoring", "deployed", "agency"), { recursive: true });
+    await writeFile(join(root, ".pulumi-monitoring", "deployed", "agency", "globex.json"), '{"fingerprint":');
+    expect(await records.read({ project: "agency", stack: "globex" })).toBeUndefined();
+  });
+
+  it("is kept on file backends only: elsewhere every stack runs", () => {
+    expect(deployRecordsOf("postgres://db:5432/state")).toBeUndefined();
+    expect(deployRecordsOf("https://api.pulumi.com")).toBeUndefined();
+  });
+});
+
+describe("--all and the report", () => {
+  it("--all goes with up and preview (every stack), and verify (every object)", () => {
+    expect(parseFleetArgs(["up", "--all"], "/")).toMatchObject({ command: "up", all: true });
+    expect(parseFleetArgs(["preview", "--all"], "/")).toMatchObject({ command: "preview", all: true });
+    expect(parseFleetArgs(["verify", "--all"], "/")).toMatchObject({ command: "verify", verifyAll: true });
+    expect(parseFleetArgs(["up"], "/")).not.toHaveProperty("all");
+    expect(() => parseFleetArgs(["refresh", "--all"], "/")).toThrow("--all with up, preview and verify");
+    expect(() => parseFleetArgs(["up", "--all", "--alerts"], "/")).toThrow("--alerts, --timeout and --junit go with verify");
+  });
+
+  it("lists the stacks skipped and why, and those run and what affected them; a skipped stack fails nothing", () => {
+    const report: FleetReport = {
+      verb: "up",
+      project: "agency",
+      parallel: 2,
+      interrupted: false,
+      selection: "affected",
+      stacks: [
+        { stack: "acme", role: "client", result: "succeeded", counts: { ...noChanges(), update: 1 }, durationMs: 4000, affected: "its settings file changed" },
+        { stack: "globex", role: "client", result: "skipped", counts: noChanges(), durationMs: 0, note: "unchanged since its deploy at 2026-12-06T05:00:01Z, in sync with the service, nothing due" },
+      ],
+    };
+    const table = renderTable(report);
+    expect(table).toMatch(/^globex .* skipped$/m);
+    expect(table).toContain("Run, as the change affects them:\n  acme: its settings file changed\n");
+    expect(table).toContain("Skipped, nothing affected them since their last deploy (--all runs them too): 1\n  globex: unchanged since its deploy at 2026-12-06T05:00:01Z, in sync with the service, nothing due\n");
+    expect(exitCodeOf(report)).toBe(0);
+  });
+});
