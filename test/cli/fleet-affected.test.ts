@@ -2,7 +2,8 @@
  * Which client stacks a `fleet up` or `fleet preview` runs, in its pure parts: the deploy
  * fingerprint (what counts as a change of the program, the settings and the shared outputs), what
  * a stack's state says (pending operations, a write since the recorded deploy, a pause due), the
- * record kept beside a file backend's state, `--all`, and the report's list of skipped stacks.
+ * record kept beside a file backend's state, `--all`, the report's list of skipped stacks, and
+ * the progress line.
  * The same on the engine, each reason on a deployed stack: test/examples/agency-fleet.test.ts
  * (skipped, preview alike, --all, settings, program, a failed run, drift) and
  * test/examples/overrides-alt.test.ts (a settings change at +10 min, a resume due at +2h05).
@@ -16,6 +17,7 @@ import { changedParts, programFingerprint, stackFingerprint } from "../../cli/fl
 import { deployRecordsOf } from "../../cli/fleet/affected/records.js";
 import { stateReason, stateTimeOf } from "../../cli/fleet/affected/select.js";
 import { parseFleetArgs } from "../../cli/fleet/options.js";
+import { createDisplay, ProgressCounter, progressEvent, progressLine } from "../../cli/fleet/stacks/display.js";
 import { parseProject } from "../../cli/project/project.js";
 import { exitCodeOf, type FleetReport, noChanges } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
@@ -155,5 +157,51 @@ describe("--all and the report", () => {
     expect(table).toContain("Run, as the change affects them:\n  acme: its settings file changed\n");
     expect(table).toContain("Skipped, nothing affected them since their last deploy (--all runs them too): 1\n  globex: unchanged since its deploy at 2026-12-06T05:00:01Z, in sync with the service, nothing due\n");
     expect(exitCodeOf(report)).toBe(0);
+  });
+});
+
+describe("the progress line", () => {
+  const done = { state: "done", result: "succeeded", counts: noChanges(), durationMs: 1 } as const;
+  const running = { state: "running", counts: noChanges(), startedAt: 0 } as const;
+
+  it("counts the stacks done of all, skipped ones too, at the pace of those that ran, and what is left at that pace", () => {
+    const progress = new ProgressCounter(5);
+    expect(progressLine(progress.at(0))).toBe("0/5 done");
+    // Two skipped at the start end at once: no pace from them.
+    expect(progress.note("a", { state: "skipped", note: "unchanged" }, 0)).toBe(false);
+    expect(progress.note("b", { state: "skipped", note: "unchanged" }, 0)).toBe(false);
+    progress.note("c", running, 0);
+    expect(progressLine(progress.at(10_000))).toBe("2/5 done");
+    expect(progress.note("c", done, 30_000)).toBe(true);
+    // Once only: a stack's later updates do not count again.
+    expect(progress.note("c", done, 30_000)).toBe(false);
+    expect(progress.at(30_000)).toEqual({ done: 3, total: 5, elapsedMs: 30_000, perMinute: 2, leftMs: 60_000 });
+    expect(progressLine(progress.at(30_000))).toBe("3/5 done, 2.0 stacks a minute, about 1m00s left");
+    progress.note("d", { state: "failed", error: "boom", durationMs: 1 }, 60_000);
+    progress.note("e", done, 60_000);
+    expect(progressLine(progress.at(60_000))).toBe("5/5 done, 3.0 stacks a minute");
+  });
+
+  it("is a JSON event under --json, with the stack that just ended", () => {
+    const progress = new ProgressCounter(2);
+    progress.note("a", running, 0);
+    progress.note("a", done, 45_000);
+    expect(JSON.parse(progressEvent(progress.at(45_000), "a", "succeeded"))).toEqual({ event: "progress", stack: "a", result: "succeeded", done: 1, total: 2, elapsedMs: 45_000, perMinute: 1.33, leftMs: 45_000 });
+    expect(JSON.parse(progressEvent(new ProgressCounter(1).at(0), "a", "failed"))).toMatchObject({ perMinute: null, leftMs: null });
+  });
+
+  it("follows each stack that ran in a log, one event line each, skipped stacks listed without one", () => {
+    let written = "";
+    const display = createDisplay({ write: (text: string) => (written += text) } as never, ["a", "b"], { json: true });
+    display.update("a", { state: "skipped", note: "unchanged" });
+    display.update("b", running);
+    display.update("b", done);
+    display.close();
+    const lines = written.trimEnd().split("\n");
+    expect(lines[0]).toBe("a  skipped: unchanged");
+    expect(lines[1]).toMatch(/^b {2}running \S+ {2}starting$/);
+    expect(lines[2]).toBe("b  succeeded in 0.0s: no changes");
+    expect(JSON.parse(lines[3]!)).toMatchObject({ event: "progress", stack: "b", result: "succeeded", done: 2, total: 2 });
+    expect(lines).toHaveLength(4);
   });
 });

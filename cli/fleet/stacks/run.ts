@@ -104,7 +104,7 @@ export class FleetRun {
     if (runner !== undefined) report.programs = runner.inProcess ? "in the fleet process" : `in a process per stack: ${runner.reason}`;
 
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
-    this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
+    this.#display = createDisplay(this.io.stderr, order.map((target) => target.label), { json: this.options.json });
     // One budget for the whole run (the runners of a split each have their share): the stacks'
     // providers, and this process's own API calls for programs run in it, learn its address from
     // the environment that the Pulumi CLI and its dynamic provider host inherit.
@@ -189,7 +189,6 @@ export class FleetRun {
     }
     const all = this.options.all === true;
     report.selection = all ? "all" : "affected";
-    for (const target of clients) this.#display?.update(target.label, { state: "running", step: "judging whether the change affects it", counts: noChanges(), startedAt: Date.now() });
     const sharedValues = Object.fromEntries(Object.entries(sharedConfig ?? {}).map(([key, { value }]) => [key, value]));
     const selection = await selectAffected(clients, { options: this.options, project: this.project, records, sharedValues, all, budget, stop });
     this.#fingerprints = selection.fingerprints;
@@ -198,7 +197,6 @@ export class FleetRun {
     for (const { target, affected, reason } of selection.judged) {
       if (affected) {
         this.#because.set(target.label, reason);
-        this.#display?.update(target.label, { state: "queued" });
         run.push(target);
         continue;
       }
