@@ -140,12 +140,15 @@ export function mergeReports(files: readonly ReportFile[]): FleetReport {
 
   const stacks = files.flatMap(({ report }) => report.stacks);
   const programs = [...new Set(files.map(({ report }) => report.programs))];
+  // The shards' choice of stacks, when they agree (the shared stack's own run makes none).
+  const selections = [...new Set(files.flatMap(({ report }) => (report.selection === undefined ? [] : [report.selection])))];
   return {
     verb: first.report.verb,
     project: first.report.project,
     parallel: files.reduce((sum, { report }) => sum + report.parallel, 0),
     interrupted: files.some(({ report }) => report.interrupted),
     ...(programs.length === 1 && programs[0] !== undefined ? { programs: programs[0] } : {}),
+    ...(selections.length === 1 ? { selection: selections[0]! } : {}),
     ...(missingShards.length > 0 ? { missingShards } : {}),
     stacks: inRunOrder(first.report.verb, stacks),
   };

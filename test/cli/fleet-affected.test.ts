@@ -19,7 +19,7 @@ import { stateReason, stateTimeOf } from "../../cli/fleet/affected/select.js";
 import { parseFleetArgs } from "../../cli/fleet/options.js";
 import { createDisplay, ProgressCounter, progressEvent, progressLine } from "../../cli/fleet/stacks/display.js";
 import { parseProject } from "../../cli/project/project.js";
-import { exitCodeOf, type FleetReport, noChanges } from "../../cli/report/fleet.js";
+import { exitCodeOf, type FleetReport, mergeReports, noChanges } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
 
 const SETTINGS = "encryptionsalt: v1:abc\nconfig:\n  agency:client:\n    name: Acme\n  agency:templateId: tpl_1\n  monitoring:apiKey:\n    secure: v1:cipher1\n";
@@ -157,6 +157,22 @@ describe("--all and the report", () => {
     expect(table).toContain("Run, as the change affects them:\n  acme: its settings file changed\n");
     expect(table).toContain("Skipped, nothing affected them since their last deploy (--all runs them too): 1\n  globex: unchanged since its deploy at 2026-12-06T05:00:01Z, in sync with the service, nothing due\n");
     expect(exitCodeOf(report)).toBe(0);
+  });
+
+  it("merged from the shards, keeps the choice they agree on and every skipped stack", () => {
+    const shard = (index: number, stack: string, selection: string): FleetReport => ({
+      verb: "up",
+      project: "agency",
+      parallel: 1,
+      interrupted: false,
+      shard: `${index}/2`,
+      selection,
+      stacks: [{ stack, role: "client", result: "skipped", counts: noChanges(), durationMs: 0, note: "unchanged" }],
+    });
+    const merged = mergeReports([{ file: "1.json", report: shard(1, "acme", "affected") }, { file: "2.json", report: shard(2, "globex", "affected") }]);
+    expect(merged.selection).toBe("affected");
+    expect(merged.stacks.map((stack) => [stack.stack, stack.result])).toEqual([["acme", "skipped"], ["globex", "skipped"]]);
+    expect(mergeReports([{ file: "1.json", report: shard(1, "acme", "affected") }, { file: "2.json", report: shard(2, "globex", "all") }])).not.toHaveProperty("selection");
   });
 });
 

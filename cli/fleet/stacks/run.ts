@@ -181,7 +181,7 @@ export class FleetRun {
    * deploys. Each client's fingerprint is kept for the record its successful up writes.
    */
   async #choose(report: FleetReport, clients: readonly Target[], sharedConfig: ConfigMap | undefined, budget: string | undefined, stop: AbortSignal): Promise<{ run: Target[]; skipped: StackReport[] }> {
-    if (!RUNS_PROGRAM.has(this.verb)) return { run: [...clients], skipped: [] };
+    if (!RUNS_PROGRAM.has(this.verb) || clients.length === 0) return { run: [...clients], skipped: [] };
     const records = this.#records;
     if (records === undefined) {
       report.selection = "all: this backend keeps no records of deploys (file:// backends do), so every stack runs";
