@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changedParts, programFingerprint, stackFingerprint } from "../../cli/fleet/affected/fingerprint.js";
+import { changedParts, programFingerprint, sharedValuesOf, stackFingerprint } from "../../cli/fleet/affected/fingerprint.js";
 import { deployRecordsOf } from "../../cli/fleet/affected/records.js";
 import { stateReason, stateTimeOf } from "../../cli/fleet/affected/select.js";
 import { parseFleetArgs } from "../../cli/fleet/options.js";
@@ -68,6 +68,16 @@ describe("a stack's deploy fingerprint", () => {
     // A secret's ciphertext is compared as written, never decrypted.
     expect(changedParts(deployed, stackFingerprint("p1", SETTINGS.replace("cipher1", "cipher2"), shared))).toEqual(["its settings file changed"]);
     expect(changedParts(deployed, stackFingerprint("p1", SETTINGS, { "agency:templateId": "tpl_2" }))).toEqual(["the shared stack's outputs it reads changed"]);
+  });
+
+  it("takes a secret shared output's value only through scrypt, the same for every runner, and a plain one as it is", async () => {
+    const values = await sharedValuesOf({ "agency:templateId": { value: "tpl_1", secret: false }, "agency:token": { value: "hunter2", secret: true } });
+    expect(values["agency:templateId"]).toBe("tpl_1");
+    expect(values["agency:token"]).toMatch(/^secret:[0-9a-f]{64}$/);
+    expect(JSON.stringify(values)).not.toContain("hunter2");
+    expect(await sharedValuesOf({ "agency:token": { value: "hunter2", secret: true } })).toEqual({ "agency:token": values["agency:token"] });
+    expect((await sharedValuesOf({ "agency:token": { value: "hunter3", secret: true } }))["agency:token"]).not.toBe(values["agency:token"]);
+    expect(await sharedValuesOf(undefined)).toEqual({});
   });
 
   it("leaves out of the settings the keys the fleet writes the shared outputs to, and the file's layout", () => {

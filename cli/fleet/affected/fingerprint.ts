@@ -10,10 +10,12 @@
  * - the stack's settings file (`Pulumi.<stack>.yaml`), secrets as their ciphertexts, never
  *   decrypted, without the keys the shared stack's outputs are written to: the fleet writes a
  *   secret output each run as a new ciphertext, so those keys are judged by the next item;
- * - the shared stack's outputs it is handed, by value (a secret output's plaintext goes into the
- *   hash only, which is all that is kept).
+ * - the shared stack's outputs it is handed, by value; a secret output's value only through scrypt,
+ *   so that the record beside the state (a plain SHA-256 of a short secret could be guessed back)
+ *   tells no more of it than that it changed.
  */
-import { createHash, type Hash } from "node:crypto";
+import type { ConfigMap } from "@pulumi/pulumi/automation";
+import { createHash, type Hash, scrypt } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -92,6 +94,22 @@ function installedVersion(dir: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The shared outputs handed to the clients (configuration key → value) as a fingerprint takes
+ * them: a secret's value as its scrypt hash (salted with its key; the same for every runner, so
+ * that their records agree), computed once per run.
+ */
+export async function sharedValuesOf(config: ConfigMap | undefined): Promise<Record<string, string>> {
+  const values: Record<string, string> = {};
+  for (const [key, { value, secret }] of Object.entries(config ?? {})) {
+    values[key] = secret ? `secret:${await scryptHex(value, `pulumi-monitoring fleet record ${key}`)}` : value;
+  }
+  return values;
+}
+
+const scryptHex = (value: string, salt: string): Promise<string> =>
+  new Promise((resolve, reject) => scrypt(value, salt, 32, { N: 1 << 15, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key.toString("hex")))));
 
 /** A stack's fingerprint in its three parts, each a SHA-256 in hex, so that a report can say which changed. */
 export interface Fingerprint {

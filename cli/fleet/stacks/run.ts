@@ -33,7 +33,7 @@ import { runBounded, type Settled } from "../../../provider/concurrency.js";
 import { formatShard } from "../runners/shard.js";
 import { type FleetTargets, type StackTarget, withSharedBudget } from "../targets.js";
 import { FLEET_BUDGET_ENV } from "../../../provider/fleet-budget.js";
-import type { Fingerprint } from "../affected/fingerprint.js";
+import { type Fingerprint, sharedValuesOf } from "../affected/fingerprint.js";
 import { type DeployRecords, deployRecordsOf } from "../affected/records.js";
 import { recordPath, selectAffected, stateTimeOf } from "../affected/select.js";
 import { stackState } from "../../drift/stack-state.js";
@@ -188,9 +188,15 @@ export class FleetRun {
       return { run: [...clients], skipped: [] };
     }
     const all = this.options.all === true;
+    let selection;
+    try {
+      selection = await selectAffected(clients, { options: this.options, project: this.project, records, sharedValues: await sharedValuesOf(sharedConfig), all, budget, stop });
+    } catch (error) {
+      // What cannot be judged runs: a stack skipped wrongly is the one mistake this must not make.
+      report.selection = `all: the stacks affected could not be told (${commandErrorMessage(error)})`;
+      return { run: [...clients], skipped: [] };
+    }
     report.selection = all ? "all" : "affected";
-    const sharedValues = Object.fromEntries(Object.entries(sharedConfig ?? {}).map(([key, { value }]) => [key, value]));
-    const selection = await selectAffected(clients, { options: this.options, project: this.project, records, sharedValues, all, budget, stop });
     this.#fingerprints = selection.fingerprints;
     const run: Target[] = [];
     const skipped: StackReport[] = [];
