@@ -59,6 +59,23 @@ describe("a stack's deploy fingerprint", () => {
     expect(await programFingerprint(project())).not.toBe(edited);
   });
 
+  it("changes with the nearest package.json and lockfile, in a folder above the project's too (a workspace of several projects)", async () => {
+    const root = join(dir, "monorepo");
+    const nested = join(root, "agency");
+    await mkdir(nested, { recursive: true });
+    await writeFile(join(nested, "index.ts"), "export const a = 1;\n");
+    const agency = () => parseProject(nested, "name: agency\nruntime: nodejs\n");
+    const before = await programFingerprint(agency());
+    await writeFile(join(root, "package.json"), '{"dependencies":{"pulumi-monitoring":"^0.1.0"}}');
+    const withManifest = await programFingerprint(agency());
+    expect(withManifest).not.toBe(before);
+    await writeFile(join(root, "package-lock.json"), '{"lockfileVersion":3,"packages":{"node_modules/pulumi-monitoring":{"version":"0.1.0"}}}');
+    const locked = await programFingerprint(agency());
+    expect(locked).not.toBe(withManifest);
+    await writeFile(join(root, "package-lock.json"), '{"lockfileVersion":3,"packages":{"node_modules/pulumi-monitoring":{"version":"0.1.1"}}}');
+    expect(await programFingerprint(agency())).not.toBe(locked);
+  });
+
   it("tells which part changed: the program, the settings file, or the shared outputs the stack reads", () => {
     const shared = { "agency:templateId": "tpl_1" };
     const deployed = stackFingerprint("p1", SETTINGS, shared);
