@@ -73,7 +73,7 @@ export async function runFleetDrift(options: FleetOptions, project: FleetProject
   const atOnce = stacksAtOnce(options.parallel, targets.clients.length);
   const report: FleetReport = { verb: "drift", project: project.name, parallel: atOnce, interrupted: false, stacks: [] };
   if (options.shard !== undefined) report.shard = formatShard(options.shard);
-  const display = createDisplay(io.stderr, order.map((target) => target.label));
+  const display = createDisplay(io.stderr, order.map((target) => target.label), { json: options.json });
   const stop = new AbortController();
   const onInterrupt = (): void => {
     io.stderr.write("\nInterrupted: no further stack starts.\n");
