@@ -148,7 +148,9 @@ stack names that the backend's LIKE match mixes up (c_1 and c-1). A stack anothe
 is reported as \`locked (by user@host, pid N, since TIME)\`; a lock left by a run that died is taken
 over and named in the report (--stale-lock-after). See docs/teams-and-ci.md.
 
-Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
+Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise,
+and a line of the stacks done of all, their pace and the time left (with --json, a JSON event
+{"event":"progress",...} after each stack that ran).
 Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard sent no report),
 2 bad usage, 3 drift or unmanaged objects found (drift) or an object failed (verify), 130 interrupted.
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
