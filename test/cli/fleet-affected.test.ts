@@ -97,13 +97,15 @@ describe("a stack's deploy fingerprint", () => {
     expect(await sharedValuesOf(undefined)).toEqual({});
   });
 
-  it("leaves out of the settings the keys the fleet writes the shared outputs to, and the file's layout", () => {
+  it("leaves out of the settings the keys the fleet writes the shared outputs to, the encryption salt, and the file's layout", () => {
     const shared = { "agency:templateId": "tpl_1" };
     const deployed = stackFingerprint("p1", SETTINGS, shared);
     // The fleet writes a secret output as a new ciphertext each run: judged by the output's value instead.
     expect(stackFingerprint("p1", SETTINGS.replace("agency:templateId: tpl_1", "agency:templateId:\n    secure: v1:new"), shared)).toEqual(deployed);
     const reordered = "# a comment\nconfig:\n  monitoring:apiKey: { secure: v1:cipher1 }\n  agency:templateId: tpl_1\n  agency:client: { name: Acme }\nencryptionsalt: v1:abc\n";
     expect(stackFingerprint("p1", reordered, shared)).toEqual(deployed);
+    // The salt the CLI adds to a file without one during the stack's first run.
+    expect(stackFingerprint("p1", SETTINGS.replace("encryptionsalt: v1:abc\n", ""), shared)).toEqual(deployed);
   });
 });
 

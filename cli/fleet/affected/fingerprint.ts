@@ -138,10 +138,13 @@ export function changedParts(recorded: Fingerprint, now: Fingerprint): string[] 
 
 /**
  * The settings as a canonical document (key order, comments and layout do not count), without
- * the keys the fleet writes the shared outputs to.
+ * the keys the fleet writes the shared outputs to, nor the encryption salt.
  */
 function hashSettings(hash: Hash, text: string, fleetKeys: readonly string[]): void {
   const document = text.trim() === "" ? {} : ((parseDocument(text).toJS() as Record<string, unknown> | null) ?? {});
+  // The CLI adds the salt to a file that has none during the stack's first run, after the
+  // fingerprint was taken; what it protects, the secrets, counts by their ciphertexts.
+  delete document["encryptionsalt"];
   const config = document["config"];
   if (config !== null && typeof config === "object") {
     const own = { ...(config as Record<string, unknown>) };
