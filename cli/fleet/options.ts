@@ -17,13 +17,14 @@ Commands:
              service holds
   up         Deploy each stack the change affects (asks for confirmation in a terminal unless
              --yes): read what the service holds first (a refresh), then put back what the program
-             declares. A client stack is affected when no successful \`fleet up\` of it is recorded
-             (its last run failed or was interrupted); its program files, package.json, lockfile,
-             pulumi-monitoring version, settings file or the shared outputs it reads changed since;
-             its state was written since or holds pending operations; a pause or resume is due in
-             it; or one read of the service for all stacks finds its objects changed. The others
-             run no engine and are listed as skipped with why; --all runs them too. Records are
-             kept on file:// backends; elsewhere every stack runs
+             declares. A stack (a client's or the shared one) is affected when no successful
+             \`fleet up\` of it is recorded (its last run failed or was interrupted); its program
+             files, package.json, lockfile, pulumi-monitoring version, settings file or the shared
+             outputs it reads changed since; its state was written since or holds pending
+             operations; a pause or resume is due in it; or one read of the service for all
+             stacks finds its objects changed. The others run no engine and are listed as skipped
+             with why; --all runs them too. Records are kept on file:// backends; elsewhere every
+             stack runs
   refresh    Record in each stack's state what the service holds now
   destroy    Delete each stack's resources (asks for confirmation in a terminal unless --yes);
              the shared stack goes last, and only when every client stack is destroyed with it

@@ -3,8 +3,9 @@
  * and a stack per client made by `fleet init` from a clients/ folder (then made again: unchanged),
  * deployed within one API budget, at once with a second, broken client that fails alone (the
  * programs running inside the fleet); checked for a change made by hand, which `fleet up
- * --no-refresh` leaves (finding nothing to change in the client or the shared stack) and the next
- * `fleet up --isolated` (its program in a process of its own, as `pulumi up` runs it) puts back.
+ * --no-refresh` leaves (finding nothing to change in the client, the shared stack skipped as
+ * nothing affected it) and the next `fleet up --isolated` (its program in a process of its own,
+ * as `pulumi up` runs it) puts back; then which stacks a deploy runs (cli/fleet/affected/).
  * One client beside the broken one is enough to run stacks at once; how many run at a time, how
  * stacks running at once share one budget, and several programs at once in one fleet process are
  * the scheduler's, the budget's and the in-process runner's own tests (test/cli/fleet.test.ts,
@@ -154,11 +155,14 @@ describe("fleet over examples/agency", () => {
 
   it("up --no-refresh leaves the hand change and finds nothing else to change; up puts it back, as it reads the service first, with --isolated in a process of its own", async () => {
     const [monitor] = await monitorsOf("client01");
-    // The shared stack runs too: nothing to change in it either.
+    // The shared stack, unchanged since its deploy and in sync with the service, is skipped.
     const kept = await fleetReport("up", "--no-refresh", "--yes", "--stack", "client01");
     expect(kept.code, kept.stderr).toBe(0);
     const unchanged = { result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } };
-    expect(kept.report.stacks).toEqual([SHARED, "client01"].map((stack) => expect.objectContaining({ stack, ...unchanged })));
+    expect(kept.report.stacks).toEqual([
+      expect.objectContaining({ stack: SHARED, result: "skipped", note: expect.stringMatching(/^unchanged since its deploy at /) }),
+      expect.objectContaining({ stack: "client01", ...unchanged }),
+    ]);
     // Its program and settings are as deployed: the fleet's one read of the service found the hand change, which made it run.
     expect(kept.report.selection).toBe("affected");
     expect(kept.report.stacks[1]?.affected).toBe("its objects differ on the service: Monitor client01-root changed");

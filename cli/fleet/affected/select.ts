@@ -1,5 +1,6 @@
 /**
- * Which client stacks a `fleet up` or `fleet preview` runs: those the change affects. A stack is
+ * Which stacks a `fleet up` or `fleet preview` runs: those the change affects, the client stacks
+ * and the shared stack alike (each judged with the stacks of its own project). A stack is
  * affected, and runs, when any of these holds; otherwise it is skipped and the report says why:
  * - no successful `up` of it is recorded (./records.ts): never deployed by the fleet, or its last
  *   run failed, was interrupted or was killed (the record goes when a run starts);
@@ -58,9 +59,12 @@ export const recordPath = (target: StackTarget): { project: string; stack: strin
 /** Nothing drawn: the selection's reads are not the stacks' runs. */
 const SILENT: Display = { update: () => undefined, close: () => undefined };
 
+/** `clients`: stacks of one project. */
 export async function selectAffected<T extends StackTarget>(clients: readonly T[], context: SelectionContext): Promise<Selection<T>> {
   const { options, project, records, sharedValues } = context;
-  const program = await programFingerprint(project);
+  const [first] = clients;
+  if (first === undefined) return { judged: [], fingerprints: new Map() };
+  const program = await programFingerprint(first.project);
   const fingerprints = new Map<string, Fingerprint>();
   const verdicts = new Map<string, { affected: boolean; reason: string }>();
   const recorded = new Map<string, DeployRecord>();

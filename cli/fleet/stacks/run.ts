@@ -65,9 +65,9 @@ export class FleetRun {
   #display: Display | undefined;
   /** The records of successful deploys (../affected/records.ts), on backends that keep them. */
   #records: DeployRecords | undefined;
-  /** Each client's fingerprint now, for the record of its up. */
+  /** Each stack's fingerprint now, for the record of its up. */
   #fingerprints = new Map<string, Fingerprint>();
-  /** What affected each client stack that runs. */
+  /** What affected each stack that runs. */
   readonly #because = new Map<string, string>();
 
   constructor(
@@ -160,7 +160,9 @@ export class FleetRun {
           return;
         }
         if (shared !== undefined) {
-          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target), noMoreStarts)));
+          // Judged as a client is, on its own program and settings: it reads no shared outputs.
+          const { run, skipped } = await this.#choose(report, [shared], undefined, budget, noMoreStarts);
+          report.stacks.push(...skipped, ...this.#settle(run, await runBounded(run, 1, (target) => execute(target), noMoreStarts)));
         }
         report.stacks.push(...(await runClients(sharedSource !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedSource) : undefined)));
       })();
@@ -176,9 +178,10 @@ export class FleetRun {
   }
 
   /**
-   * up and preview: the client stacks this run runs, the others reported skipped with why
-   * (../affected/select.ts); every stack under `--all`, and where the backend keeps no records of
-   * deploys. Each client's fingerprint is kept for the record its successful up writes.
+   * up and preview: the stacks of one project (the clients, or the shared stack) this run runs,
+   * the others reported skipped with why (../affected/select.ts); every stack under `--all`, and
+   * where the backend keeps no records of deploys. Each stack's fingerprint is kept for the record
+   * its successful up writes.
    */
   async #choose(report: FleetReport, clients: readonly Target[], sharedConfig: ConfigMap | undefined, budget: string | undefined, stop: AbortSignal): Promise<{ run: Target[]; skipped: StackReport[] }> {
     if (!RUNS_PROGRAM.has(this.verb) || clients.length === 0) return { run: [...clients], skipped: [] };
@@ -197,7 +200,7 @@ export class FleetRun {
       return { run: [...clients], skipped: [] };
     }
     report.selection = all ? "all" : "affected";
-    this.#fingerprints = selection.fingerprints;
+    for (const [label, fingerprint] of selection.fingerprints) this.#fingerprints.set(label, fingerprint);
     const run: Target[] = [];
     const skipped: StackReport[] = [];
     for (const { target, affected, reason } of selection.judged) {
@@ -282,8 +285,8 @@ export class FleetRun {
       ...(because === undefined ? {} : { affected: because }),
       ...(takenOver.length > 0 ? { takenOver } : {}),
     });
-    // A client's record of its last successful up goes when an up or destroy of it starts, and an up that succeeds writes it again.
-    const records = target.role === "client" && (this.verb === "up" || this.verb === "destroy") ? this.#records : undefined;
+    // A stack's record of its last successful up goes when an up or destroy of it starts, and an up that succeeds writes it again.
+    const records = this.verb === "up" || this.verb === "destroy" ? this.#records : undefined;
     let stack: Stack | undefined;
     /** An operation of this run was started on the stack: only then may an interrupted one be left to cancel. */
     let operated = false;
