@@ -137,11 +137,12 @@ export async function checkStacks(order: readonly StackTarget[], check: Check): 
         stackSettingsOf(target.project, target.name, target.workspace),
         plainSettingsOf(target.project, target.name),
       ]);
+      const pauses = pauseSettingsFrom(plain);
+      // Before the service's settings are resolved: a stack with none may still be judged on its state.
+      check.onRead?.(target, state, pauses);
       const settings = resolveSettings(source, process.env, stackConfigKeyName(basename(target.name)));
       const stack = await Stack.select(target.name, target.workspace);
       display.update(target.label, { state: "running", step: "reading the service", counts: noChanges(), startedAt });
-      const pauses = pauseSettingsFrom(plain);
-      check.onRead?.(target, state, pauses);
       return { target, startedAt, resources: stateResources(state), settings, account: `${settings.apiUrl}\0${settings.apiKey}`, pauses, judge: stackFindings(stack, Promise.resolve(plain)) };
     } catch (error) {
       reports.set(target.label, failedReport(target, startedAt, error, display));

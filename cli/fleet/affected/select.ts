@@ -10,7 +10,9 @@
  *   by hand, `apply-due`, `fleet refresh`, `pause`): what the last fleet deploy left is not all;
  * - a pause or resume is due in it at now (cli/apply-due/due.ts, from its state);
  * - the fleet's one read of the service (cli/drift/fleet-drift.ts: each account's lists once, no
- *   engine) finds its objects differ from its state, or cannot check it.
+ *   engine) finds its objects differ from its state, or cannot check it; a stack whose state
+ *   holds no object of this package has nothing there to differ: its check does not count (it
+ *   may have no API settings at all).
  * The cheap tests come first: only the stacks they leave are read from the service.
  */
 import type { Deployment } from "@pulumi/pulumi/automation";
@@ -18,6 +20,7 @@ import { dueInState } from "../../apply-due/due.js";
 import { checkStacks } from "../../drift/fleet-drift.js";
 import type { FleetProject } from "../../project/project.js";
 import { readStackSettings } from "../../project/project.js";
+import { ownResources } from "../../project/state.js";
 import type { StackReport } from "../../report/fleet.js";
 import { isRecord } from "../../../schema/naming.js";
 import type { FleetOptions } from "../options.js";
@@ -86,6 +89,8 @@ export async function selectAffected<T extends StackTarget>(clients: readonly T[
   const candidates = clients.filter((target) => !verdicts.has(target.label));
   if (candidates.length > 0) {
     const fromState = new Map<string, string>();
+    /** The stacks whose state holds no object of this package: the service has nothing of theirs to compare. */
+    const withoutObjects = new Set<string>();
     const reports = await checkStacks(candidates, {
       options,
       project,
@@ -99,13 +104,15 @@ export async function selectAffected<T extends StackTarget>(clients: readonly T[
       onRead: (target, state, pauses) => {
         const why = stateReason(state, recorded.get(target.label)!, dueInState(state, pauses.now, pauses.handPauses).map((change) => change.reason));
         if (why !== undefined) fromState.set(target.label, why);
+        if (ownResources(state).length === 0) withoutObjects.add(target.label);
       },
     });
     const byLabel = new Map(reports.map((report) => [report.stack, report]));
     for (const target of candidates) {
-      const why = fromState.get(target.label) ?? serviceReason(byLabel.get(target.label));
+      const why = fromState.get(target.label) ?? (withoutObjects.has(target.label) ? undefined : serviceReason(byLabel.get(target.label)));
       const record = recorded.get(target.label)!;
-      verdicts.set(target.label, why !== undefined ? { affected: true, reason: why } : { affected: false, reason: `unchanged since its deploy at ${record.deployedAt}, in sync with the service, nothing due` });
+      const service = withoutObjects.has(target.label) ? "no object of this package in its state" : "in sync with the service";
+      verdicts.set(target.label, why !== undefined ? { affected: true, reason: why } : { affected: false, reason: `unchanged since its deploy at ${record.deployedAt}, ${service}, nothing due` });
     }
   }
   return { judged: clients.map((target) => ({ target, ...verdicts.get(target.label)! })), fingerprints };
