@@ -9,7 +9,12 @@
  * fewest the spec allows, the requests it refused (429), and, under the limit, how the wall time
  * compares with the time the requests take at the rate (requests ÷ R). The steps:
  *  - `up` of the new stacks (the fleet's setup, and a figure of its own);
- *  - `drift`, clean: `fleet drift` of the fleet as deployed (exit 0 expected).
+ *  - `drift`, clean: `fleet drift` of the fleet as deployed (exit 0 expected);
+ *  - `up, nothing changed`: `fleet up` again, every stack expected skipped (cli/fleet/affected/:
+ *    the records of the deploys read, and the fleet's one read of the service, no engine run);
+ *  - `preview, 1 changed` and `up, 1 changed`: the first stack's settings changed (one monitor
+ *    more), that stack expected to run and every other one skipped. Their minimum is not the
+ *    spec's alone (what a refresh and a deploy of the one stack read besides): shown as `-`.
  *
  * The stacks are made without a CLI run each: one `pulumi stack init`, whose settings file (its
  * encryption salt) every other stack copies, and an empty checkpoint per stack in the file backend,
@@ -24,7 +29,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator/index.js";
-import type { FleetReport } from "../cli/report/fleet.js";
+import type { FleetReport, StackReport } from "../cli/report/fleet.js";
 
 const repoRoot = join(__dirname, "..", "..");
 const { values } = parseArgs({
@@ -70,7 +75,8 @@ interface StepFigures {
   requests: number;
   answered: number;
   refused: number;
-  minimum: number;
+  /** The spec's fewest requests, where a step has one worked out. */
+  minimum: number | undefined;
   /** From the first request the service saw to the last. */
   sendingSeconds: number;
   stacksOk: number;
@@ -125,20 +131,36 @@ async function round(label: "limited" | "free"): Promise<StepFigures[]> {
       PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     };
     const width = String(stackCount).length;
-    await makeStacks(workDir, env, Array.from({ length: stackCount }, (_, index) => `${label}-c${String(index + 1).padStart(width, "0")}`));
+    const names = Array.from({ length: stackCount }, (_, index) => `${label}-c${String(index + 1).padStart(width, "0")}`);
+    await makeStacks(workDir, env, names);
     const options = ["--parallel", String(parallel), ...(limited ? ["--max-rps", String(rate)] : [])];
     const minimum = minimums(stackCount, monitorCount);
-    const steps = [
-      { step: "up", args: ["up", "--yes"], ok: "succeeded" },
-      { step: "drift", args: ["drift"], ok: "in sync" },
+    const [changed] = names;
+    /** The first stack's settings with one monitor more: a change that affects it alone. */
+    const changeOne = async (): Promise<void> => {
+      const file = join(workDir, `Pulumi.${changed}.yaml`);
+      const text = await readFile(file, "utf8");
+      const edited = text.replace(`clients:monitorCount: "${monitorCount}"`, `clients:monitorCount: "${monitorCount + 1}"`);
+      if (edited === text) throw new Error(`${file} sets no clients:monitorCount of ${monitorCount}:\n${text}`);
+      await writeFile(file, edited);
+    };
+    /** What each stack's result should be in a step: the one changed runs, the others are skipped. */
+    const oneRuns = (ran: string) => (stack: StackReport) => stack.result === (stack.stack === changed ? ran : "skipped");
+    const steps: Array<{ step: string; args: string[]; ok: (stack: StackReport) => boolean; before?: () => Promise<void>; minimum?: number }> = [
+      { step: "up", args: ["up", "--yes"], ok: (stack) => stack.result === "succeeded", minimum: minimum["up"] },
+      { step: "drift", args: ["drift"], ok: (stack) => stack.result === "in sync", minimum: minimum["drift"] },
+      { step: "up, nothing changed", args: ["up", "--yes"], ok: (stack) => stack.result === "skipped" },
+      { step: "preview, 1 changed", args: ["preview"], ok: oneRuns("changes"), before: changeOne },
+      { step: "up, 1 changed", args: ["up", "--yes"], ok: oneRuns("succeeded") },
     ];
     const figures: StepFigures[] = [];
-    for (const { step, args, ok } of steps) {
+    for (const { step, args, ok, before } of steps) {
+      await before?.();
       await admin(emulator, "DELETE", "/requests");
       const started = performance.now();
       const { report } = await fleet([...args, ...options], workDir, env);
       const seconds = (performance.now() - started) / 1000;
-      for (const stack of report.stacks.filter((each) => each.result !== ok)) console.error(`${label} ${step}: ${stack.stack} ${stack.result}: ${stack.error ?? stack.note ?? ""}`);
+      for (const stack of report.stacks.filter((each) => !ok(each))) console.error(`${label} ${step}: ${stack.stack} ${stack.result}: ${stack.error ?? stack.affected ?? stack.note ?? ""}`);
       const log = await admin<RequestLogEntry[]>(emulator, "GET", "/requests");
       const times = log.map((entry) => Date.parse(entry.time));
       figures.push({
@@ -148,9 +170,9 @@ async function round(label: "limited" | "free"): Promise<StepFigures[]> {
         requests: log.length,
         answered: log.filter((entry) => entry.status !== null && entry.status >= 200 && entry.status < 300).length,
         refused: log.filter((entry) => entry.status === 429).length,
-        minimum: minimum[step]!,
+        minimum: steps.find((each) => each.step === step)?.minimum,
         sendingSeconds: times.length < 2 ? 0 : (Math.max(...times) - Math.min(...times)) / 1000,
-        stacksOk: report.stacks.filter((stack) => stack.result === ok).length,
+        stacksOk: report.stacks.filter(ok).length,
       });
       // As it comes, for a long run: the table follows at the end.
       console.error(`${label} ${step}: ${JSON.stringify(figures.at(-1))}`);
@@ -180,7 +202,7 @@ async function main(): Promise<void> {
   for (const row of figures) {
     const atRate = row.fleet === "limited" ? row.requests / rate : undefined;
     console.log(
-      `| ${row.fleet} | ${row.step} | ${row.seconds.toFixed(1)} | ${(row.seconds / stackCount).toFixed(2)} | ${row.requests} | ${row.answered} | ${row.minimum} | ${(row.answered / row.minimum).toFixed(2)}x | ${row.refused} | ${row.sendingSeconds.toFixed(1)} | ` +
+      `| ${row.fleet} | ${row.step} | ${row.seconds.toFixed(1)} | ${(row.seconds / stackCount).toFixed(2)} | ${row.requests} | ${row.answered} | ${row.minimum ?? "-"} | ${row.minimum === undefined ? "-" : `${(row.answered / row.minimum).toFixed(2)}x`} | ${row.refused} | ${row.sendingSeconds.toFixed(1)} | ` +
         `${atRate === undefined ? "-" : atRate.toFixed(1)} | ${atRate === undefined ? "-" : `${(row.seconds / atRate).toFixed(2)}x`} | ${row.stacksOk}/${stackCount} |`,
     );
   }

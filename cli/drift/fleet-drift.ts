@@ -8,7 +8,7 @@
  * judged as before (./stack-findings.ts), the objects no stack manages found in the same lists
  * (./check.ts). The report, its formats and its exit status are those of every fleet verb.
  */
-import { type LocalWorkspace, Stack, type StackSummary, type StepEventMetadata } from "@pulumi/pulumi/automation";
+import { type Deployment, type LocalWorkspace, Stack, type StackSummary, type StepEventMetadata } from "@pulumi/pulumi/automation";
 import { basename } from "node:path";
 import { ApiClient } from "../../provider/http/client.js";
 import { type ProviderSettings, resolveSettings, stackConfigKeyName } from "../../provider/config.js";
@@ -73,7 +73,7 @@ export async function runFleetDrift(options: FleetOptions, project: FleetProject
   const atOnce = stacksAtOnce(options.parallel, targets.clients.length);
   const report: FleetReport = { verb: "drift", project: project.name, parallel: atOnce, interrupted: false, stacks: [] };
   if (options.shard !== undefined) report.shard = formatShard(options.shard);
-  const display = createDisplay(io.stderr, order.map((target) => target.label));
+  const display = createDisplay(io.stderr, order.map((target) => target.label), { json: options.json });
   const stop = new AbortController();
   const onInterrupt = (): void => {
     io.stderr.write("\nInterrupted: no further stack starts.\n");
@@ -100,7 +100,7 @@ export async function runFleetDrift(options: FleetOptions, project: FleetProject
   return exitCodeOf(report);
 }
 
-interface Check {
+export interface Check {
   options: FleetOptions;
   project: FleetProject;
   workspace: LocalWorkspace;
@@ -111,10 +111,14 @@ interface Check {
   atOnce: number;
   /** The address of the run's rate budget, when it has one. */
   budget?: string | undefined;
+  /** false: only the stacks' own objects, not those in their scope that no stack manages (a deploy does nothing about them). */
+  unmanaged?: boolean;
+  /** Each stack's state and pause settings as read, for a caller that judges more than drift from them (cli/fleet/affected/select.ts). */
+  onRead?: (target: StackTarget, state: Deployment, pauses: PauseSettings) => void;
 }
 
 /** The reports of the stacks checked (those Ctrl-C left out are missing). */
-async function checkStacks(order: readonly StackTarget[], check: Check): Promise<StackReport[]> {
+export async function checkStacks(order: readonly StackTarget[], check: Check): Promise<StackReport[]> {
   const { options, display, stop } = check;
   const reports = new Map<string, StackReport>();
   // Reading states and settings is local work (files, or a CLI run each on other backends): --parallel at a time.
@@ -133,10 +137,13 @@ async function checkStacks(order: readonly StackTarget[], check: Check): Promise
         stackSettingsOf(target.project, target.name, target.workspace),
         plainSettingsOf(target.project, target.name),
       ]);
+      const pauses = pauseSettingsFrom(plain);
+      // Before the service's settings are resolved: a stack with none may still be judged on its state.
+      check.onRead?.(target, state, pauses);
       const settings = resolveSettings(source, process.env, stackConfigKeyName(basename(target.name)));
       const stack = await Stack.select(target.name, target.workspace);
       display.update(target.label, { state: "running", step: "reading the service", counts: noChanges(), startedAt });
-      return { target, startedAt, resources: stateResources(state), settings, account: `${settings.apiUrl}\0${settings.apiKey}`, pauses: pauseSettingsFrom(plain), judge: stackFindings(stack, Promise.resolve(plain)) };
+      return { target, startedAt, resources: stateResources(state), settings, account: `${settings.apiUrl}\0${settings.apiKey}`, pauses, judge: stackFindings(stack, Promise.resolve(plain)) };
     } catch (error) {
       reports.set(target.label, failedReport(target, startedAt, error, display));
       return undefined;
@@ -176,7 +183,7 @@ async function checkStacks(order: readonly StackTarget[], check: Check): Promise
         reports.set(target.label, failedReport(target, startedAt, error, display));
       }
     }, stop);
-    if (!stop.aborted) await addUnmanaged(reports, checked, stacks, accounts, check);
+    if (!stop.aborted && check.unmanaged !== false) await addUnmanaged(reports, checked, stacks, accounts, check);
   } finally {
     await Promise.all([...accounts.values()].map(({ api }) => api.close()));
   }

@@ -13,9 +13,18 @@ sharing the API rate budget between them. Uses the Pulumi CLI on PATH and the ba
 logged in to (or PULUMI_BACKEND_URL); secrets providers as for the CLI (PULUMI_CONFIG_PASSPHRASE).
 
 Commands:
-  preview    Show what \`up\` would change in each stack, after reading what the service holds
-  up         Deploy each stack (asks for confirmation in a terminal unless --yes): read what the
-             service holds first (a refresh), then put back what the program declares
+  preview    Show what \`up\` would change in each stack the change affects, after reading what the
+             service holds
+  up         Deploy each stack the change affects (asks for confirmation in a terminal unless
+             --yes): read what the service holds first (a refresh), then put back what the program
+             declares. A stack (a client's or the shared one) is affected when no successful
+             \`fleet up\` of it is recorded (its last run failed or was interrupted); its program
+             files, package.json, lockfile, pulumi-monitoring version, settings file or the shared
+             outputs it reads changed since; its state was written since or holds pending
+             operations; a pause or resume is due in it; or one read of the service for all
+             stacks finds its objects changed. The others run no engine and are listed as skipped
+             with why; --all runs them too. Records are kept on file:// backends; elsewhere every
+             stack runs
   refresh    Record in each stack's state what the service holds now
   destroy    Delete each stack's resources (asks for confirmation in a terminal unless --yes);
              the shared stack goes last, and only when every client stack is destroyed with it
@@ -98,7 +107,8 @@ Options:
                    stale at once when it does not). Use it where runners share a host name but
                    not their processes, as containers may
   --clients DIR    init: the folder of client spec files (default: fleet.clients.dir, else clients)
-  --all            verify: every object of each stack, not only what its last deploy created or changed
+  --all            up/preview: every selected stack, not only those the change affects (below);
+                   verify: every object of each stack, not only what its last deploy created or changed
   --alerts         verify: send each notification channel in scope one test notification
   --timeout DURATION
                    verify: how long to wait for a check's result or a delivery's outcome (default
@@ -142,7 +152,9 @@ stack names that the backend's LIKE match mixes up (c_1 and c-1). A stack anothe
 is reported as \`locked (by user@host, pid N, since TIME)\`; a lock left by a run that died is taken
 over and named in the report (--stale-lock-after). See docs/teams-and-ci.md.
 
-Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise.
+Progress goes to stderr: one line per stack, redrawn in a terminal, one line per change otherwise,
+and a line of the stacks done of all, their pace and the time left (with --json, a JSON event
+{"event":"progress",...} after each stack that ran).
 Exit status: 0 success, 1 a stack failed or was locked (report merge: or a shard sent no report),
 2 bad usage, 3 drift or unmanaged objects found (drift) or an object failed (verify), 130 interrupted.
 Ctrl-C stops starting stacks and cancels running operations; the report names the stacks that were
@@ -201,6 +213,8 @@ export interface FleetOptions {
   reports?: string[];
   /** verify: every object, not only what the last deploy created or changed. */
   verifyAll?: boolean;
+  /** up/preview: every selected client stack, not only those the change affects (cli/fleet/affected/). */
+  all?: boolean;
   /** verify: test each notification channel. */
   alerts?: boolean;
   /** verify: the time limit of a check or a test delivery. */
@@ -340,8 +354,11 @@ export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET
     }
     options.sharedOnly = true;
   }
-  if (values.all !== undefined || values.alerts !== undefined || values.timeout !== undefined || values.junit !== undefined) {
-    if (command !== "verify") throw new UsageError("--all, --alerts, --timeout and --junit go with verify");
+  // --all of up and preview: every stack, affected or not; of verify: every object.
+  const deployAll = values.all !== undefined && (command === "up" || command === "preview");
+  if (deployAll) options.all = values.all;
+  if ((values.all !== undefined && !deployAll) || values.alerts !== undefined || values.timeout !== undefined || values.junit !== undefined) {
+    if (command !== "verify") throw new UsageError("--alerts, --timeout and --junit go with verify; --all with up, preview and verify");
     const timeout = values.timeout === undefined ? undefined : parseDuration("--timeout", values.timeout);
     Object.assign(options, { verifyAll: values.all ?? false, alerts: values.alerts ?? false, ...(timeout === undefined ? {} : { timeoutMs: timeout }), ...(values.junit === undefined ? {} : { junit: values.junit }) });
   }

@@ -21,8 +21,10 @@ export type Verb = "preview" | "up" | "refresh" | "destroy" | "drift";
  * - `locked`: another run was updating the stack (`lock` says who); this run changed nothing.
  * - `interrupted`: it was running when the fleet was interrupted; it may have stopped mid-update.
  * - `not started`: interrupted before its turn, or skipped (`note` says why).
+ * - `skipped`: up and preview, a client stack nothing affected since its last deploy (`note` says
+ *   what was checked; cli/fleet/affected/select.ts); no engine ran for it.
  */
-export type StackResult = "changes" | "no changes" | "succeeded" | "drifted" | "in sync" | "failed" | "locked" | "interrupted" | "not started";
+export type StackResult = "changes" | "no changes" | "succeeded" | "drifted" | "in sync" | "failed" | "locked" | "interrupted" | "not started" | "skipped";
 
 export interface StackReport {
   /** The stack's name; the shared stack is `<project>/<stack>`. */
@@ -41,8 +43,10 @@ export interface StackReport {
   overrides?: PauseHold[];
   /** What a drift check found in the stack's scope that no stack manages. */
   unmanaged?: UnmanagedObject[];
-  /** Why a stack did not start. */
+  /** Why a stack did not start, or was skipped. */
   note?: string;
+  /** up and preview: what affected a client stack that ran (`--all`, or cli/fleet/affected/select.ts's reason). */
+  affected?: string;
   /** Who holds the lock of a `locked` stack. */
   lock?: LockHolder;
   /** Why the lock of a `locked` stack was not taken over: its holder looks alive, or it has no lease. */
@@ -68,6 +72,11 @@ export interface FleetReport {
    * else `in a process per stack` and why.
    */
   programs?: string;
+  /**
+   * up and preview: how the client stacks to run were chosen: `affected` (the others are
+   * `skipped`), `all` (`--all`), or `all: <why>` when they could not be told apart.
+   */
+  selection?: string;
   /** This runner's share of the client stacks (`--shard`), as `I/N`. */
   shard?: string;
   /** report merge: the shares of the split that no report came from. */
@@ -131,12 +140,15 @@ export function mergeReports(files: readonly ReportFile[]): FleetReport {
 
   const stacks = files.flatMap(({ report }) => report.stacks);
   const programs = [...new Set(files.map(({ report }) => report.programs))];
+  // The shards' choice of stacks, when they agree (the shared stack's own run makes none).
+  const selections = [...new Set(files.flatMap(({ report }) => (report.selection === undefined ? [] : [report.selection])))];
   return {
     verb: first.report.verb,
     project: first.report.project,
     parallel: files.reduce((sum, { report }) => sum + report.parallel, 0),
     interrupted: files.some(({ report }) => report.interrupted),
     ...(programs.length === 1 && programs[0] !== undefined ? { programs: programs[0] } : {}),
+    ...(selections.length === 1 ? { selection: selections[0]! } : {}),
     ...(missingShards.length > 0 ? { missingShards } : {}),
     stacks: inRunOrder(first.report.verb, stacks),
   };

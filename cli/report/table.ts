@@ -58,6 +58,16 @@ export function renderTable(report: FleetReport): string {
     lines.push("", "Not started:");
     for (const stack of notStarted) lines.push(`  ${stack.stack}: ${stack.note}`);
   }
+  const affected = report.selection === "affected" ? report.stacks.filter((stack) => stack.affected !== undefined) : [];
+  if (affected.length > 0) {
+    lines.push("", "Run, as the change affects them:");
+    for (const stack of affected) lines.push(`  ${stack.stack}: ${stack.affected}`);
+  }
+  const skipped = report.stacks.filter((stack) => stack.result === "skipped");
+  if (skipped.length > 0) {
+    lines.push("", `Skipped, nothing affected them since their last deploy (--all runs them too): ${skipped.length}`);
+    for (const stack of skipped) lines.push(`  ${stack.stack}: ${stack.note ?? "unaffected"}`);
+  }
   if ((report.missingShards ?? []).length > 0) {
     lines.push("", `No report from shard ${report.missingShards?.join(", ")}: its runner did not finish, so its stacks are not in this table.`);
   }

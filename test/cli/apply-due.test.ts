@@ -3,6 +3,8 @@
  * (test/programs/pauses, whose Pulumi.yaml says `refresh: always`), deployed once at T, two of
  * them with a window from T+1h to T+3h:
  * - at T+30m nothing is due: no state file is written and the service gets no request;
+ * - at T+1h05 `fleet preview` runs a windowed stack, its pause due, and skips one with nothing due
+ *   (cli/fleet/affected/);
  * - at T+1h05 exactly the two windows' pauses are due: the service gets those 2 calls and
  *   nothing else (no refresh, no read: the calls' answers show the outcome), the command prints
  *   "2 requests (minimum 2", exactly those two stacks' states are written, and a change of the
@@ -26,6 +28,7 @@ import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promi
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mapBounded } from "../../provider/concurrency.js";
+import type { FleetReport } from "../../cli/report/fleet.js";
 import { runHere } from "../support/commands.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { leaveKilledRunsLock, tookOverLine } from "../support/killed-run-lock.js";
@@ -105,6 +108,16 @@ describe("fleet apply-due on 20 stacks", () => {
     expect(await emulator.admin.requestLog()).toEqual([]);
     expect(await stateTimes()).toEqual(before);
     expect(stdout).toContain("0 requests (minimum 0: one call per due pause or resume); 20 of 20 stacks had nothing due");
+  }, STEP_MS);
+
+  it("at T+1h05, fleet preview runs the stack whose window has started, judged from its state, and skips one with nothing due", async () => {
+    const { code, stdout, stderr } = await runHere(["fleet", "preview", "--no-refresh", "--json", "--stack", WINDOWED[1]!, "--stack", TEMPLATE, "--cwd", workDir], { ...env, PULUMI_MONITORING_NOW: at(65) });
+    expect(code, stderr).toBe(0);
+    const { stacks } = JSON.parse(stdout) as FleetReport;
+    expect(stacks).toEqual([
+      expect.objectContaining({ stack: WINDOWED[1], result: "changes", affected: "a pause or resume is due now (database upgrade)" }),
+      expect.objectContaining({ stack: TEMPLATE, result: "skipped", note: expect.stringMatching(/^unchanged since its deploy at .*, in sync with the service, nothing due$/) }),
+    ]);
   }, STEP_MS);
 
   it("with two windows started, sends exactly their two pauses, no read, takes over the lock a killed run left, and leaves the program's other change to the next deploy", async () => {

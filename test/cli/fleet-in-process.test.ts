@@ -2,7 +2,8 @@
  * `pulumi-monitoring fleet` running a project's program inside its own process, once per stack:
  * what a program sees must be what it sees under `pulumi up`, where each stack's run has a
  * process to itself. The program here declares no resources, only outputs that report what it saw.
- * Also: an error left unhandled fails only its own stack, Ctrl-C stops cleanly, and type errors
+ * Also: an error left unhandled fails only its own stack, Ctrl-C stops cleanly (and the stack it
+ * stopped runs again at the next deploy, while one nothing affected is skipped), and type errors
  * are reported as `pulumi up` reports them. The fleet runs as a child process, as users run it.
  */
 import { execFile, spawn } from "node:child_process";
@@ -146,10 +147,39 @@ describe("fleet programs inside the fleet process", () => {
   it("agrees with the same program run in a process of its own: nothing to change", async () => {
     // north's program ran beside two others in the fleet process. Had the project's modules not run
     // again for it, its outputs (declarations: 2 or 3) would differ from those of a process of its own.
-    const isolated = await fleet(["preview", "--isolated", "--stack", "north"]);
+    const isolated = await fleet(["preview", "--isolated", "--all", "--stack", "north"]);
     expect(isolated.code, isolated.stderr).toBe(0);
     expect(isolated.report.programs).toBe("in a process per stack: --isolated");
     expect(isolated.report.stacks.map((stack) => [stack.stack, stack.result])).toEqual([["north", "no changes"]]);
+  }, STEP_MS);
+
+  it("runs a stack whose last up was interrupted, though nothing else changed, and skips one nothing affected", async () => {
+    // north deployed above; --all runs it again, and Ctrl-C stops it once its program runs.
+    const started = join(workDir, ".started-again");
+    await mkdir(started);
+    const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--all", "--stack", "north", "--json", "--cwd", workDir], {
+      env: { ...process.env, ...env, INPROCESS_SETTLE_MS: "60000", INPROCESS_STARTED_DIR: started },
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const deadline = Date.now() + STEP_MS / 2;
+    while ((await readdir(started)).length < 1) {
+      if (Date.now() > deadline) throw new Error("north's program never ran");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect((JSON.parse(stdout) as FleetReport).stacks.map((stack) => [stack.stack, stack.result])).toEqual([["north", "interrupted"]]);
+
+    const { code, report, stderr } = await fleet(["preview", "--stack", "north", "--stack", "east"]);
+    expect(code, stderr).toBe(0);
+    expect(report.selection).toBe("affected");
+    // In the project's order. This program declares no object of this package: nothing on the service to compare.
+    expect(report.stacks).toEqual([
+      expect.objectContaining({ stack: "east", result: "skipped", note: expect.stringMatching(/^unchanged since its deploy at .*, no object of this package in its state, nothing due$/) }),
+      expect.objectContaining({ stack: "north", result: "no changes", affected: "no successful deploy recorded (never deployed by the fleet, or its last run failed or was interrupted)" }),
+    ]);
   }, STEP_MS);
 
   it("type-checks the program as `pulumi up` does, failing every stack with the compiler's message", async () => {

@@ -3,8 +3,9 @@
  * and a stack per client made by `fleet init` from a clients/ folder (then made again: unchanged),
  * deployed within one API budget, at once with a second, broken client that fails alone (the
  * programs running inside the fleet); checked for a change made by hand, which `fleet up
- * --no-refresh` leaves (finding nothing to change in the client or the shared stack) and the next
- * `fleet up --isolated` (its program in a process of its own, as `pulumi up` runs it) puts back.
+ * --no-refresh` leaves (finding nothing to change in the client, the shared stack skipped as
+ * nothing affected it) and the next `fleet up --isolated` (its program in a process of its own,
+ * as `pulumi up` runs it) puts back; then which stacks a deploy runs (cli/fleet/affected/).
  * One client beside the broken one is enough to run stacks at once; how many run at a time, how
  * stacks running at once share one budget, and several programs at once in one fleet process are
  * the scheduler's, the budget's and the in-process runner's own tests (test/cli/fleet.test.ts,
@@ -17,13 +18,14 @@
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
 import { type CommandResult, runFleetHere, ServiceView } from "./support.js";
+import { NOTHING_LISTENS } from "../support/nothing-listens.js";
 
 /** Deployed at once with the broken client (--parallel 2). */
 const CLIENTS = ["client01"];
@@ -153,11 +155,17 @@ describe("fleet over examples/agency", () => {
 
   it("up --no-refresh leaves the hand change and finds nothing else to change; up puts it back, as it reads the service first, with --isolated in a process of its own", async () => {
     const [monitor] = await monitorsOf("client01");
-    // The shared stack runs too: nothing to change in it either.
+    // The shared stack, unchanged since its deploy and in sync with the service, is skipped.
     const kept = await fleetReport("up", "--no-refresh", "--yes", "--stack", "client01");
     expect(kept.code, kept.stderr).toBe(0);
     const unchanged = { result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } };
-    expect(kept.report.stacks).toEqual([SHARED, "client01"].map((stack) => expect.objectContaining({ stack, ...unchanged })));
+    expect(kept.report.stacks).toEqual([
+      expect.objectContaining({ stack: SHARED, result: "skipped", note: expect.stringMatching(/^unchanged since its deploy at /) }),
+      expect.objectContaining({ stack: "client01", ...unchanged }),
+    ]);
+    // Its program and settings are as deployed: the fleet's one read of the service found the hand change, which made it run.
+    expect(kept.report.selection).toBe("affected");
+    expect(kept.report.stacks[1]?.affected).toBe("its objects differ on the service: Monitor client01-root changed");
     expect((await monitorsOf("client01"))[0]).toMatchObject({ id: monitor?.id, name: "Renamed by hand" });
 
     const { code, report, stderr } = await fleetReport("up", "--isolated", "--yes", "--no-shared", "--stack", "client01");
@@ -172,4 +180,74 @@ describe("fleet over examples/agency", () => {
     const recorded = state.checkpoint.latest.resources.filter((resource) => resource.outputs?.["name"] !== undefined && resource.outputs["url"] !== undefined);
     expect(recorded.map((resource) => resource.outputs?.["name"])).toEqual(["client01.example.com/"]);
   }, FLEET_STEP_MS);
+
+  describe("a deploy runs the stacks the change affects", () => {
+    /** The updates the file backend recorded for client01, one history file each. */
+    const updatesOf = async (stack: string) => (await readdir(join(workDir, ".state", ".pulumi", "history", "agency", stack)).catch(() => [] as string[])).filter((file) => file.endsWith(".history.json")).length;
+    const client01 = (report: FleetReport) => report.stacks.find((stack) => stack.stack === "client01");
+
+    it("skips a stack nothing affected since its last deploy, running no engine for it and writing nothing, and says why; preview chooses alike", async () => {
+      const updates = await updatesOf("client01");
+      await emulator.admin.clearRequestLog();
+      const up = await fleetReport("up", "--yes", "--no-shared");
+      expect(up.code, up.stderr).toBe(0);
+      expect(up.report.selection).toBe("affected");
+      expect(client01(up.report)).toMatchObject({ result: "skipped", note: expect.stringMatching(/^unchanged since its deploy at \d{4}-\d\d-\d\dT[\d:.]+Z, in sync with the service, nothing due$/) });
+      expect(up.stderr).toMatch(/^client01\s+skipped: unchanged since its deploy at/m);
+      expect(await updatesOf("client01")).toBe(updates);
+      // The one read of the service: lists and reads, not one write.
+      const requests = await emulator.admin.requestLog();
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.filter((entry) => entry.method !== "GET")).toEqual([]);
+
+      const preview = await fleetReport("preview", "--no-shared");
+      expect(preview.code, preview.stderr).toBe(0);
+      expect(client01(preview.report)).toMatchObject({ result: "skipped" });
+      const table = await fleet("preview", "--no-shared");
+      expect(table.stdout).toMatch(/^client01 .* skipped$/m);
+      expect(table.stdout).toMatch(/^Skipped, nothing affected them since their last deploy \(--all runs them too\): 1\n {2}client01: unchanged since its deploy at /m);
+    }, FLEET_STEP_MS);
+
+    it("--all runs every stack", async () => {
+      const { code, report, stderr } = await fleetReport("preview", "--all", "--no-shared");
+      expect(code, stderr).toBe(0);
+      expect(report.selection).toBe("all");
+      expect(client01(report)).toMatchObject({ result: "no changes", affected: "--all" });
+    }, FLEET_STEP_MS);
+
+    it("runs a stack whose settings file changed", async () => {
+      await writeFile(join(workDir, "clients", "client01.yaml"), clientSpec("client01").replace("path: /", "path: /status"));
+      expect((await fleet("init")).stdout).toMatch(/^client01\s+updated$/m);
+      const { code, report, stderr } = await fleetReport("preview", "--no-shared");
+      expect(code, stderr).toBe(0);
+      expect(client01(report)).toMatchObject({ result: "changes", affected: "its settings file changed" });
+      // Back as deployed: skipped again.
+      await writeFile(join(workDir, "clients", "client01.yaml"), clientSpec("client01"));
+      await fleet("init");
+      expect(client01((await fleetReport("preview", "--no-shared")).report)?.result).toBe("skipped");
+    }, FLEET_STEP_MS);
+
+    it("runs every stack when the program changed", async () => {
+      const program = await readFile(join(workDir, "index.ts"), "utf8");
+      await appendFile(join(workDir, "index.ts"), "// a comment is a change of the program's files\n");
+      try {
+        const { code, report, stderr } = await fleetReport("preview", "--no-shared");
+        expect(code, stderr).toBe(0);
+        expect(client01(report)).toMatchObject({ result: "no changes", affected: "its program, package.json, lockfile or pulumi-monitoring version changed" });
+      } finally {
+        await writeFile(join(workDir, "index.ts"), program);
+      }
+    }, FLEET_STEP_MS);
+
+    it("runs a stack whose last run failed, though nothing else changed", async () => {
+      const closed = `${NOTHING_LISTENS}/v1`;
+      const failed = await runFleetHere(["up", "--yes", "--no-shared", "--json", "--cwd", workDir], { ...env, MONITORING_API_URL: closed });
+      expect(failed.code, failed.stderr).toBe(1);
+      // The fleet's read of the service failed first, which made it run: it failed on the same URL.
+      expect(client01(JSON.parse(failed.stdout) as FleetReport)).toMatchObject({ result: "failed", affected: expect.stringMatching(/^its check against the service failed: /) });
+      const { code, report, stderr } = await fleetReport("preview", "--no-shared");
+      expect(code, stderr).toBe(0);
+      expect(client01(report)).toMatchObject({ result: "no changes", affected: "no successful deploy recorded (never deployed by the fleet, or its last run failed or was interrupted)" });
+    }, FLEET_STEP_MS);
+  });
 });

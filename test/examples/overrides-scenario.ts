@@ -115,16 +115,20 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
 
     it("runner B's `fleet up` at +10 min keeps it paused (no write to it) and applies the other monitor's change", async () => {
       await (await workspace("b")).setConfig(STACK, "resources", { value: declared("Api v2") });
-      const { code, stderr, writes } = await run("b", 10, ["fleet", "up", "--yes"]);
+      const { code, stdout, stderr, writes } = await run("b", 10, ["fleet", "up", "--yes"]);
       expect(code, stderr).toBe(0);
       expect(writes).toEqual([`PATCH /monitors/${ids.api}`]);
+      // A file backend keeps the record of each stack's last fleet deploy (cli/fleet/affected/), which tells what changed since.
+      if (backend === "file") expect(stdout).toContain(`Run, as the change affects them:\n  ${STACK}: its settings file changed\n`);
       expect(await paused("web")).toBe(true);
     }, STEP_MS);
 
     it("runner B's `fleet up` at +2h05, after the end, resumes it with one write and drops the record", async () => {
-      const { code, stderr, writes } = await run("b", 125, ["fleet", "up", "--yes"]);
+      const { code, stdout, stderr, writes } = await run("b", 125, ["fleet", "up", "--yes"]);
       expect(code, stderr).toBe(0);
       expect(writes).toEqual([`POST /monitors/${ids.web}/resume`]);
+      // Nothing but time changed since the deploy at +10: the resume due is what made the stack run.
+      if (backend === "file") expect(stdout).toContain(`Run, as the change affects them:\n  ${STACK}: a pause or resume is due now (`);
       expect(await paused("web")).toBe(false);
       expect((await listed("b", 126, ["overrides", "--stack", STACK])).overrides).toEqual([]);
     }, STEP_MS);

@@ -33,6 +33,10 @@ import { runBounded, type Settled } from "../../../provider/concurrency.js";
 import { formatShard } from "../runners/shard.js";
 import { type FleetTargets, type StackTarget, withSharedBudget } from "../targets.js";
 import { FLEET_BUDGET_ENV } from "../../../provider/fleet-budget.js";
+import { type Fingerprint, sharedValuesOf } from "../affected/fingerprint.js";
+import { type DeployRecords, deployRecordsOf } from "../affected/records.js";
+import { recordPath, selectAffected, stateTimeOf } from "../affected/select.js";
+import { stackState } from "../../drift/stack-state.js";
 
 /** A stack of the run, with its program when that runs in the fleet's process. */
 interface Target extends StackTarget {
@@ -59,6 +63,12 @@ export class FleetRun {
   #stopWaiting: () => void = () => {};
   #interrupts = 0;
   #display: Display | undefined;
+  /** The records of successful deploys (../affected/records.ts), on backends that keep them. */
+  #records: DeployRecords | undefined;
+  /** Each stack's fingerprint now, for the record of its up. */
+  #fingerprints = new Map<string, Fingerprint>();
+  /** What affected each stack that runs. */
+  readonly #because = new Map<string, string>();
 
   constructor(
     private readonly options: FleetOptions,
@@ -94,14 +104,14 @@ export class FleetRun {
     if (runner !== undefined) report.programs = runner.inProcess ? "in the fleet process" : `in a process per stack: ${runner.reason}`;
 
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
-    this.#display = createDisplay(this.io.stderr, order.map((target) => target.label));
+    this.#display = createDisplay(this.io.stderr, order.map((target) => target.label), { json: this.options.json });
     // One budget for the whole run (the runners of a split each have their share): the stacks'
     // providers, and this process's own API calls for programs run in it, learn its address from
     // the environment that the Pulumi CLI and its dynamic provider host inherit.
     const { use } = await withSharedBudget(targets.budget, async (budget) => {
       const restoreBudget = budget === undefined ? undefined : setEnvironment(FLEET_BUDGET_ENV, budget);
       try {
-        await this.#runPhases(report, order, clients, atOnce, shared, sharedSource, sharedBlocker);
+        await this.#runPhases(report, order, clients, atOnce, shared, sharedSource, sharedBlocker, budget);
       } finally {
         restoreBudget?.();
       }
@@ -120,9 +130,12 @@ export class FleetRun {
     shared: Target | undefined,
     sharedSource: Target | undefined,
     sharedBlocker: string | undefined,
+    budget: string | undefined,
   ): Promise<void> {
     const runConfig = await createRunConfigDir();
-    if (MUTATING.has(this.verb)) this.#lockStore = await openLockStore(await backendUrlOf(this.project, this.workspace)).catch(() => undefined);
+    const backendUrl = await backendUrlOf(this.project, this.workspace);
+    if (MUTATING.has(this.verb)) this.#lockStore = await openLockStore(backendUrl).catch(() => undefined);
+    if (this.verb === "up" || this.verb === "destroy" || this.verb === "preview") this.#records = deployRecordsOf(backendUrl);
     const noMoreStarts = AbortSignal.any([this.#stopStarting.signal, this.#settingFailed.signal]);
     const onInterrupt = (): void => this.#interrupt();
     this.io.signals.on("SIGINT", onInterrupt);
@@ -132,8 +145,13 @@ export class FleetRun {
         this.#finished.set(target.label, stackReport);
         return stackReport;
       };
-      const runClients = async (sharedConfig?: ConfigMap): Promise<StackReport[]> =>
-        this.#settle(clients, await runBounded(clients, atOnce, (target) => execute(target, sharedConfig), noMoreStarts));
+      const runClients = async (sharedConfig?: ConfigMap): Promise<StackReport[]> => {
+        const { run, skipped } = await this.#choose(report, clients, sharedConfig, budget, noMoreStarts);
+        const ran = this.#settle(run, await runBounded(run, atOnce, (target) => execute(target, sharedConfig), noMoreStarts));
+        // The report keeps the project's order, skipped stacks among those that ran.
+        const byLabel = new Map([...ran, ...skipped].map((stack) => [stack.stack, stack]));
+        return clients.map((target) => byLabel.get(target.label)!);
+      };
 
       const phases = (async (): Promise<void> => {
         if (this.verb === "destroy") {
@@ -142,7 +160,9 @@ export class FleetRun {
           return;
         }
         if (shared !== undefined) {
-          report.stacks.push(...this.#settle([shared], await runBounded([shared], 1, (target) => execute(target), noMoreStarts)));
+          // Judged as a client is, on its own program and settings: it reads no shared outputs.
+          const { run, skipped } = await this.#choose(report, [shared], undefined, budget, noMoreStarts);
+          report.stacks.push(...skipped, ...this.#settle(run, await runBounded(run, 1, (target) => execute(target), noMoreStarts)));
         }
         report.stacks.push(...(await runClients(sharedSource !== undefined && RUNS_PROGRAM.has(this.verb) ? await this.#sharedConfig(sharedSource) : undefined)));
       })();
@@ -155,6 +175,46 @@ export class FleetRun {
       await this.#lockStore?.close().catch(() => undefined);
     }
     report.interrupted = this.#interrupts > 0;
+  }
+
+  /**
+   * up and preview: the stacks of one project (the clients, or the shared stack) this run runs,
+   * the others reported skipped with why (../affected/select.ts); every stack under `--all`, and
+   * where the backend keeps no records of deploys. Each stack's fingerprint is kept for the record
+   * its successful up writes.
+   */
+  async #choose(report: FleetReport, clients: readonly Target[], sharedConfig: ConfigMap | undefined, budget: string | undefined, stop: AbortSignal): Promise<{ run: Target[]; skipped: StackReport[] }> {
+    if (!RUNS_PROGRAM.has(this.verb) || clients.length === 0) return { run: [...clients], skipped: [] };
+    const records = this.#records;
+    if (records === undefined) {
+      report.selection = "all: this backend keeps no records of deploys (file:// backends do), so every stack runs";
+      return { run: [...clients], skipped: [] };
+    }
+    const all = this.options.all === true;
+    let selection;
+    try {
+      selection = await selectAffected(clients, { options: this.options, project: this.project, records, sharedValues: await sharedValuesOf(sharedConfig), all, budget, stop });
+    } catch (error) {
+      // What cannot be judged runs: a stack skipped wrongly is the one mistake this must not make.
+      report.selection = `all: the stacks affected could not be told (${commandErrorMessage(error)})`;
+      return { run: [...clients], skipped: [] };
+    }
+    report.selection = all ? "all" : "affected";
+    for (const [label, fingerprint] of selection.fingerprints) this.#fingerprints.set(label, fingerprint);
+    const run: Target[] = [];
+    const skipped: StackReport[] = [];
+    for (const { target, affected, reason } of selection.judged) {
+      if (affected) {
+        this.#because.set(target.label, reason);
+        run.push(target);
+        continue;
+      }
+      this.#display?.update(target.label, { state: "skipped", note: reason });
+      const stackReport: StackReport = { stack: target.label, role: target.role, result: "skipped", counts: noChanges(), durationMs: 0, note: reason };
+      this.#finished.set(target.label, stackReport);
+      skipped.push(stackReport);
+    }
+    return { run, skipped };
   }
 
   async #confirmed(clientCount: number, shared: Target | undefined): Promise<boolean> {
@@ -218,7 +278,15 @@ export class FleetRun {
     const abort = new AbortController();
     const takenOver: TakenOverLock[] = [];
     let lockNote: string | undefined;
-    const base = (): Pick<StackReport, "stack" | "role" | "takenOver"> => ({ stack: target.label, role: target.role, ...(takenOver.length > 0 ? { takenOver } : {}) });
+    const because = this.#because.get(target.label);
+    const base = (): Pick<StackReport, "stack" | "role" | "takenOver" | "affected"> => ({
+      stack: target.label,
+      role: target.role,
+      ...(because === undefined ? {} : { affected: because }),
+      ...(takenOver.length > 0 ? { takenOver } : {}),
+    });
+    // A stack's record of its last successful up goes when an up or destroy of it starts, and an up that succeeds writes it again.
+    const records = this.verb === "up" || this.verb === "destroy" ? this.#records : undefined;
     let stack: Stack | undefined;
     /** An operation of this run was started on the stack: only then may an interrupted one be left to cancel. */
     let operated = false;
@@ -248,6 +316,7 @@ export class FleetRun {
           const recover = afterTakeover && (this.verb === "up" || this.verb === "destroy");
           const operation = abortOnceListening(abort.signal);
           try {
+            await records?.drop(recordPath(target));
             operated = true;
             await operate(selected, this.verb, {
               onEvent: (event) => {
@@ -270,6 +339,9 @@ export class FleetRun {
         if (error instanceof StackLockedError) lockNote = error.why;
         throw error;
       });
+      const fingerprint = this.#fingerprints.get(target.label);
+      // A record not written costs the next run this stack's run, nothing worse: no failure for it.
+      if (records !== undefined && this.verb === "up" && fingerprint !== undefined) await this.#record(records, target, fingerprint).catch(() => undefined);
       const counts = events.summary ?? events.counts;
       const result = this.verb === "preview" ? (hasChanges(counts) ? "changes" : "no changes") : "succeeded";
       const durationMs = Date.now() - startedAt;
@@ -297,6 +369,12 @@ export class FleetRun {
     } finally {
       this.#running.delete(target.label);
     }
+  }
+
+  /** Records the up that succeeded, with the time its state now has: a later write by another run makes the stack affected again. */
+  async #record(records: DeployRecords, target: Target, fingerprint: Fingerprint): Promise<void> {
+    const state = await stackState(target.workspace, target.project.name, target.name, await backendUrlOf(target.project, target.workspace));
+    await records.write(recordPath(target), { fingerprint, stateTime: stateTimeOf(state), deployedAt: new Date().toISOString() });
   }
 
   #lockPolicy(): LockPolicy {
