@@ -36,7 +36,7 @@ import { FLEET_BUDGET_ENV } from "../../../provider/fleet-budget.js";
 import { type Fingerprint, sharedValuesOf } from "../affected/fingerprint.js";
 import { type DeployRecords, deployRecordsOf } from "../affected/records.js";
 import { recordPath, selectAffected, stateTimeOf } from "../affected/select.js";
-import { stackState } from "../../drift/stack-state.js";
+import { stackState } from "../runners/stack-state.js";
 
 /** A stack of the run, with its program when that runs in the fleet's process. */
 interface Target extends StackTarget {
