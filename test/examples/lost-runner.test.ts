@@ -15,7 +15,7 @@
  * (Locks of live runs, of other hosts and without leases: test/cli/fleet-locks.test.ts; a wrong
  * key and an answer that is not JSON: test/http/settings-failures.test.ts.)
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { killSession } from "../support/kill-session.js";
+import { runKilledWhen } from "../support/kill-session.js";
 import { NOTHING_LISTENS } from "../support/nothing-listens.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testPassphrase } from "../support/pulumi.js";
@@ -130,33 +130,20 @@ async function killMidway(requests: readonly (readonly [method: string, path: st
   const faults = await Promise.all(requests.map(([method, path]) => emulator.admin.injectFault({ method, path, latency_ms: HELD_MS })));
   // Its temporary files in `dir`, which afterAll removes: a killed runner cleans up nothing.
   const temporary = await mkdtemp(join(dir, "tmp-"));
-  const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", "up", "--yes", "--no-refresh", "--parallel", String(RUNNING.length), "--cwd", dir, ...stackOptions(RUNNING)], {
-    env: runnerEnv({ TMPDIR: temporary }),
-    detached: true,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const held = async (): Promise<boolean> => {
+    const active = await emulator.admin.faults();
+    return faults.every((fault, index) => (active.find((other) => other.id === fault.id)?.fired ?? 0) >= (requests[index]?.[2] ?? 1));
+  };
   try {
-    const deadline = Date.now() + STEP_MS / 2;
-    const held = async (): Promise<boolean> => {
-      const active = await emulator.admin.faults();
-      return faults.every((fault, index) => (active.find((other) => other.id === fault.id)?.fired ?? 0) >= (requests[index]?.[2] ?? 1));
-    };
-    while (!(await held())) {
-      if (Date.now() > deadline) throw new Error(`the fleet never sent ${JSON.stringify(requests)}: ${JSON.stringify(await emulator.admin.faults())} ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const args = ["fleet", "up", "--yes", "--no-refresh", "--parallel", String(RUNNING.length), "--cwd", dir, ...stackOptions(RUNNING)];
+    await runKilledWhen(join(repoRoot, "dist/cli/main.js"), args, runnerEnv({ TMPDIR: temporary }), held, STEP_MS / 2);
   } finally {
-    await killSession(child.pid ?? 0);
-    await exited;
     await emulator.admin.clearFaults();
   }
-  const held = requests.reduce((sum, [, , count]) => sum + count, 0);
+  const heldCount = requests.reduce((sum, [, , count]) => sum + count, 0);
   const completedBy = Date.now() + 2 * HELD_MS;
-  while ((await emulator.admin.requestLog()).filter((entry) => entry.fault === "latency").length < held) {
-    if (Date.now() > completedBy) throw new Error(`the service did not complete the ${held} requests held when the runner died`);
+  while ((await emulator.admin.requestLog()).filter((entry) => entry.fault === "latency").length < heldCount) {
+    if (Date.now() > completedBy) throw new Error(`the service did not complete the ${heldCount} requests held when the runner died`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

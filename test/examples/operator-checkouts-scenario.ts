@@ -16,13 +16,12 @@
  * the one override.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { spawn } from "node:child_process";
 import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exportedState } from "../../cli/project/state.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
-import { killSession } from "../support/kill-session.js";
+import { runKilledWhen } from "../support/kill-session.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
 import { repoRoot, testCli } from "../support/pulumi.js";
 import { type CommandResult, runHere, runnerEnvironment } from "./support.js";
@@ -181,22 +180,11 @@ export function describeOperatorCheckouts({ profile, backend, cases = CASES }: {
       const before = await resources();
       const held = await emulator.admin.injectFault({ method: "POST", path: `/monitors/${ids["web"]}/pause`, latency_ms: 3_000 });
       await emulator.admin.clearRequestLog();
-      const child = spawn(process.execPath, [join(repoRoot, "dist/cli/main.js"), "pause", "web", "--for", "1h", "--reason", "INC-12", "--stack", STACK, "--cwd", deployDir], {
-        env: { ...process.env, ...runnerEnv("killed"), PULUMI_MONITORING_NOW: at(40) },
-        detached: true,
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      let stderr = "";
-      child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const exited = new Promise((resolve) => child.once("exit", resolve));
       try {
-        for (let tries = 0; ((await emulator.admin.faults()).find((fault) => fault.id === held.id)?.fired ?? 0) < 1; tries++) {
-          if (tries > 600) throw new Error(`the killed runner's pause never reached the service: ${stderr}`);
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        const reached = async () => ((await emulator.admin.faults()).find((fault) => fault.id === held.id)?.fired ?? 0) >= 1;
+        const args = ["pause", "web", "--for", "1h", "--reason", "INC-12", "--stack", STACK, "--cwd", deployDir];
+        await runKilledWhen(join(repoRoot, "dist/cli/main.js"), args, { ...process.env, ...runnerEnv("killed"), PULUMI_MONITORING_NOW: at(40) }, reached, 30_000);
       } finally {
-        await killSession(child.pid ?? 0);
-        await exited;
         await emulator.admin.clearFaults();
       }
       // The service completes the call its client went away from; the state records nothing of it.

@@ -3,6 +3,7 @@
  * session a test started `detached`, the command, the Pulumi CLIs and their plugins (which the CLI
  * starts in process groups of their own), killed with SIGKILL.
  */
+import { spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 
 /**
@@ -32,3 +33,25 @@ export async function killSession(session: number): Promise<void> {
   }
 }
 
+
+/**
+ * Runs `pulumi-monitoring <args>` as users run it (`node dist/cli/main.js`), in a session of its
+ * own, and kills all of it with SIGKILL once `due()` says the moment has come (the requests it
+ * must die during are held by the service): a runner that dies mid-command. Fails with what the
+ * command printed when the moment never comes within `withinMs`.
+ */
+export async function runKilledWhen(cliMain: string, args: readonly string[], env: NodeJS.ProcessEnv, due: () => Promise<boolean>, withinMs: number): Promise<void> {
+  const child = spawn(process.execPath, [cliMain, ...args], { env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  try {
+    for (const deadline = Date.now() + withinMs; !(await due()); ) {
+      if (Date.now() > deadline) throw new Error(`pulumi-monitoring ${args.join(" ")} never reached the moment it was to be killed at: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await killSession(child.pid ?? 0);
+    await exited;
+  }
+}
