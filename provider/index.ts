@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { definitionOf } from "../schema/index.js";
 import { check } from "./check.js";
 import { apiClientFor as sharedApiClient } from "./clients.js";
-import { CONFIG_NAMESPACE, type ConfigKeyName, type ConfigSource, dryRunEnabled, handPauses, offeredRegions, recordedConfigKeyName, resolveSettings, stackConfigKeyName } from "./config.js";
+import { CONFIG_NAMESPACE, type ConfigKeyName, type ConfigSource, dryRunEnabled, handPauses, offeredRegions, recordedConfigKeyName, stackConfigKeyName } from "./config.js";
 import { RunInstant } from "./run-instant.js";
 import { diff } from "./diff.js";
 import { DryRunBatcher, withDryRun } from "./dry-run.js";

@@ -20,7 +20,7 @@ import { readMembers } from "../../provider/monitor-set.js";
 import { type PauseSettings, withMemberPauses, withPauses } from "../../provider/pauses.js";
 import type { Listed } from "../../provider/reader.js";
 import type { AccountLists } from "./account-lists.js";
-import { SECRET, shortType } from "./changes.js";
+import { SECRET } from "./changes.js";
 import { type RecordedResource as StateResource } from "../project/state.js";
 import { kindOfTypeToken } from "../../schema/type-token.js";
 

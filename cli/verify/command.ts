@@ -6,18 +6,14 @@
  */
 import { type LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { appendFile, writeFile } from "node:fs/promises";
-import { basename, resolve } from "node:path";
-import { resolveSettings, stackConfigKeyName } from "../../provider/config.js";
-import { FleetBudgetClient } from "../../provider/fleet-budget.js";
-import { ApiClient } from "../../provider/http/client.js";
+import { resolve } from "node:path";
 import { parseDuration } from "../command/args.js";
 import { defineCommand } from "../command/command.js";
 import { EXIT } from "../command/exit.js";
 import type { CommandIO } from "../command/io.js";
-import { limiterWithin } from "../fleet/runners/budget.js";
+import { type StackService, stackService } from "../fleet/service.js";
 import { commandErrorMessage } from "../project/errors.js";
 import { type FleetProject, readProject } from "../project/project.js";
-import { stackSettingsOf } from "../project/settings.js";
 import { exportedState, stateResources } from "../project/state.js";
 import { chosenStack, STACK_OPTIONS } from "../project/stack.js";
 import { fleetWorkspace } from "../project/workspace.js";
@@ -106,14 +102,14 @@ export async function publishVerifyReport(report: VerifyReport, output: { json: 
  */
 export async function verifyStack(workspace: LocalWorkspace, project: FleetProject, name: string, label: string, settings: VerifySettings, budget?: string): Promise<StackVerification> {
   const scope = settings.all ? "all" : "last deploy";
-  let api: ApiClient | undefined;
-  let limiter: ReturnType<typeof limiterWithin> | undefined;
+  let service: StackService | undefined;
   try {
     const stack = await Stack.select(name, workspace);
-    const [state, history, config] = await Promise.all([
+    // The service as the stack's configuration names it now, its refusals naming the stack.
+    const [state, history, opened] = await Promise.all([
       exportedState(workspace, name),
       settings.all ? Promise.resolve([]) : stack.history(20, 1, false),
-      stackSettingsOf(project, name, workspace),
+      stackService(project, name, workspace, budget).then((opened) => (service = opened)),
     ]);
     const resources = stateResources(state);
     const window = settings.all ? undefined : lastDeploy(history);
@@ -125,16 +121,11 @@ export async function verifyStack(workspace: LocalWorkspace, project: FleetProje
     if (untested > 0) notes.push(`${untested} notification channel(s) not tested: --alerts sends each one test notification.`);
     if (targets.length === 0) return { stack: label, scope, entries: [], ...(notes.length > 0 ? { notes } : {}) };
 
-    // Named with the stack, so that a refused key says whose configuration holds it.
-    const { apiUrl, maxRequestsPerSecond, ...options } = resolveSettings(config, process.env, stackConfigKeyName(basename(name)));
-    limiter = limiterWithin(budget, maxRequestsPerSecond);
-    api = new ApiClient({ baseUrl: apiUrl, ...options, rateLimiter: limiter });
-    const entries = await verifyTargets(api, targets, allMonitors(resources), settings);
+    const entries = await verifyTargets(opened.api, targets, allMonitors(resources), settings);
     return { stack: label, scope, entries, ...(notes.length > 0 ? { notes } : {}) };
   } catch (error) {
     return { stack: label, scope, entries: [], error: commandErrorMessage(error) };
   } finally {
-    await api?.close();
-    if (limiter instanceof FleetBudgetClient) limiter.close();
+    await service?.close();
   }
 }
