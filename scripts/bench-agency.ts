@@ -11,10 +11,13 @@
  *  - `up` of the new stacks (the fleet's setup, and a figure of its own);
  *  - `drift`, clean: `fleet drift` of the fleet as deployed (exit 0 expected);
  *  - `up, nothing changed`: `fleet up` again, every stack expected skipped (cli/fleet/affected/:
- *    the records of the deploys read, and the fleet's one read of the service, no engine run);
+ *    the records of the deploys read, and the fleet's one read of the service, no engine run):
+ *    the minimum of a clean drift, which that read is;
  *  - `preview, 1 changed` and `up, 1 changed`: the first stack's settings changed (one monitor
  *    more), that stack expected to run and every other one skipped. Their minimum is not the
- *    spec's alone (what a refresh and a deploy of the one stack read besides): shown as `-`.
+ *    spec's alone (what a refresh and a deploy of the one stack read besides): shown as `-`;
+ *  - `apply-due, nothing due`: the job that runs every 15 minutes, finding nothing due;
+ *  - `destroy` of every stack.
  *
  * The stacks are made without a CLI run each: one `pulumi stack init`, whose settings file (its
  * encryption salt) every other stack copies, and an empty checkpoint per stack in the file backend,
@@ -29,7 +32,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../emulator/index.js";
-import type { FleetReport, StackReport } from "../cli/report/fleet.js";
+import type { StackReport } from "../cli/report/fleet.js";
 
 const repoRoot = join(__dirname, "..", "..");
 const { values } = parseArgs({
@@ -60,13 +63,19 @@ const pages = (count: number): number => Math.max(1, Math.ceil(count / 250));
  *    channels and the 4 other kinds that live in clients; the clients' own list), each client's
  *    share links (the spec lists them only per client), and each monitor's channels (the spec reads
  *    a monitor's associations only from their endpoint). One stack alone: its client's lists
- *    instead, the client by id.
+ *    instead, the client by id;
+ *  - apply-due with nothing due: none (the states alone say nothing is due);
+ *  - destroy: 1 request per object (a DELETE; the client, which the service cannot delete, is
+ *    archived), a monitor's attachments going with it.
  */
 function minimums(stacks: number, monitors: number): Record<string, number> {
   const perStack = stacks * (1 + monitors);
   const accountLists = stacks === 1 ? 6 + 1 : pages(stacks * monitors) + pages(stacks) + 4 + pages(stacks);
-  return { up: stacks * (2 + 2 * monitors), drift: accountLists + perStack };
+  return { up: stacks * (2 + 2 * monitors), drift: accountLists + perStack, destroy: stacks * (2 + monitors) };
 }
+
+/** A stack's line in a report: the fleet's (cli/report/fleet.ts), or apply-due's, which has a stack and a result too. */
+type StackLine = Pick<StackReport, "stack" | "error" | "affected" | "note"> & { result: string };
 
 interface StepFigures {
   fleet: "limited" | "free";
@@ -82,11 +91,11 @@ interface StepFigures {
   stacksOk: number;
 }
 
-function fleet(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; report: FleetReport }> {
+function fleet(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; report: { stacks: StackLine[] } }> {
   return new Promise((resolve, reject) =>
     execFile(process.execPath, [join(repoRoot, "dist/cli/main.js"), "fleet", ...args, "--json", "--cwd", cwd], { cwd, env, maxBuffer: 1 << 30 }, (error, stdout, stderr) => {
       try {
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, report: JSON.parse(stdout) as FleetReport });
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, report: JSON.parse(stdout) as { stacks: StackLine[] } });
       } catch {
         reject(new Error(`fleet ${args.join(" ")} wrote no report: ${error?.message ?? ""}\n${stderr}`));
       }
@@ -145,13 +154,15 @@ async function round(label: "limited" | "free"): Promise<StepFigures[]> {
       await writeFile(file, edited);
     };
     /** What each stack's result should be in a step: the one changed runs, the others are skipped. */
-    const oneRuns = (ran: string) => (stack: StackReport) => stack.result === (stack.stack === changed ? ran : "skipped");
-    const steps: Array<{ step: string; args: string[]; ok: (stack: StackReport) => boolean; before?: () => Promise<void>; minimum?: number }> = [
+    const oneRuns = (ran: string) => (stack: StackLine) => stack.result === (stack.stack === changed ? ran : "skipped");
+    const steps: Array<{ step: string; args: string[]; ok: (stack: StackLine) => boolean; before?: () => Promise<void>; minimum?: number }> = [
       { step: "up", args: ["up", "--yes"], ok: (stack) => stack.result === "succeeded", minimum: minimum["up"] },
       { step: "drift", args: ["drift"], ok: (stack) => stack.result === "in sync", minimum: minimum["drift"] },
-      { step: "up, nothing changed", args: ["up", "--yes"], ok: (stack) => stack.result === "skipped" },
+      { step: "up, nothing changed", args: ["up", "--yes"], ok: (stack) => stack.result === "skipped", minimum: minimum["drift"] },
       { step: "preview, 1 changed", args: ["preview"], ok: oneRuns("changes"), before: changeOne },
       { step: "up, 1 changed", args: ["up", "--yes"], ok: oneRuns("succeeded") },
+      { step: "apply-due, nothing due", args: ["apply-due"], ok: (stack) => stack.result === "nothing due", minimum: 0 },
+      { step: "destroy", args: ["destroy", "--yes"], ok: (stack) => stack.result === "succeeded", minimum: minimum["destroy"] },
     ];
     const figures: StepFigures[] = [];
     for (const { step, args, ok, before } of steps) {
@@ -202,7 +213,7 @@ async function main(): Promise<void> {
   for (const row of figures) {
     const atRate = row.fleet === "limited" ? row.requests / rate : undefined;
     console.log(
-      `| ${row.fleet} | ${row.step} | ${row.seconds.toFixed(1)} | ${(row.seconds / stackCount).toFixed(2)} | ${row.requests} | ${row.answered} | ${row.minimum ?? "-"} | ${row.minimum === undefined ? "-" : `${(row.answered / row.minimum).toFixed(2)}x`} | ${row.refused} | ${row.sendingSeconds.toFixed(1)} | ` +
+      `| ${row.fleet} | ${row.step} | ${row.seconds.toFixed(1)} | ${(row.seconds / stackCount).toFixed(2)} | ${row.requests} | ${row.answered} | ${row.minimum ?? "-"} | ${row.minimum === undefined || row.minimum === 0 ? "-" : `${(row.answered / row.minimum).toFixed(2)}x`} | ${row.refused} | ${row.sendingSeconds.toFixed(1)} | ` +
         `${atRate === undefined ? "-" : atRate.toFixed(1)} | ${atRate === undefined ? "-" : `${(row.seconds / atRate).toFixed(2)}x`} | ${row.stacksOk}/${stackCount} |`,
     );
   }
