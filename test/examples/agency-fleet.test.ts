@@ -25,7 +25,6 @@ import type { FleetReport } from "../../cli/report/fleet.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { fleetTestEnv, repoRoot, testPassphrase, testCli } from "../support/pulumi.js";
 import { type CommandResult, runFleetHere, ServiceView } from "./support.js";
-import { NOTHING_LISTENS } from "../support/nothing-listens.js";
 
 /** Deployed at once with the broken client (--parallel 2). */
 const CLIENTS = ["client01"];
@@ -240,10 +239,11 @@ describe("fleet over examples/agency", () => {
     }, FLEET_STEP_MS);
 
     it("runs a stack whose last run failed, though nothing else changed", async () => {
-      const closed = `${NOTHING_LISTENS}/v1`;
-      const failed = await runFleetHere(["up", "--yes", "--no-shared", "--json", "--cwd", workDir], { ...env, MONITORING_API_URL: closed });
+      // A key the service does not know: refused at once (401), where an address nothing listens
+      // on is retried for seconds, by the fleet's read and by the run alike.
+      const failed = await runFleetHere(["up", "--yes", "--no-shared", "--json", "--cwd", workDir], { ...env, MONITORING_API_KEY: "mk_unknown_0000000000000000" });
       expect(failed.code, failed.stderr).toBe(1);
-      // The fleet's read of the service failed first, which made it run: it failed on the same URL.
+      // The fleet's read of the service failed first, which made it run: it failed on the same key.
       expect(client01(JSON.parse(failed.stdout) as FleetReport)).toMatchObject({ result: "failed", affected: expect.stringMatching(/^its check against the service failed: /) });
       const { code, report, stderr } = await fleetReport("preview", "--no-shared");
       expect(code, stderr).toBe(0);
