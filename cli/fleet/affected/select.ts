@@ -64,16 +64,19 @@ const SILENT: Display = { update: () => undefined, close: () => undefined };
 
 /** `clients`: stacks of one project. */
 export async function selectAffected<T extends StackTarget>(clients: readonly T[], context: SelectionContext): Promise<Selection<T>> {
-  const { options, project, records, sharedValues } = context;
+  const { options, project, sharedValues } = context;
   const [first] = clients;
   if (first === undefined) return { judged: [], fingerprints: new Map() };
   const program = await programFingerprint(first.project);
   const fingerprints = new Map<string, Fingerprint>();
   const verdicts = new Map<string, { affected: boolean; reason: string }>();
   const recorded = new Map<string, DeployRecord>();
+  // The records of all the stacks in one read (one query on PostgreSQL), not one per stack.
+  const records = await context.records.readAll(first.project.name, clients.map((target) => recordPath(target).stack));
   await Promise.all(
     clients.map(async (target) => {
-      const [settings, record] = await Promise.all([readStackSettings(target.project, target.name), records.read(recordPath(target))]);
+      const settings = await readStackSettings(target.project, target.name);
+      const record = records.get(recordPath(target).stack);
       const fingerprint = stackFingerprint(program, settings, sharedValues);
       fingerprints.set(target.label, fingerprint);
       if (context.all) return verdicts.set(target.label, { affected: true, reason: "--all" });
