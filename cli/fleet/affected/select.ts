@@ -2,8 +2,10 @@
  * Which stacks a `fleet up` or `fleet preview` runs: those the change affects, the client stacks
  * and the shared stack alike (each judged with the stacks of its own project). A stack is
  * affected, and runs, when any of these holds; otherwise it is skipped and the report says why:
- * - no successful `up` of it is recorded (./records.ts): never deployed by the fleet, or its last
- *   run failed, was interrupted or was killed (the record goes when a run starts);
+ * - no successful `up` of it is recorded (./records.ts, beside a file or PostgreSQL backend's
+ *   state; on other backends cli/fleet/stacks/run.ts runs every stack without asking): never
+ *   deployed by the fleet, or its last run failed, was interrupted or was killed (the record goes
+ *   when a run starts);
  * - its fingerprint differs from the one recorded (./fingerprint.ts): its program, package.json,
  *   lockfile or pulumi-monitoring version, its settings file, or the shared outputs it reads;
  * - its state holds pending operations, or was written since the recorded deploy (a `pulumi up`
