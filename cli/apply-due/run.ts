@@ -1,12 +1,14 @@
 /**
  * `apply-due` on some stacks: the pauses and resumes due at now, and nothing else, at the least
- * cost. Each stack's state is read (from a file backend's own file, else `pulumi stack export`; no
- * request to the service) and its settings from its files, and the pure plan finds what is due (cli/apply-due/due.ts); a stack with
- * nothing due sends nothing and writes nothing. The others get exactly those calls and one write of
+ * cost. Each stack's state is read (from a file backend's own file, or a PostgreSQL backend's row,
+ * those of all the stacks in one query; else `pulumi stack export`; no request to the service) and
+ * its settings from its files, and the pure plan finds what is due (cli/apply-due/due.ts); a stack
+ * with nothing due sends nothing and writes nothing. The others get exactly those calls and one write of
  * their state (cli/overrides/writes.ts), decided and applied from the same state: the stack's
  * program is never run, so changes it has not deployed yet wait for the next deploy. Every request
  * goes through one token server, which counts them.
  */
+import type { Deployment } from "@pulumi/pulumi/automation";
 import { deployInstant, handPauses } from "../../provider/config.js";
 import { runBounded } from "../../provider/concurrency.js";
 import { EXIT } from "../command/exit.js";
@@ -16,7 +18,7 @@ import { COUNTING_BUDGET, type StackTarget, withSharedBudget } from "../fleet/ta
 import { commandErrorMessage } from "../project/errors.js";
 import { plainSettingsOf } from "../project/settings.js";
 import { backendUrlOf } from "../fleet/runners/backend.js";
-import { stackState } from "../fleet/runners/stack-state.js";
+import { targetStates } from "../fleet/runners/stack-state.js";
 import { requestsBesideMinimum } from "../report/requests.js";
 import { applyPauseChanges } from "../overrides/writes.js";
 import { type DueChange, dueInState } from "./due.js";
@@ -71,7 +73,8 @@ export async function applyDue(targets: readonly StackTarget[], { atOnce, budget
     // One backend for the stacks of a project: asked once (the CLI's `whoami` when nothing names it), not per stack.
     const backends = new Map<string, Promise<string | undefined>>();
     const backendOf = (target: StackTarget) => backends.get(target.project.dir) ?? backends.set(target.project.dir, backendUrlOf(target.project, target.workspace)).get(target.project.dir)!;
-    const settled = await runBounded(targets, atOnce, async (target) => applyDueOn(target, await backendOf(target), address as string, waitLockMs, io.env));
+    const stateOf = targetStates(targets, backendOf);
+    const settled = await runBounded(targets, atOnce, async (target) => applyDueOn(target, stateOf, address as string, waitLockMs, io.env));
     return settled.map((outcome, index): StackOutcome => {
       const stack = targets[index]!.label;
       if (outcome.status === "fulfilled") return outcome.value;
@@ -85,9 +88,9 @@ export async function applyDue(targets: readonly StackTarget[], { atOnce, budget
 }
 
 /** One stack: what is due from its state, and, when something is, its calls and one write of its state. */
-async function applyDueOn(target: StackTarget, backendUrl: string | undefined, budget: string, waitLockMs: number, env: NodeJS.ProcessEnv): Promise<StackOutcome> {
+async function applyDueOn(target: StackTarget, stateOf: (target: StackTarget) => Promise<Deployment>, budget: string, waitLockMs: number, env: NodeJS.ProcessEnv): Promise<StackOutcome> {
   // The job every 15 minutes mostly finds nothing due: reading the state costs no CLI run where it can.
-  const [exported, setting] = await Promise.all([stackState(target.workspace, target.project.name, target.name, backendUrl), plainSettingsOf(target.project, target.name)]);
+  const [exported, setting] = await Promise.all([stateOf(target), plainSettingsOf(target.project, target.name)]);
   const due = dueInState(exported, deployInstant(setting, env), handPauses(setting));
   if (due.length === 0) return { stack: target.label, due: [], result: "nothing due" };
   const access = { project: target.project, stack: target.name, workspace: target.workspace, budget };

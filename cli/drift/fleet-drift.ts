@@ -1,7 +1,7 @@
 /**
  * `fleet drift` (and `drift`, the same narrowed to one stack): every checked stack compared with
  * the service, with no Pulumi engine run. Each stack's state is read (cli/fleet/runners/stack-state.ts: the
- * backend's file, else `pulumi stack export`); each account's lists are read once for all its
+ * backend's file, or its PostgreSQL rows, all the stacks' in one query; else `pulumi stack export`); each account's lists are read once for all its
  * stacks (./account-lists.ts: `all_clients=true`, every page, when the stacks live in several
  * clients); each stack's resources are read from them as the provider's read would read them,
  * with the association reads the spec has no list for (./stack-refresh.ts); and the findings are
@@ -34,7 +34,7 @@ import { type PauseSettings } from "./changes.js";
 import { pauseSettingsFrom, stackFindings } from "./stack-findings.js";
 import { refreshSteps } from "./stack-refresh.js";
 import { type RecordedResource as StateResource, stateResources } from "../project/state.js";
-import { stackState } from "../fleet/runners/stack-state.js";
+import { targetStates } from "../fleet/runners/stack-state.js";
 
 /** A checked stack once its state and settings are read. */
 interface ReadStack {
@@ -121,19 +121,20 @@ export interface Check {
 export async function checkStacks(order: readonly StackTarget[], check: Check): Promise<StackReport[]> {
   const { options, display, stop } = check;
   const reports = new Map<string, StackReport>();
-  // Reading states and settings is local work (files, or a CLI run each on other backends): --parallel at a time.
+  // Reading states and settings is local work (files, rows read ahead, or a CLI run each on other backends): --parallel at a time.
   const backends = new Map<string, Promise<string | undefined>>();
   const backendOf = (target: StackTarget): Promise<string | undefined> => {
     let url = backends.get(target.project.dir);
     if (url === undefined) backends.set(target.project.dir, (url = backendUrlOf(target.project, target.workspace)));
     return url;
   };
+  const stateOf = targetStates(order, backendOf);
   const read = await runBounded(order, Math.max(1, options.parallel), async (target): Promise<ReadStack | undefined> => {
     const startedAt = Date.now();
     display.update(target.label, { state: "running", step: "reading its state", counts: noChanges(), startedAt });
     try {
       const [state, source, plain] = await Promise.all([
-        stackState(target.workspace, target.project.name, target.name, await backendOf(target)),
+        stateOf(target),
         stackSettingsOf(target.project, target.name, target.workspace),
         plainSettingsOf(target.project, target.name),
       ]);

@@ -23,8 +23,8 @@ Commands:
              outputs it reads changed since; its state was written since or holds pending
              operations; a pause or resume is due in it; or one read of the service for all
              stacks finds its objects changed. The others run no engine and are listed as skipped
-             with why; --all runs them too. Records are kept on file:// backends; elsewhere every
-             stack runs
+             with why; --all runs them too. Records are kept on file:// and postgres://
+             backends (beside the state); on other backends every stack runs
   refresh    Record in each stack's state what the service holds now
   destroy    Delete each stack's resources (asks for confirmation in a terminal unless --yes);
              the shared stack goes last, and only when every client stack is destroyed with it

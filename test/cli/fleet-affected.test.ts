@@ -2,11 +2,12 @@
  * Which client stacks a `fleet up` or `fleet preview` runs, in its pure parts: the deploy
  * fingerprint (what counts as a change of the program, the settings and the shared outputs), what
  * a stack's state says (pending operations, a write since the recorded deploy, a pause due), the
- * record kept beside a file backend's state, `--all`, the report's list of skipped stacks, and
- * the progress line.
+ * record kept beside a file backend's state (beside a PostgreSQL backend's:
+ * test/cli/fleet-locks.test.ts), `--all`, the report's list of skipped stacks, and the progress line.
  * The same on the engine, each reason on a deployed stack: test/examples/agency-fleet.test.ts
  * (skipped, preview alike, --all, settings, program, a failed run, drift) and
- * test/examples/overrides-alt.test.ts (a settings change at +10 min, a resume due at +2h05).
+ * test/examples/overrides-alt.test.ts (a settings change at +10 min, a resume due at +2h05); on a
+ * PostgreSQL backend, test/examples/teams.test.ts.
  */
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedParts, programFingerprint, sharedValuesOf, stackFingerprint } from "../../cli/fleet/affected/fingerprint.js";
 import { deployRecordsOf } from "../../cli/fleet/affected/records.js";
+import { openLockStore } from "../../cli/fleet/runners/backend.js";
 import { stateReason, stateTimeOf } from "../../cli/fleet/affected/select.js";
 import { parseFleetArgs } from "../../cli/fleet/options.js";
 import { createDisplay, ProgressCounter, progressEvent, progressLine } from "../../cli/fleet/stacks/display.js";
@@ -134,28 +136,30 @@ describe("the record of a stack's last successful up", () => {
     if (root !== undefined) await rm(root, { recursive: true, force: true });
   });
 
+  const fileRecords = async () => deployRecordsOf(await openLockStore(`file://${root}`))!;
+
   it("lives beside a file backend's state, is read back whole, and is gone once dropped", async () => {
-    const records = deployRecordsOf(`file://${root}`)!;
+    const records = await fileRecords();
     const stack = { project: "agency", stack: "acme" };
-    expect(await records.read(stack)).toBeUndefined();
+    expect(await records.readAll("agency", ["acme"])).toEqual(new Map());
     const record = { fingerprint: stackFingerprint("p", SETTINGS, {}), stateTime: "2026-12-06T05:00:00Z", deployedAt: "2026-12-06T05:00:01Z" };
     await records.write(stack, record);
     expect(await readdir(join(root, ".pulumi-monitoring", "deployed", "agency"))).toEqual(["acme.json"]);
-    expect(await records.read(stack)).toEqual(record);
+    expect(await records.readAll("agency", ["acme", "globex"])).toEqual(new Map([["acme", record]]));
     await records.drop(stack);
-    expect(await records.read(stack)).toBeUndefined();
+    expect(await records.readAll("agency", ["acme"])).toEqual(new Map());
   });
 
   it("is a record nobody can read when cut short: the stack runs", async () => {
-    const records = deployRecordsOf(`file://${root}`)!;
+    const records = await fileRecords();
     await mkdir(join(root, ".pulumi-monitoring", "deployed", "agency"), { recursive: true });
     await writeFile(join(root, ".pulumi-monitoring", "deployed", "agency", "globex.json"), '{"fingerprint":');
-    expect(await records.read({ project: "agency", stack: "globex" })).toBeUndefined();
+    expect(await records.readAll("agency", ["globex"])).toEqual(new Map());
   });
 
-  it("is kept on file backends only: elsewhere every stack runs", () => {
-    expect(deployRecordsOf("postgres://db:5432/state")).toBeUndefined();
-    expect(deployRecordsOf("https://api.pulumi.com")).toBeUndefined();
+  it("is kept on file and PostgreSQL backends only (test/cli/fleet-locks.test.ts): elsewhere every stack runs", async () => {
+    expect(deployRecordsOf(await openLockStore("https://api.pulumi.com"))).toBeUndefined();
+    expect(deployRecordsOf(await openLockStore(undefined))).toBeUndefined();
   });
 });
 

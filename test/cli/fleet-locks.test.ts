@@ -2,15 +2,22 @@
  * Locks left by runs that died (cli/fleet/runners/lease.ts), without an engine: the decision table of
  * `judgeLock`, then, on a real PostgreSQL state table and on a file backend, locks written as the
  * Pulumi CLI writes them (another host's, with an expired lease or none, or one whose lease a live
- * runner keeps renewing past the threshold) and what `takeOverStaleLocks` does with them.
+ * runner keeps renewing past the threshold) and what `takeOverStaleLocks` does with them; and
+ * the records of deploys and the checkpoints the fleet reads beside a PostgreSQL backend's state.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { gzipSync } from "node:zlib";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { deployRecordsOf } from "../../cli/fleet/affected/records.js";
+import { stackFingerprint } from "../../cli/fleet/affected/fingerprint.js";
 import { openLockStore } from "../../cli/fleet/runners/backend.js";
+import type { PostgresBackend } from "../../cli/fleet/runners/postgres-backend.js";
+import type { PostgresLockStore } from "../../cli/fleet/runners/postgres-lock-store.js";
+import { StackStates, stackState } from "../../cli/fleet/runners/stack-state.js";
 import { writeStack, StackLockedError } from "../../cli/fleet/runners/dead-locks.js";
 import type { FleetProject } from "../../cli/project/project.js";
 import { FileLockStore, fileBackendRoot } from "../../cli/fleet/runners/file-lock-store.js";
@@ -278,6 +285,85 @@ describe.each([
     } finally {
       child.kill();
     }
+  });
+});
+
+/**
+ * What else the fleet keeps and reads beside a PostgreSQL backend's state, on the lock store's
+ * connection: the records of deploys (cli/fleet/affected/records.ts), which let a `fleet up` skip
+ * the stacks a change does not affect, and the stacks' checkpoints, which `apply-due`, `fleet
+ * drift` and the selection read without a CLI run each (cli/fleet/runners/stack-state.ts). Those
+ * of all the stacks of a run come in one query: 500 stacks are not 500 round trips. (The rows the
+ * CLI itself writes, read back: test/examples/teams.test.ts.)
+ */
+describe("records and states beside a PostgreSQL backend", () => {
+  let backend: Backend;
+  let database: PostgresBackend;
+  let queries: MockInstance;
+  beforeAll(async () => {
+    backend = await postgresBackend();
+    database = (backend.store as PostgresLockStore).backend;
+  });
+  beforeEach(() => {
+    queries = vi.spyOn(database.pool, "query");
+  });
+  afterEach(() => {
+    queries.mockRestore();
+  });
+  afterAll(async () => {
+    await backend?.close();
+  });
+  const record = (deployedAt: string) => ({ fingerprint: stackFingerprint("program", `config: ${deployedAt}`, {}), stateTime: "2026-12-06T05:00:00Z", deployedAt });
+
+  it("records a stack's successful up in <state table>_deployed, made by the first record written, and reads those of many stacks in one query", async () => {
+    const records = deployRecordsOf(backend.store)!;
+    // Before any deploy was recorded in this database, no stack has a record: every one runs.
+    expect(await records.readAll(PROJECT, ["acme", "globex"])).toEqual(new Map());
+    expect(await postgres.query("SELECT count(*) FROM pg_tables WHERE tablename = 'pulumi_state_deployed'")).toEqual([["0"]]);
+
+    const [acme, globex] = [record("2026-12-06T05:00:01Z"), record("2026-12-06T05:00:02Z")];
+    await records.write({ project: PROJECT, stack: "acme" }, acme);
+    await records.write({ project: PROJECT, stack: "globex" }, globex);
+    // The shared project's stack of the same name is another stack.
+    await records.write({ project: "agency-shared", stack: "acme" }, record("2026-12-06T05:00:03Z"));
+    queries.mockClear();
+    const stacks = Array.from({ length: 500 }, (_, index) => `client-${index}`);
+    expect(await records.readAll(PROJECT, ["acme", "globex", ...stacks])).toEqual(new Map([["acme", acme], ["globex", globex]]));
+    expect(queries).toHaveBeenCalledTimes(1);
+
+    // Rewritten by the next successful up; gone once an up or destroy of the stack starts.
+    const again = record("2026-12-06T06:00:00Z");
+    await records.write({ project: PROJECT, stack: "acme" }, again);
+    await records.drop({ project: PROJECT, stack: "globex" });
+    expect(await records.readAll(PROJECT, ["acme", "globex"])).toEqual(new Map([["acme", again]]));
+    expect(await records.readAll("agency-shared", ["acme", "globex"])).toEqual(new Map([["acme", record("2026-12-06T05:00:03Z")]]));
+  });
+
+  it("counts a row that is not a whole record as none: the stack runs", async () => {
+    await postgres.query(`INSERT INTO pulumi_state_deployed (project, stack, record) VALUES ('${PROJECT}', 'initech', '{"fingerprint": null}')`);
+    expect(await deployRecordsOf(backend.store)!.readAll(PROJECT, ["initech"])).toEqual(new Map());
+  });
+
+  it("reads the checkpoints of many stacks, plain or gzipped, in one query, as pulumi stack export shows them; a stack whose row is not there is read through the CLI", async () => {
+    const latest = (stack: string) => ({ manifest: { time: "2026-12-06T05:00:00Z" }, resources: [{ urn: `urn:pulumi:${stack}::agency::pulumi:pulumi:Stack::agency-${stack}` }] });
+    const checkpoint = (stack: string) => Buffer.from(JSON.stringify({ version: 3, checkpoint: { stack: `organization/${PROJECT}/${stack}`, latest: latest(stack) } }));
+    // As the backend stores a file: a row keyed by the URL's path and the file's, its bytes in base64.
+    const insert = (key: string, bytes: Buffer) => postgres.query(`INSERT INTO pulumi_state (key, data) VALUES ('pulumi/.pulumi/stacks/${PROJECT}/${key}', '${JSON.stringify({ data: bytes.toString("base64") })}')`);
+    await insert("acme.json", checkpoint("acme"));
+    await insert("globex.json.gz", gzipSync(checkpoint("globex")));
+    // The CLI, for the stack it is asked for: a state none of the rows holds.
+    const cli = join(fileRoot, "pulumi-export");
+    await writeFile(cli, `#!/bin/sh\necho '{"version": 3, "deployment": {"exportedBy": "the CLI"}}'\n`, { mode: 0o755 });
+    const workspace = { pulumiCommand: { command: cli }, workDir: fileRoot, envVars: {} } as unknown as LocalWorkspace;
+
+    queries.mockClear();
+    const states = await StackStates.of(postgres.backendUrl, ["acme", "globex", "umbrella"].map((stack) => ({ project: PROJECT, stack })), database);
+    expect(queries).toHaveBeenCalledTimes(1);
+    expect(await states.read(workspace, PROJECT, "acme")).toEqual({ version: 3, deployment: latest("acme") });
+    expect(await states.read(workspace, PROJECT, "globex")).toEqual({ version: 3, deployment: latest("globex") });
+    expect(await states.read(workspace, PROJECT, "umbrella")).toEqual({ version: 3, deployment: { exportedBy: "the CLI" } });
+    // On a connection of its own, for a caller with none open; a fully qualified stack name as well.
+    expect(await stackState(workspace, PROJECT, `organization/${PROJECT}/acme`, postgres.backendUrl)).toEqual({ version: 3, deployment: latest("acme") });
   });
 });
 

@@ -223,6 +223,8 @@ describe("a runner killed mid-deploy", () => {
     expect(destroy.code, destroy.stderr).toBe(0);
     const stacks = [...up.report.stacks, ...destroy.report.stacks];
     expect(stacks.map((stack) => [stack.stack, stack.result])).toEqual(RUNNING.map((stack) => [stack, "succeeded"]));
+    // The killed run had dropped the records of the deploys before (cli/fleet/affected/records.ts): the up ran both stacks.
+    expect(up.report.stacks.map((stack) => stack.affected)).toEqual(RECOVERED.map(() => "no successful deploy recorded (never deployed by the fleet, or its last run failed or was interrupted)"));
     for (const stack of stacks) {
       expect(stack.takenOver, stack.stack).toEqual([{ holder: expect.objectContaining({ host: hostname() }), why: expect.stringMatching(/^its process \(pid \d+\) no longer exists on this host/) }]);
     }
@@ -253,8 +255,9 @@ describe("a runner killed mid-deploy", () => {
       expect(table).toMatch(new RegExp(`^  ${stack}: the lock of .+@${hostname()} \\(pid (\\d+), since [^)]+\\): its process \\(pid \\1\\) no longer exists on this host`, "m"));
     }
     // The program and the states agree: nothing to change. The states record the service's objects
-    // under their ids and names, as shown above, so the preview need not read the service again.
-    const preview = await fleetReport(["preview", "--no-refresh", ...stackOptions(RECOVERED)]);
+    // under their ids and names, as shown above, so the preview need not read the service again;
+    // --all, since the records of the recovered deploys would have it skip both stacks.
+    const preview = await fleetReport(["preview", "--no-refresh", "--all", ...stackOptions(RECOVERED)]);
     expect(preview.code, preview.stderr).toBe(0);
     expect(preview.report.stacks.map((stack) => stack.result)).toEqual(RECOVERED.map(() => "no changes"));
   }, STEP_MS);

@@ -118,8 +118,8 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
       const { code, stdout, stderr, writes } = await run("b", 10, ["fleet", "up", "--yes"]);
       expect(code, stderr).toBe(0);
       expect(writes).toEqual([`PATCH /monitors/${ids.api}`]);
-      // A file backend keeps the record of each stack's last fleet deploy (cli/fleet/affected/), which tells what changed since.
-      if (backend === "file") expect(stdout).toContain(`Run, as the change affects them:\n  ${STACK}: its settings file changed\n`);
+      // The backend keeps the record of each stack's last fleet deploy (cli/fleet/affected/), which tells what changed since.
+      expect(stdout).toContain(`Run, as the change affects them:\n  ${STACK}: its settings file changed\n`);
       expect(await paused("web")).toBe(true);
     }, STEP_MS);
 
@@ -128,7 +128,7 @@ export function describeOverrideByCommand({ profile, backend, acrossStacks, badI
       expect(code, stderr).toBe(0);
       expect(writes).toEqual([`POST /monitors/${ids.web}/resume`]);
       // Nothing but time changed since the deploy at +10: the resume due is what made the stack run.
-      if (backend === "file") expect(stdout).toContain(`Run, as the change affects them:\n  ${STACK}: a pause or resume is due now (`);
+      expect(stdout).toContain(`Run, as the change affects them:\n  ${STACK}: a pause or resume is due now (`);
       expect(await paused("web")).toBe(false);
       expect((await listed("b", 126, ["overrides", "--stack", STACK])).overrides).toEqual([]);
     }, STEP_MS);

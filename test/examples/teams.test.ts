@@ -8,7 +8,9 @@
  * report; two runs racing for one stack, one reported locked (its holder's lease renewed, though
  * the holder runs longer than the second run's --stale-lock-after), while a third runner's `up
  * --no-refresh` of that stack waits for the lock and finds nothing to change: the holder's change is
- * in the state; and destroy leaving nothing.
+ * in the state; the records of deploys in the database, by which any runner's next `up` skips the
+ * stacks no change affects, runs a changed one, and runs again one whose run failed; the states
+ * read from the table's rows as the CLI exports them; and destroy leaving nothing.
  * How a lease is renewed and judged is test/cli/fleet-locks.test.ts's; a single runner's fleet
  * (budget, a broken client, --isolated, drift) is test/examples/agency-fleet.test.ts's; how reports
  * merge and render is test/cli/fleet-teams.test.ts's. Runs at once (the two shards, the race) are
@@ -21,8 +23,10 @@ import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { FleetReport } from "../../cli/report/fleet.js";
+import { stackState } from "../../cli/fleet/runners/stack-state.js";
 import { ALL_SCOPES } from "../../emulator/index.js";
 import { startTestEmulator, type TestEmulator } from "../support/emulator.js";
 import { startTestPostgres, type TestPostgres } from "../support/postgres.js";
@@ -219,6 +223,48 @@ describe("examples/agency split across CI runners", () => {
     const [monitor] = await service.list("/monitors", { all_clients: "true", q: "acme.example.com" });
     expect(await service.find(`/clients/${monitor?.["client_id"]}`)).toMatchObject({ name: "Acme Corporation" });
     expect(await stateKeys("%/.pulumi/locks/%")).toEqual([]);
+  }, STEP_MS);
+
+  it("records each stack's deploy beside the state, so that the next run of any runner skips the stacks no change affects, saying why; a stack whose settings changed runs, and one whose run failed runs again", async () => {
+    // Each stack was last deployed by another runner (a, b or c): the records are in the database, one row each.
+    expect(await postgres.query("SELECT project, stack FROM pulumi_state_deployed ORDER BY project, stack")).toEqual([["agency", "acme"], ["agency", "globex"], ["agency-shared", "shared"]]);
+    const updates = await updatesPerStack();
+    const unchanged = await fleetReport("c", ["up", "--yes"]);
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    expect(unchanged.report.selection).toBe("affected");
+    const skipped = (stack: string) => expect.objectContaining({ stack, result: "skipped", note: expect.stringMatching(/^unchanged since its deploy at \d{4}-\d\d-\d\dT[\d:.]+Z, in sync with the service, nothing due$/) });
+    expect(unchanged.report.stacks).toEqual([SHARED, ...CLIENTS].map(skipped));
+    expect(await updatesPerStack()).toEqual(updates);
+
+    // globex's client renamed in runner c's checkout, and the service refusing the rename once: only globex runs, and fails.
+    const file = join(runners.c, "Pulumi.globex.yaml");
+    await writeFile(file, (await readFile(file, "utf8")).replace("name: Client globex", "name: Globex Inc"));
+    await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", status: 400, times: 1 });
+    const failed = await fleetReport("c", ["up", "--yes", "--no-shared"]);
+    expect(failed.code).toBe(1);
+    expect(failed.report.stacks).toEqual([skipped("acme"), expect.objectContaining({ stack: "globex", result: "failed", affected: "its settings file changed" })]);
+    // Its record went when its run started: the next run runs it again, though nothing changed since.
+    const again = await fleetReport("c", ["up", "--yes", "--no-shared"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.report.stacks).toEqual([
+      skipped("acme"),
+      expect.objectContaining({ stack: "globex", result: "succeeded", affected: "no successful deploy recorded (never deployed by the fleet, or its last run failed or was interrupted)" }),
+    ]);
+    const [monitor] = await service.list("/monitors", { all_clients: "true", q: "globex.example.com" });
+    expect(await service.find(`/clients/${monitor?.["client_id"]}`)).toMatchObject({ name: "Globex Inc" });
+
+    // The states the selection, apply-due and fleet drift read from the state table's rows are the
+    // CLI's exports: a workspace whose CLI cannot run reads them all the same.
+    const noCli = { pulumiCommand: { command: "false" }, workDir: runners.c, envVars: {} } as unknown as LocalWorkspace;
+    for (const [name, value] of Object.entries(postgres.env)) vi.stubEnv(name, value);
+    try {
+      for (const client of CLIENTS) {
+        const { stdout } = await promisify(execFile)(testCli().command, ["stack", "export", "--stack", client, "--cwd", runners.c], { env: envOf("c"), maxBuffer: 1 << 26 });
+        expect(await stackState(noCli, "agency", client, postgres.backendUrl), client).toEqual(JSON.parse(stdout));
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
   }, STEP_MS);
 
   it("destroy removes every client's objects, then the shared template, archiving the clients and leaving no lock behind; a key globex's configuration got since its deploy deletes its objects", async () => {

@@ -2,8 +2,10 @@
  * Which stacks a `fleet up` or `fleet preview` runs: those the change affects, the client stacks
  * and the shared stack alike (each judged with the stacks of its own project). A stack is
  * affected, and runs, when any of these holds; otherwise it is skipped and the report says why:
- * - no successful `up` of it is recorded (./records.ts): never deployed by the fleet, or its last
- *   run failed, was interrupted or was killed (the record goes when a run starts);
+ * - no successful `up` of it is recorded (./records.ts, beside a file or PostgreSQL backend's
+ *   state; on other backends cli/fleet/stacks/run.ts runs every stack without asking): never
+ *   deployed by the fleet, or its last run failed, was interrupted or was killed (the record goes
+ *   when a run starts);
  * - its fingerprint differs from the one recorded (./fingerprint.ts): its program, package.json,
  *   lockfile or pulumi-monitoring version, its settings file, or the shared outputs it reads;
  * - its state holds pending operations, or was written since the recorded deploy (a `pulumi up`
@@ -64,16 +66,19 @@ const SILENT: Display = { update: () => undefined, close: () => undefined };
 
 /** `clients`: stacks of one project. */
 export async function selectAffected<T extends StackTarget>(clients: readonly T[], context: SelectionContext): Promise<Selection<T>> {
-  const { options, project, records, sharedValues } = context;
+  const { options, project, sharedValues } = context;
   const [first] = clients;
   if (first === undefined) return { judged: [], fingerprints: new Map() };
   const program = await programFingerprint(first.project);
   const fingerprints = new Map<string, Fingerprint>();
   const verdicts = new Map<string, { affected: boolean; reason: string }>();
   const recorded = new Map<string, DeployRecord>();
+  // The records of all the stacks in one read (one query on PostgreSQL), not one per stack.
+  const records = await context.records.readAll(first.project.name, clients.map((target) => recordPath(target).stack));
   await Promise.all(
     clients.map(async (target) => {
-      const [settings, record] = await Promise.all([readStackSettings(target.project, target.name), records.read(recordPath(target))]);
+      const settings = await readStackSettings(target.project, target.name);
+      const record = records.get(recordPath(target).stack);
       const fingerprint = stackFingerprint(program, settings, sharedValues);
       fingerprints.set(target.label, fingerprint);
       if (context.all) return verdicts.set(target.label, { affected: true, reason: "--all" });

@@ -8,6 +8,7 @@ import { readdir } from "node:fs/promises";
 import type { FleetProject } from "../../project/project.js";
 import { FileLockStore, fileBackendRoot } from "./file-lock-store.js";
 import type { LockStore } from "./lock-store.js";
+import { PostgresBackend } from "./postgres-backend.js";
 import { PostgresLockStore } from "./postgres-lock-store.js";
 
 /** Whether `pattern`, read as SQL LIKE without `%` (`_` any one character), matches the start of `text`. */
@@ -85,7 +86,10 @@ export async function refuseCollidingNames(project: FleetProject, workspace: Loc
 
 /** The lock store of the backend at `url`, when it is one that leases can live beside. */
 export async function openLockStore(url: string | undefined): Promise<LockStore | undefined> {
-  if (url?.startsWith("postgres://")) return PostgresLockStore.open(url);
+  if (url?.startsWith("postgres://")) {
+    const backend = await PostgresBackend.open(url);
+    return backend === undefined ? undefined : new PostgresLockStore(backend);
+  }
   if (url?.startsWith("file://")) return new FileLockStore(fileBackendRoot(url));
   return undefined;
 }

@@ -11,7 +11,7 @@ export function fileBackendRoot(url: string): string {
 }
 
 export class FileLockStore implements LockStore {
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   #leasePath(lockKey: string): string {
     return join(this.root, ".pulumi-monitoring", "leases", lockKey.replace(/^\.pulumi\/locks\//, ""));

@@ -16,6 +16,7 @@ import { StackEvents } from "./events.js";
 import { inProcessRunner } from "./in-process.js";
 import type { LockPolicy, TakenOverLock } from "../runners/lease.js";
 import type { LockStore, StackPath } from "../runners/lock-store.js";
+import { PostgresLockStore } from "../runners/postgres-lock-store.js";
 import { describeLock, lockHolderOf } from "../runners/lock.js";
 import { type LockLoop, runUnderLock, StackLockedError } from "../runners/lock-loop.js";
 import { abortOnceListening, type EngineVerb, MUTATING, operate, RUNS_PROGRAM } from "./operations.js";
@@ -53,8 +54,11 @@ export class FleetRun {
   /** Aborted once a stack fails on a setting every stack shares: the others would fail the same way. */
   readonly #settingFailed = new AbortController();
   #settingFailure: string | undefined;
-  /** Where leases live beside the state, for verbs that lock stacks (lease.ts); opened once per run. */
-  #lockStore: LockStore | undefined;
+  /**
+   * What the fleet keeps beside the state, opened once per run: the leases of verbs that lock
+   * stacks (lease.ts), and the records of deploys, on the same connection.
+   */
+  #store: LockStore | undefined;
   readonly #running = new Map<string, RunningStack>();
   /** Reports of the stacks done so far, for a report made before every phase has ended. */
   readonly #finished = new Map<string, StackReport>();
@@ -134,8 +138,9 @@ export class FleetRun {
   ): Promise<void> {
     const runConfig = await createRunConfigDir();
     const backendUrl = await backendUrlOf(this.project, this.workspace);
-    if (MUTATING.has(this.verb)) this.#lockStore = await openLockStore(backendUrl).catch(() => undefined);
-    if (this.verb === "up" || this.verb === "destroy" || this.verb === "preview") this.#records = deployRecordsOf(backendUrl);
+    const keepsRecords = this.verb === "up" || this.verb === "destroy" || this.verb === "preview";
+    if (MUTATING.has(this.verb) || keepsRecords) this.#store = await openLockStore(backendUrl).catch(() => undefined);
+    if (keepsRecords) this.#records = deployRecordsOf(this.#store);
     const noMoreStarts = AbortSignal.any([this.#stopStarting.signal, this.#settingFailed.signal]);
     const onInterrupt = (): void => this.#interrupt();
     this.io.signals.on("SIGINT", onInterrupt);
@@ -172,7 +177,7 @@ export class FleetRun {
       this.io.signals.off("SIGINT", onInterrupt);
       this.#display?.close();
       await runConfig.dispose();
-      await this.#lockStore?.close().catch(() => undefined);
+      await this.#store?.close().catch(() => undefined);
     }
     report.interrupted = this.#interrupts > 0;
   }
@@ -187,7 +192,7 @@ export class FleetRun {
     if (!RUNS_PROGRAM.has(this.verb) || clients.length === 0) return { run: [...clients], skipped: [] };
     const records = this.#records;
     if (records === undefined) {
-      report.selection = "all: this backend keeps no records of deploys (file:// backends do), so every stack runs";
+      report.selection = "all: this backend keeps no records of deploys (file:// and postgres:// backends do), so every stack runs";
       return { run: [...clients], skipped: [] };
     }
     const all = this.options.all === true;
@@ -298,7 +303,7 @@ export class FleetRun {
       const configFile = this.options.dryRun ? await writeConfig(target.label, await this.#runSettings(target)) : undefined;
       const stackPath: StackPath = { project: target.project.name, stack: basename(target.name) };
       const loop: LockLoop = {
-        store: this.#lockStore,
+        store: MUTATING.has(this.verb) ? this.#store : undefined,
         stack: stackPath,
         policy: this.#lockPolicy(),
         waitUntil: startedAt + (this.options.waitLockMs ?? 0),
@@ -373,7 +378,8 @@ export class FleetRun {
 
   /** Records the up that succeeded, with the time its state now has: a later write by another run makes the stack affected again. */
   async #record(records: DeployRecords, target: Target, fingerprint: Fingerprint): Promise<void> {
-    const state = await stackState(target.workspace, target.project.name, target.name, await backendUrlOf(target.project, target.workspace));
+    const backend = this.#store instanceof PostgresLockStore ? this.#store.backend : undefined;
+    const state = await stackState(target.workspace, target.project.name, target.name, await backendUrlOf(target.project, target.workspace), backend);
     await records.write(recordPath(target), { fingerprint, stateTime: stateTimeOf(state), deployedAt: new Date().toISOString() });
   }
 
