@@ -160,7 +160,13 @@ const OPTIONS = {
   "shard-rps": valued("N", { help: "This runner's budget instead of 1/N of --max-rps (e.g. when the runners do not all run at the same time)" }, (text) => ({
     shardRps: positiveNumber("--shard-rps", text),
   })),
-  "no-shared": flag({ help: "Do not run the shared stack named in Pulumi.yaml (fleet.shared); its current outputs are still passed on to the client stacks" }, () => ({ shared: false })),
+  "no-shared": flag(
+    {
+      help: "Do not run the shared stack named in Pulumi.yaml (fleet.shared); its current outputs are still passed on to the client stacks",
+      helpFor: { init: "Do not create the shared stack named in Pulumi.yaml (fleet.shared) when it has none" },
+    },
+    () => ({ shared: false }),
+  ),
   "shared-only": flag({ help: "Run only the shared stack named in Pulumi.yaml; destroy refuses while a client stack still holds resources" }, () => ({ sharedOnly: true })),
   "no-refresh": flag({ help: "Do not read the service first (faster); a change made by hand then stays until the program itself changes that object" }, () => ({ refresh: false })),
   "dry-run": flag(

@@ -18,7 +18,7 @@ import { abortOnceListening } from "../../cli/fleet/stacks/operations.js";
 import { commandErrorMessage, errorSummary } from "../../cli/project/errors.js";
 import { UsageError } from "../../cli/command/usage.js";
 import { fleet } from "../../cli/fleet/command.js";
-import { parseFleetArgs, USAGE, verbUsage } from "../../cli/fleet/options.js";
+import { parseFleetArgs, USAGE, VERBS, verbUsage } from "../../cli/fleet/options.js";
 import { parseProject } from "../../cli/project/project.js";
 import { exitCodeOf, type FleetReport, noChanges, type StackReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
@@ -262,6 +262,33 @@ describe("the command line", () => {
     expect(() => parseFleetArgs(["report", "merge", "a.json", "--stack", "acme"], "/")).toThrow(/^--stack goes with preview, up, .* and scopes, not with report merge$/);
   });
 
+  it("takes, for each verb, exactly the options its help shows, and refuses every other one the fleet knows", () => {
+    const SAMPLES: Record<string, string> = { GLOB: "a*", DIR: "/d", N: "2", "I/N": "1/2", DURATION: "5m", INSTANT: "2030-01-01T00:00:00Z", TEXT: "why", FILE: "f.xml", NAME: "KEY" };
+    /** `--stack GLOB` → ["--stack", "a*"]; the options a help lists, `--help` aside. */
+    const optionsIn = (help: string): string[][] =>
+      [...help.matchAll(/^ {2}(--[a-z-]+)(?: ([A-Z/]+))?/gm)].filter(([, name]) => name !== "--help").map(([, name, value]) => (value === undefined ? [name!] : [name!, SAMPLES[value]!]));
+    const known = optionsIn(USAGE);
+    expect(known.length).toBeGreaterThan(30);
+    for (const verb of VERBS) {
+      const words = verb === "report" ? ["report", "merge", "a.json"] : [verb];
+      const taken = new Set(optionsIn(verbUsage(verb)).map(([name]) => name));
+      expect(taken.size, verb).toBeGreaterThan(0);
+      for (const option of known) {
+        const refusal = (() => {
+          try {
+            parseFleetArgs([...words, ...option], "/");
+            return undefined;
+          } catch (error) {
+            // A rule between options (--key-env needs --check) is no refusal of the option.
+            return /, not with /.test((error as Error).message) ? (error as Error).message : undefined;
+          }
+        })();
+        const name = verb === "report" ? "report merge" : verb;
+        expect(refusal, `${name} ${option.join(" ")}`).toEqual(taken.has(option[0]!) ? undefined : expect.stringMatching(new RegExp(`^${option[0]} goes with .*, not with ${name}`)));
+      }
+    }
+  });
+
   it("refuses options that need or exclude each other, whatever the verb", () => {
     expect(() => parseFleetArgs(["up", "--shard-rps", "5"], "/")).toThrow(new UsageError("--shard-rps goes with --shard I/N (this runner's budget); without a shard, --max-rps is the budget"));
     expect(() => parseFleetArgs(["drift", "--markdown", "--json"], "/")).toThrow(new UsageError("--markdown and --json exclude each other"));
@@ -290,8 +317,8 @@ describe("the command line", () => {
     expect(all.text).toContain("\n  --yes, -y        up/destroy: do not ask for confirmation; preview: nothing to confirm");
     expect(all.text).toContain("\n  --all            preview/up: every selected stack, not only those the change affects");
     expect(all.text).toContain("; verify: every object of each stack");
-    // No line of either is wider than the help's width.
-    for (const text of [up.text, preview.text, verify.text]) expect(text.split("\n").filter((line) => line.length > 100)).toEqual([]);
+    // No line of a verb's help is wider than the help's width.
+    for (const verb of VERBS) expect(verbUsage(verb).split("\n").filter((line) => line.length > 100)).toEqual([]);
   });
 
   it("says that pause, resume and apply-due send their calls straight to the service and write the state once", () => {
