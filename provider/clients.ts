@@ -5,11 +5,12 @@
  * and rate limit. A stateless module otherwise: the provider's dispatcher (provider/index.ts) and
  * the lookups (sdk/lookups.ts) each ask it for the client of their settings.
  *
- * The rate limit is the fleet's shared budget when a fleet run named its token server in the
- * environment (provider/fleet-budget.ts), else the process's own `monitoring:maxRequestsPerSecond`.
+ * The rate limit is the fleet's shared budget when the process is part of a fleet run with one
+ * (provider/fleet-run-settings.ts, provider/fleet-budget.ts), else its own `monitoring:maxRequestsPerSecond`.
  */
 import { type ConfigKeyName, type ConfigSource, resolveSettings, stackConfigKeyName } from "./config.js";
-import { FLEET_BUDGET_ENV, FleetBudgetClient, limiterFor } from "./fleet-budget.js";
+import { FleetBudgetClient, limiterFor } from "./fleet-budget.js";
+import { fleetRunSettings } from "./fleet-run-settings.js";
 import { ApiClient } from "./http/client.js";
 import type { RequestLimiter } from "./http/rate-limit.js";
 import type { RetryEvent } from "./http/request.js";
@@ -31,13 +32,13 @@ export interface ClientHooks {
 /** The client for the settings `config` resolves to. */
 export function apiClientFor(config: ConfigSource, hooks: ClientHooks = {}): ApiClient {
   const { sources: _named, ...settings } = resolveSettings(config);
-  const fleetBudget = process.env[FLEET_BUDGET_ENV]?.trim() || undefined;
+  const fleetBudget = fleetRunSettings().budget;
   const signature = JSON.stringify({ ...settings, fleetBudget });
   if (shared === undefined || shared.settings !== signature) {
     const { apiUrl, maxRequestsPerSecond, ...options } = settings;
     void shared?.client.close();
     if (shared?.limiter instanceof FleetBudgetClient) shared.limiter.close();
-    const limiter = limiterFor(maxRequestsPerSecond, hooks.onBudgetFallback === undefined ? {} : { onFallback: hooks.onBudgetFallback });
+    const limiter = limiterFor(maxRequestsPerSecond, fleetBudget, hooks.onBudgetFallback === undefined ? {} : { onFallback: hooks.onBudgetFallback });
     const sources = () => resolveSettings(config, process.env, hooks.keyName?.() ?? stackConfigKeyName()).sources;
     const client = new ApiClient({ baseUrl: apiUrl, ...options, sources, rateLimiter: limiter, ...(hooks.onRetry === undefined ? {} : { onRetry: hooks.onRetry }) });
     shared = { settings: signature, client, limiter };

@@ -6,9 +6,6 @@
 import { createConnection, type Socket } from "node:net";
 import { RateLimiter, type RequestLimiter } from "./http/rate-limit.js";
 
-/** The environment variable that names the token server's socket (a path, or a Windows pipe). */
-export const FLEET_BUDGET_ENV = "PULUMI_MONITORING_FLEET_BUDGET";
-
 /** How often the server says it is alive. */
 export const HEARTBEAT_MS = 1000;
 /**
@@ -143,12 +140,11 @@ export class FleetBudgetClient implements RequestLimiter {
 
 /**
  * The limiter of a process's API client: its own (`maxRequestsPerSecond`, else none until a 429),
- * within the fleet's budget when the environment names one (`env`, the process's by default).
+ * within the fleet's budget when the run has one (`budget`: its token server's address).
  */
-export function limiterFor(maxRequestsPerSecond: number | undefined, options: FleetBudgetClientOptions = {}, env: NodeJS.ProcessEnv = process.env): RequestLimiter {
+export function limiterFor(maxRequestsPerSecond: number | undefined, budget: string | undefined, options: FleetBudgetClientOptions = {}): RequestLimiter {
   const own = new RateLimiter(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond });
-  const address = env[FLEET_BUDGET_ENV]?.trim();
-  return address ? new FleetBudgetClient(address, own, options) : own;
+  return budget === undefined ? own : new FleetBudgetClient(budget, own, options);
 }
 
 /** `grant 12.5` → `{ word: "grant", values: ["12.5"] }`; the server and the client read lines alike. */

@@ -11,8 +11,8 @@ import { UsageError } from "./usage.js";
 export interface CommandSpec<T extends CommandOptions> {
   /** As typed after `pulumi-monitoring`; the prefix of its messages. */
   name: string;
-  /** The text of `--help`. */
-  usage: string;
+  /** The text of `--help`; for a command with verbs, the one its words ask for (the fleet's `up --help`). */
+  usage: string | ((positionals: readonly string[]) => string);
   options: T;
   /** The command takes words besides its options (the fleet's verb). */
   positionals?: boolean;
@@ -34,7 +34,7 @@ export function defineCommand<const T extends CommandOptions>(spec: CommandSpec<
       try {
         const line = parseCommandLine(argv, spec.options, spec.positionals);
         if ((line.values as { help?: boolean }).help) {
-          io.stdout.write(`${spec.usage}\n`);
+          io.stdout.write(`${typeof spec.usage === "string" ? spec.usage : spec.usage(line.positionals)}\n`);
           return EXIT.ok;
         }
         return await spec.run(line, io);

@@ -22,7 +22,7 @@ import { runFleetDrift } from "../drift/fleet-drift.js";
 import { initClients } from "./init.js";
 import { runFleetOverrides } from "../overrides/fleet.js";
 import { VALUED_OPTIONS } from "../overrides/request.js";
-import { CHECKED_VERBS, type CheckedVerb, FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, isOverrideVerb, USAGE } from "./options.js";
+import { FLEET_OPTIONS, type FleetOptions, fleetOptionsOf, isCheckedVerb, isOverrideVerb, usageFor } from "./options.js";
 import { explainListingCrash, refuseCollidingNames } from "./runners/backend.js";
 import { stacksAtOnce } from "./runners/budget.js";
 import { shardMatrix, stacksOfShard } from "./runners/shard.js";
@@ -33,7 +33,7 @@ import { runFleetVerify } from "./verify.js";
 
 const fleetCommand = defineCommand({
   name: "fleet",
-  usage: USAGE,
+  usage: usageFor,
   options: FLEET_OPTIONS,
   positionals: true,
   hint: "Run `pulumi-monitoring fleet --help` for the commands and options.",
@@ -74,8 +74,8 @@ export async function runFleet(options: FleetOptions, io: CommandIO): Promise<nu
   }
   if (options.command === "scopes") return runFleetScopes(options, await fleetTargets(options, project, workspace, clients), io);
   const targets = await fleetTargets(options, project, workspace, clients, { passOutputs: true });
-  if (options.checkScopes && (CHECKED_VERBS as readonly string[]).includes(options.command)) {
-    const refused = await checkScopesBefore(options.command as CheckedVerb, options, targets, io);
+  if (options.checkScopes && isCheckedVerb(options.command)) {
+    const refused = await checkScopesBefore(options.command, options, targets, io);
     if (refused !== undefined) return refused;
   }
   if (options.command === "drift") return runFleetDrift(options, project, workspace, targets, listed, io);

@@ -40,6 +40,14 @@ export async function fleetWorkspace(workDir: string, envVars: Record<string, st
   return workspace;
 }
 
+/**
+ * `workspace` with `envVars` added to the environment of the CLI commands run through it (and of
+ * the processes they start), for one run; the workspace itself, shared by other runs, is left as it is.
+ */
+export function withEnvironment(workspace: LocalWorkspace, envVars: Record<string, string>): LocalWorkspace {
+  return Object.assign(Object.create(workspace) as LocalWorkspace, { envVars: { ...workspace.envVars, ...envVars } });
+}
+
 let sharedCli: Promise<PulumiCommand> | undefined;
 
 /**

@@ -169,8 +169,8 @@ describe("--all and the report", () => {
     expect(parseFleetArgs(["preview", "--all"], "/")).toMatchObject({ command: "preview", all: true });
     expect(parseFleetArgs(["verify", "--all"], "/")).toMatchObject({ command: "verify", verifyAll: true });
     expect(parseFleetArgs(["up"], "/")).not.toHaveProperty("all");
-    expect(() => parseFleetArgs(["refresh", "--all"], "/")).toThrow("--all with up, preview and verify");
-    expect(() => parseFleetArgs(["up", "--all", "--alerts"], "/")).toThrow("--alerts, --timeout and --junit go with verify");
+    expect(() => parseFleetArgs(["refresh", "--all"], "/")).toThrow("--all goes with preview, up and verify, not with refresh");
+    expect(() => parseFleetArgs(["up", "--all", "--alerts"], "/")).toThrow("--alerts goes with verify, not with up");
   });
 
   it("lists the stacks skipped and why, and those run and what affected them; a skipped stack fails nothing", () => {

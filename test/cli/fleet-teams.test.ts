@@ -136,7 +136,7 @@ describe("the command line for teams and CI", () => {
 
   it("refuses combinations that mean nothing", () => {
     expect(() => parseFleetArgs(["up", "--shard", "3/2"], "/")).toThrow("--shard must be I/N");
-    expect(() => parseFleetArgs(["up", "--shards", "2"], "/")).toThrow("--shards N goes with list");
+    expect(() => parseFleetArgs(["up", "--shards", "2"], "/")).toThrow("--shards goes with list, not with up; a runner takes its share with --shard I/N");
     expect(() => parseFleetArgs(["up", "--shared-only", "--shard", "1/2"], "/")).toThrow("--shared-only runs the shared stack alone");
     expect(() => parseFleetArgs(["up", "--wait-lock", "soon"], "/")).toThrow("--wait-lock must be a duration such as 90s, 5m or 1h, got \"soon\"");
     expect(() => parseFleetArgs(["report"], "/")).toThrow("report merge FILE");

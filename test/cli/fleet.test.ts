@@ -17,7 +17,8 @@ import { inProcessRunner } from "../../cli/fleet/stacks/in-process.js";
 import { abortOnceListening } from "../../cli/fleet/stacks/operations.js";
 import { commandErrorMessage, errorSummary } from "../../cli/project/errors.js";
 import { UsageError } from "../../cli/command/usage.js";
-import { parseFleetArgs } from "../../cli/fleet/options.js";
+import { fleet } from "../../cli/fleet/command.js";
+import { parseFleetArgs, USAGE, VERBS, verbUsage } from "../../cli/fleet/options.js";
 import { parseProject } from "../../cli/project/project.js";
 import { exitCodeOf, type FleetReport, noChanges, type StackReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
@@ -245,14 +246,88 @@ describe("the command line", () => {
     expect(() => parseFleetArgs(["up", "acme"], "/")).toThrow("--stack GLOB");
     expect(() => parseFleetArgs(["up", "--parallel", "0"], "/")).toThrow("--parallel must be a whole number of at least 1");
     expect(() => parseFleetArgs(["up", "--max-rps=-1"], "/")).toThrow("--max-rps must be a positive number");
-    expect(() => parseFleetArgs(["up", "--dry-run"], "/")).toThrow("--dry-run goes with preview");
-    expect(() => parseFleetArgs(["up", "--shard-rps", "5"], "/")).toThrow("--shard-rps goes with --shard I/N");
     expect(() => parseFleetArgs(["up", "--shard", "1/2", "--shard-rps", "0"], "/")).toThrow("--shard-rps must be a positive number");
-    expect(() => parseFleetArgs(["up", "--resource", "web"], "/")).toThrow("--resource goes with pause, resume and overrides");
-    expect(() => parseFleetArgs(["resume", "--for", "2h"], "/")).toThrow("--for, --until and --reason go with pause");
-    expect(() => parseFleetArgs(["up", "--check"], "/")).toThrow("--check goes with scopes; before another verb, --check-scopes");
-    expect(() => parseFleetArgs(["verify", "--check-scopes"], "/")).toThrow("--check-scopes goes with preview, up, refresh, destroy, drift");
-    expect(() => parseFleetArgs(["scopes", "--key-env", "NEW_KEY"], "/")).toThrow("--key-env goes with scopes --check");
+  });
+
+  it("refuses an option the verb does not take, naming the verbs it goes with", () => {
+    expect(() => parseFleetArgs(["up", "--dry-run"], "/")).toThrow(
+      new UsageError("--dry-run goes with preview, not with up; to ask at every deploy, set monitoring:dryRun in the stacks' configuration"),
+    );
+    expect(() => parseFleetArgs(["up", "--resource", "web"], "/")).toThrow(new UsageError("--resource goes with pause, resume and overrides, not with up"));
+    expect(() => parseFleetArgs(["resume", "--for", "2h"], "/")).toThrow(new UsageError("--for goes with pause, not with resume"));
+    expect(() => parseFleetArgs(["up", "--check"], "/")).toThrow(new UsageError("--check goes with scopes, not with up; before another verb, --check-scopes proves the scopes that verb needs"));
+    expect(() => parseFleetArgs(["verify", "--check-scopes"], "/")).toThrow(new UsageError("--check-scopes goes with preview, up, refresh, destroy and drift, not with verify"));
+    expect(() => parseFleetArgs(["preview", "--markdown"], "/")).toThrow(new UsageError("--markdown goes with drift and report merge, not with preview"));
+    expect(() => parseFleetArgs(["refresh", "--yes"], "/")).toThrow(new UsageError("--yes goes with preview, up and destroy, not with refresh"));
+    expect(() => parseFleetArgs(["report", "merge", "a.json", "--stack", "acme"], "/")).toThrow(/^--stack goes with preview, up, .* and scopes, not with report merge$/);
+  });
+
+  it("takes, for each verb, exactly the options its help shows, and refuses every other one the fleet knows", () => {
+    const SAMPLES: Record<string, string> = { GLOB: "a*", DIR: "/d", N: "2", "I/N": "1/2", DURATION: "5m", INSTANT: "2030-01-01T00:00:00Z", TEXT: "why", FILE: "f.xml", NAME: "KEY" };
+    /** `--stack GLOB` → ["--stack", "a*"]; the options a help lists, `--help` aside. */
+    const optionsIn = (help: string): string[][] =>
+      [...help.matchAll(/^ {2}(--[a-z-]+)(?: ([A-Z/]+))?/gm)].filter(([, name]) => name !== "--help").map(([, name, value]) => (value === undefined ? [name!] : [name!, SAMPLES[value]!]));
+    const known = optionsIn(USAGE);
+    expect(known.length).toBeGreaterThan(30);
+    for (const verb of VERBS) {
+      const words = verb === "report" ? ["report", "merge", "a.json"] : [verb];
+      const taken = new Set(optionsIn(verbUsage(verb)).map(([name]) => name));
+      expect(taken.size, verb).toBeGreaterThan(0);
+      for (const option of known) {
+        const refusal = (() => {
+          try {
+            parseFleetArgs([...words, ...option], "/");
+            return undefined;
+          } catch (error) {
+            // A rule between options (--key-env needs --check) is no refusal of the option.
+            return /, not with /.test((error as Error).message) ? (error as Error).message : undefined;
+          }
+        })();
+        const name = verb === "report" ? "report merge" : verb;
+        expect(refusal, `${name} ${option.join(" ")}`).toEqual(taken.has(option[0]!) ? undefined : expect.stringMatching(new RegExp(`^${option[0]} goes with .*, not with ${name}`)));
+      }
+    }
+  });
+
+  it("refuses options that need or exclude each other, whatever the verb", () => {
+    expect(() => parseFleetArgs(["up", "--shard-rps", "5"], "/")).toThrow(new UsageError("--shard-rps goes with --shard I/N (this runner's budget); without a shard, --max-rps is the budget"));
+    expect(() => parseFleetArgs(["drift", "--markdown", "--json"], "/")).toThrow(new UsageError("--markdown and --json exclude each other"));
+    expect(() => parseFleetArgs(["scopes", "--key-env", "NEW_KEY"], "/")).toThrow(new UsageError("--key-env goes with scopes --check"));
+  });
+
+  it("answers --help with the verb's own options, or with every verb and option", async () => {
+    const help = async (...argv: string[]) => {
+      let text = "";
+      const code = await fleet.run(argv, { stdout: { write: (chunk: string) => (text += chunk) }, stderr: { write: () => true }, stdin: process.stdin, signals: process, env: {} });
+      return { code, text };
+    };
+    const up = await help("up", "--help");
+    expect(up.code).toBe(0);
+    expect(up.text).toMatch(/^Usage: pulumi-monitoring fleet up \[options\]\n/);
+    expect(up.text).toContain("\n  --yes, -y        Do not ask for confirmation\n");
+    expect(up.text).not.toContain("--dry-run");
+    const preview = await help("preview", "-h");
+    expect(preview.text).toContain("\n  --dry-run        Each stack's preview also asks the service");
+    expect(preview.text).toContain("\n  --yes, -y        Nothing to confirm (a preview changes nothing)");
+    const verify = await help("verify", "--help");
+    expect(verify.text).toContain("\n  --all            Every object of each stack, not only what its last deploy created or changed\n");
+    const all = await help("--help");
+    expect(all.text).toMatch(/^Usage: pulumi-monitoring fleet <command> \[options\]\n/);
+    expect(all.text).toContain("\n  --dry-run        preview: each stack's preview also asks the service");
+    expect(all.text).toContain("\n  --yes, -y        up/destroy: do not ask for confirmation; preview: nothing to confirm");
+    expect(all.text).toContain("\n  --all            preview/up: every selected stack, not only those the change affects");
+    expect(all.text).toContain("; verify: every object of each stack");
+    // No line of a verb's help is wider than the help's width.
+    for (const verb of VERBS) expect(verbUsage(verb).split("\n").filter((line) => line.length > 100)).toEqual([]);
+  });
+
+  it("says that pause, resume and apply-due send their calls straight to the service and write the state once", () => {
+    const apply = verbUsage("apply-due");
+    expect(apply).toContain("straight to the service");
+    expect(apply).toContain("`pulumi stack import`");
+    expect(apply).not.toContain("--target");
+    expect(verbUsage("pause")).toContain("`pulumi stack import`");
+    expect(USAGE).not.toContain("--target");
   });
 });
 

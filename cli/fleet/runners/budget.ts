@@ -10,7 +10,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { FLEET_BUDGET_ENV, HEARTBEAT_MS, limiterFor, parseBudgetLine } from "../../../provider/fleet-budget.js";
+import { HEARTBEAT_MS, limiterFor, parseBudgetLine } from "../../../provider/fleet-budget.js";
 import { type Clock, RateLimiter, type RequestLimiter } from "../../../provider/http/rate-limit.js";
 
 /**
@@ -243,5 +243,5 @@ export function runnerBudget(fleetBudget: number | undefined, shardCount: number
  * budget when its token server is at `address`, else within `maxRequestsPerSecond`.
  */
 export function limiterWithin(address: string | undefined, maxRequestsPerSecond: number | undefined): RequestLimiter {
-  return limiterFor(maxRequestsPerSecond, {}, address === undefined ? {} : { [FLEET_BUDGET_ENV]: address });
+  return limiterFor(maxRequestsPerSecond, address);
 }

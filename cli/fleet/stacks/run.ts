@@ -33,7 +33,8 @@ import { stackOutputs } from "../../project/state.js";
 import { runBounded, type Settled } from "../../../provider/concurrency.js";
 import { formatShard } from "../runners/shard.js";
 import { type FleetTargets, type StackTarget, withSharedBudget } from "../targets.js";
-import { FLEET_BUDGET_ENV } from "../../../provider/fleet-budget.js";
+import { type FleetRunSettings, fleetRunEnvironment, withFleetRunSettings } from "../../../provider/fleet-run-settings.js";
+import { withEnvironment } from "../../project/workspace.js";
 import { type Fingerprint, sharedValuesOf } from "../affected/fingerprint.js";
 import { type DeployRecords, deployRecordsOf } from "../affected/records.js";
 import { recordPath, selectAffected, stateTimeOf } from "../affected/select.js";
@@ -109,17 +110,9 @@ export class FleetRun {
 
     const order = shared === undefined ? clients : this.verb === "destroy" ? [...clients, shared] : [shared, ...clients];
     this.#display = createDisplay(this.io.stderr, order.map((target) => target.label), { json: this.options.json });
-    // One budget for the whole run (the runners of a split each have their share): the stacks'
-    // providers, and this process's own API calls for programs run in it, learn its address from
-    // the environment that the Pulumi CLI and its dynamic provider host inherit.
-    const { use } = await withSharedBudget(targets.budget, async (budget) => {
-      const restoreBudget = budget === undefined ? undefined : setEnvironment(FLEET_BUDGET_ENV, budget);
-      try {
-        await this.#runPhases(report, order, clients, atOnce, shared, sharedSource, sharedBlocker, budget);
-      } finally {
-        restoreBudget?.();
-      }
-    });
+    // One budget for the whole run (the runners of a split each have their share): each stack's
+    // operation hands its address on in the run's settings (#runStack).
+    const { use } = await withSharedBudget(targets.budget, (budget) => this.#runPhases(report, order, clients, atOnce, shared, sharedSource, sharedBlocker, budget));
     if (use !== undefined) report.rateLimit = { budget: targets.budget!, ...use };
     this.io.stdout.write(this.options.json ? `${JSON.stringify(report, null, 2)}\n` : this.options.markdown ? renderDriftMarkdown(report) : `\n${renderTable(report)}`);
     return exitCodeOf(report);
@@ -144,9 +137,10 @@ export class FleetRun {
     const noMoreStarts = AbortSignal.any([this.#stopStarting.signal, this.#settingFailed.signal]);
     const onInterrupt = (): void => this.#interrupt();
     this.io.signals.on("SIGINT", onInterrupt);
+    const settings: FleetRunSettings = budget === undefined ? {} : { budget };
     try {
       const execute = async (target: Target, sharedConfig?: ConfigMap): Promise<StackReport> => {
-        const stackReport = await this.#runStack(target, sharedConfig, runConfig.write);
+        const stackReport = await this.#runStack(target, sharedConfig, runConfig.write, settings);
         this.#finished.set(target.label, stackReport);
         return stackReport;
       };
@@ -275,7 +269,11 @@ export class FleetRun {
     return execute(shared);
   }
 
-  async #runStack(target: Target, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>): Promise<StackReport> {
+  /**
+   * `settings` reach the stack's provider host, which the Pulumi CLI starts, in the environment of
+   * the CLI commands its operation runs, and a program run in this process directly.
+   */
+  async #runStack(target: Target, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>, settings: FleetRunSettings): Promise<StackReport> {
     const startedAt = Date.now();
     const events = new StackEvents(false);
     const show = (): void => this.#display?.update(target.label, { state: "running", step: events.step, counts: events.counts, startedAt });
@@ -296,7 +294,7 @@ export class FleetRun {
     /** An operation of this run was started on the stack: only then may an interrupted one be left to cancel. */
     let operated = false;
     try {
-      const selected = await Stack.select(target.name, target.workspace);
+      const selected = await Stack.select(target.name, withEnvironment(target.workspace, fleetRunEnvironment(settings)));
       stack = selected;
       this.#running.set(target.label, { stack, abort });
       if (sharedConfig !== undefined) await passOn(stack, target, sharedConfig);
@@ -333,7 +331,7 @@ export class FleetRun {
               refresh: this.options.refresh || recover,
               clearPendingCreates: recover,
               ...(configFile ? { configFile } : {}),
-              ...(target.program ? { program: target.program } : {}),
+              ...(target.program ? { program: inRun(settings, target.program) } : {}),
             });
           } finally {
             operation.dispose();
@@ -466,12 +464,8 @@ async function cancelUpdate(stack: Stack): Promise<void> {
   }
 }
 
-/** Sets an environment variable for the length of the run; the returned function puts back what was there. */
-function setEnvironment(name: string, value: string): () => void {
-  const before = process.env[name];
-  process.env[name] = value;
-  return () => {
-    if (before === undefined) delete process.env[name];
-    else process.env[name] = before;
-  };
-}
+/** `program`, run in this process, with `settings` as its run's. */
+const inRun =
+  (settings: FleetRunSettings, program: PulumiFn): PulumiFn =>
+  () =>
+    withFleetRunSettings(settings, program);
