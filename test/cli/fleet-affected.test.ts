@@ -5,7 +5,8 @@
  * record kept beside a file backend's state (beside a PostgreSQL backend's:
  * test/cli/fleet-locks.test.ts), `--all`, the report's list of skipped stacks, and the progress line.
  * The same on the engine, each reason on a deployed stack: test/examples/agency-fleet.test.ts
- * (skipped, preview alike, --all, settings, program, a failed run, drift) and
+ * (skipped, preview alike, --all, settings, program, the shared stack's program and the shared
+ * outputs a client reads, a failed run, drift) and
  * test/examples/overrides-alt.test.ts (a settings change at +10 min, a resume due at +2h05); on a
  * PostgreSQL backend, test/examples/teams.test.ts.
  */

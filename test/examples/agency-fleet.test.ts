@@ -62,6 +62,10 @@ describe("fleet over examples/agency", () => {
     // The agency's budget as project configuration, which the fleet's stacks share.
     const project = await readFile(join(repoRoot, "examples/agency/Pulumi.yaml"), "utf8");
     await writeFile(join(workDir, "Pulumi.yaml"), `${project}config:\n  monitoring:maxRequestsPerSecond: ${BUDGET}\n`);
+    // A second shared output the clients read (agency:templateName), which the example's clients do
+    // not need: a change of the template's name changes the shared outputs, its description does not.
+    await writeFile(join(workDir, "Pulumi.yaml"), (await readFile(join(workDir, "Pulumi.yaml"), "utf8")).replace("templateId: agency:templateId\n", "templateId: agency:templateId\n      templateName: agency:templateName\n"));
+    await appendFile(join(workDir, "shared", "index.ts"), "export const templateName = standard.name;\n");
     for (const client of CLIENTS) await writeFile(join(workDir, "clients", `${client}.yaml`), clientSpec(client));
     env = fleetTestEnv(workDir, emulator);
     workspace = await LocalWorkspace.create({ workDir, envVars: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL!, PULUMI_CONFIG_PASSPHRASE: testPassphrase }, pulumiCommand: testCli() });
@@ -236,6 +240,33 @@ describe("fleet over examples/agency", () => {
       } finally {
         await writeFile(join(workDir, "index.ts"), program);
       }
+    }, FLEET_STEP_MS);
+
+    it("runs the shared stack when its program changed, and a client when the shared outputs it reads changed, not when they stayed as they were", async () => {
+      // Before the failed run below, which leaves client01 without a record of its deploy (a reason of its own to run).
+      const program = join(workDir, "shared", "index.ts");
+      const sharedRan = expect.objectContaining({
+        stack: SHARED,
+        result: "succeeded",
+        affected: "its program, package.json, lockfile or pulumi-monitoring version changed",
+        counts: { create: 0, update: 1, delete: 0, replace: 0 },
+      });
+      // The template's description: the shared stack's outputs stay as they were.
+      await writeFile(program, (await readFile(program, "utf8")).replace('description: "What every client gets unless their contract says otherwise."', 'description: "What every client gets."'));
+      const kept = await fleetReport("up", "--yes");
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(kept.report.stacks).toEqual([sharedRan, expect.objectContaining({ stack: "client01", result: "skipped", note: expect.stringMatching(/^unchanged since its deploy at /) })]);
+
+      // Its name, which client01 reads (agency:templateName): client01 runs, with nothing of its own to change.
+      await writeFile(program, (await readFile(program, "utf8")).replace('name: "Standard care"', 'name: "Standard plan"'));
+      const { code, report, stderr } = await fleetReport("up", "--yes");
+      expect(code, stderr).toBe(0);
+      expect(report.stacks).toEqual([
+        sharedRan,
+        expect.objectContaining({ stack: "client01", result: "succeeded", affected: "the shared stack's outputs it reads changed", counts: { create: 0, update: 0, delete: 0, replace: 0 } }),
+      ]);
+      expect((await service.list("/client-templates"))[0]).toMatchObject({ name: "Standard plan", description: "What every client gets." });
+      expect(await readFile(join(workDir, "Pulumi.client01.yaml"), "utf8")).toContain("agency:templateName: Standard plan");
     }, FLEET_STEP_MS);
 
     it("runs a stack whose last run failed, though nothing else changed", async () => {
