@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runnerBudget, stacksAtOnce } from "../../cli/fleet/runners/budget.js";
 import { fitToScreen, liveLine, type LiveState } from "../../cli/fleet/stacks/display.js";
 import { StackEvents } from "../../cli/fleet/stacks/events.js";
-import { driftOf } from "../../cli/drift/changes.js";
 import { inProcessRunner } from "../../cli/fleet/stacks/in-process.js";
 import { abortOnceListening } from "../../cli/fleet/stacks/operations.js";
 import { commandErrorMessage, errorSummary } from "../../cli/project/errors.js";
@@ -69,17 +68,11 @@ describe("the rate budget", () => {
 describe("engine events of one stack", () => {
   const MONITOR = "urn:pulumi:acme::agency::monitoring:agency:ClientMonitoring$pulumi-nodejs:dynamic/monitoring:Monitor::acme-root";
   const STACK = "urn:pulumi:acme::agency::pulumi:pulumi:Stack::agency-acme";
-  const step = (op: StepEventMetadata["op"], urn: string, outputs?: [Record<string, unknown>, Record<string, unknown>]): StepEventMetadata => ({
-    op,
-    urn,
-    type: "pulumi-nodejs:dynamic/monitoring:Monitor",
-    provider: "",
-    ...(outputs ? { old: { outputs: outputs[0] } as never, new: { outputs: outputs[1] } as never } : {}),
-  });
+  const step = (op: StepEventMetadata["op"], urn: string): StepEventMetadata => ({ op, urn, type: "pulumi-nodejs:dynamic/monitoring:Monitor", provider: "" });
   const event = (fields: Partial<EngineEvent>): EngineEvent => ({ sequence: 0, timestamp: 0, ...fields });
 
   it("follows the current step and counts the changes made", () => {
-    const events = new StackEvents(false);
+    const events = new StackEvents();
     events.observe(event({ resourcePreEvent: { metadata: step("create", MONITOR) } }));
     expect(events.step).toBe("creating Monitor acme-root");
     events.observe(event({ resOutputsEvent: { metadata: step("create", MONITOR) } }));
@@ -91,7 +84,7 @@ describe("engine events of one stack", () => {
   });
 
   it("prefers the error naming a resource over the stack's generic ones", () => {
-    const events = new StackEvents(false);
+    const events = new StackEvents();
     const diagnostic = (urn: string, message: string): EngineEvent => event({ diagnosticEvent: { urn, message, color: "never", severity: "error" } });
     events.observe(diagnostic(STACK, "update failed"));
     events.observe(diagnostic(MONITOR, "<{%reset%}>intervalSeconds: must be at least 10<{%reset%}>\n"));
@@ -100,7 +93,7 @@ describe("engine events of one stack", () => {
   });
 
   it("keeps a failing program's message without its stack trace", () => {
-    const events = new StackEvents(false);
+    const events = new StackEvents();
     events.observe(
       event({
         diagnosticEvent: {
@@ -112,35 +105,6 @@ describe("engine events of one stack", () => {
       }),
     );
     expect(events.firstError()).toBe("Running program failed: Error: contacts.emails.0: must be an email address");
-  });
-
-  it("keeps a refresh's steps, whose drift is told field by field, without provider internals, and deleted objects", () => {
-    const events = new StackEvents(true);
-    const recorded = { name: "Home", intervalSeconds: 60, regions: ["eu-west-1"], __provider: "a", __declaredInputs: ["name", "regions"] };
-    events.observe(event({ resOutputsEvent: { metadata: step("update", MONITOR, [recorded, { ...recorded, name: "Renamed", regions: ["us-east-1"], __provider: "b" }]) } }));
-    events.observe(event({ resOutputsEvent: { metadata: step("delete", MONITOR.replace("acme-root", "acme-api")) } }));
-    const settings = { now: Date.parse("2030-01-01T00:00:00Z"), handPauses: { rule: "putBack" } } as const;
-    expect(events.refreshSteps.flatMap((metadata) => driftOf(metadata, settings))).toEqual([
-      {
-        type: "Monitor",
-        name: "acme-root",
-        urn: MONITOR,
-        drift: "changed",
-        fields: [
-          { field: "name", recorded: "Home", actual: "Renamed", declared: true },
-          { field: "regions", recorded: ["eu-west-1"], actual: ["us-east-1"], declared: true },
-        ],
-      },
-      { type: "Monitor", name: "acme-api", urn: MONITOR.replace("acme-root", "acme-api"), drift: "deleted", fields: [] },
-    ]);
-    // What the state records, for the unmanaged-object check: where the stack's objects live.
-    expect(events.recorded).toEqual([{ type: "pulumi-nodejs:dynamic/monitoring:Monitor", outputs: recorded }]);
-  });
-
-  it("does not keep an up's updates as drift", () => {
-    const events = new StackEvents(false);
-    events.observe(event({ resOutputsEvent: { metadata: step("update", MONITOR, [{ name: "a" }, { name: "b" }]) } }));
-    expect(events.refreshSteps).toEqual([]);
   });
 
   it("summarizes a CLI failure by its error lines", () => {

@@ -1,11 +1,9 @@
 /**
  * What one stack's run looks like, folded from the engine events the Automation API streams
- * (`onEvent`): the step under way, change counts, the first error, and for a drift check the
- * refresh steps, which ../../drift/stack-findings.ts judges once they are all in.
+ * (`onEvent`): the step under way, change counts and the first error.
  */
 import type { EngineEvent, OpMap, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { nameOf, shortType } from "../../drift/changes.js";
-import type { RecordedResource } from "../../drift/unmanaged.js";
 import { errorSummary } from "../../project/errors.js";
 import { type ChangeCounts, noChanges } from "../../report/fleet.js";
 
@@ -41,15 +39,8 @@ export class StackEvents {
   counts = noChanges();
   /** Set from the engine's summary at the end of a run that completed. */
   summary: ChangeCounts | undefined;
-  /** In a refresh: its steps, each object as recorded and as read. */
-  readonly refreshSteps: StepEventMetadata[] = [];
-  /** In a refresh: every resource as the stack's state records it (where its objects live, their ids). */
-  readonly recorded: RecordedResource[] = [];
   readonly #resourceErrors: string[] = [];
   readonly #otherErrors: string[] = [];
-
-  /** `refreshing`: the run is a refresh, whose changes are drift. */
-  constructor(private readonly refreshing: boolean) {}
 
   observe(event: EngineEvent): void {
     if (event.resourcePreEvent) {
@@ -57,10 +48,6 @@ export class StackEvents {
     } else if (event.resOutputsEvent) {
       const { metadata } = event.resOutputsEvent;
       if (metadata.op in this.counts) this.counts[metadata.op as keyof ChangeCounts] += 1;
-      if (this.refreshing) {
-        this.refreshSteps.push(metadata);
-        if (metadata.old !== undefined) this.recorded.push({ type: metadata.type, id: metadata.old.id, outputs: metadata.old.outputs });
-      }
     } else if (event.summaryEvent) {
       this.summary = countsOf(event.summaryEvent.resourceChanges);
       this.step = undefined;

@@ -275,7 +275,7 @@ export class FleetRun {
    */
   async #runStack(target: Target, sharedConfig: ConfigMap | undefined, writeConfig: (stack: string, text: string) => Promise<string>, settings: FleetRunSettings): Promise<StackReport> {
     const startedAt = Date.now();
-    const events = new StackEvents(false);
+    const events = new StackEvents();
     const show = (): void => this.#display?.update(target.label, { state: "running", step: events.step, counts: events.counts, startedAt });
     show();
     const abort = new AbortController();
