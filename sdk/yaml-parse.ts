@@ -29,7 +29,7 @@ import {
 import type { FileKind } from "../schema/file-kinds.js";
 import { membersOf, monitorSet } from "../schema/members.js";
 import { isRecord } from "../schema/naming.js";
-import { parseFieldValue, ruleOfSchemaError, unknownFieldRule } from "../schema/rule-messages.js";
+import { parseFieldValue, ruleOfSchemaError } from "../schema/rule-messages.js";
 import { unwrap } from "../schema/rules.js";
 
 /** A reference by name to another entry of the file, standing in for that object's id. */
