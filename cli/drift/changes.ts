@@ -119,11 +119,6 @@ export function nameOf(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
-/** The drift of a refresh step: {@link findingsOf}'s entries that make a check drifted. */
-export function driftOf(metadata: StepEventMetadata, settings: PauseSettings): DriftedObject[] {
-  return findingsOf(metadata, settings).drift;
-}
-
 /**
  * What a refresh step shows, one entry per member of the resource and finding: its drift (not as
  * the program wants it, or paused by hand), its known left-out fields, and the pause an override or

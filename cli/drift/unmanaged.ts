@@ -149,11 +149,6 @@ export function unmanagedIn(listings: ReadonlyMap<ScopeKey, ScopeListing>, manag
   return byScope;
 }
 
-/** {@link readScopes}, then {@link unmanagedIn}: the unmanaged objects of each scope, read with `api` unless `known` has their lists. */
-export async function findUnmanaged(api: ApiClient, scopes: readonly ScopeKey[], managed: ReadonlySet<string>, ignore: Ignore, parallel = 1, known?: KnownList): Promise<Map<ScopeKey, UnmanagedObject[]>> {
-  return unmanagedIn(await readScopes(api, scopes, parallel, known), managed, ignore);
-}
-
 /** The client of a reader that only takes the fields a listed object carries (`carried`), which sends nothing. */
 function readsNothing(): ApiClient {
   throw new Error("the lists were read before: nothing more is sent");

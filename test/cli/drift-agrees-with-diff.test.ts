@@ -6,7 +6,7 @@
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { driftOf, type PauseSettings } from "../../cli/drift/changes.js";
+import { findingsOf, type PauseSettings } from "../../cli/drift/changes.js";
 import { changedFields } from "../../provider/diff.js";
 import { monitor } from "../../schema/index.js";
 
@@ -39,7 +39,7 @@ describe("drift reports a field exactly when the next deploy sees it changed", (
     ["a declared field renamed", { name: "Renamed" }, ["name"]],
   ] as const)("%s", (_case, change, drifted) => {
     const actual = { ...recorded, ...change };
-    const reported = driftOf(refreshed(actual), AT)[0]?.fields.map((field) => field.field) ?? [];
+    const reported = findingsOf(refreshed(actual), AT).drift[0]?.fields.map((field) => field.field) ?? [];
     expect(reported).toEqual(drifted);
     // The next deploy: the refreshed outputs against the program's inputs.
     expect(changedFields(monitor, actual, declared)).toEqual(drifted);
@@ -47,7 +47,7 @@ describe("drift reports a field exactly when the next deploy sees it changed", (
 
   it("a field the program leaves out is drift, kept by the next deploy", () => {
     const actual = { ...recorded, intervalSeconds: 900 };
-    expect(driftOf(refreshed(actual), AT)[0]?.fields).toEqual([{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }]);
+    expect(findingsOf(refreshed(actual), AT).drift[0]?.fields).toEqual([{ field: "intervalSeconds", recorded: 60, actual: 900, declared: false }]);
     expect(changedFields(monitor, actual, declared)).toEqual([]);
   });
 });

@@ -2,8 +2,8 @@
  * What the drift report finds on the emulator's alt profile (another server's choices where the
  * spec is silent: upper-case ids, `null` for fields not set, extra fields, newest first), built
  * from the provider's own reads as a refresh makes them and handed to the report's own
- * classification (`driftOf`, the steps of a refresh) and its search for unmanaged objects
- * (`findUnmanaged`): a client stack deployed, then five changes made by hand through the API (a
+ * classification (`findingsOf`, the steps of a refresh) and its search for unmanaged objects
+ * (`readScopes`, `unmanagedIn`): a client stack deployed, then five changes made by hand through the API (a
  * declared field, a field the program leaves out, a pause, a deletion, a monitor created inside
  * the client), and the same to the members of a MonitorSet (`api` renamed, `web` paused with its
  * interval changed, `docs` deleted). Each is found, as the report tells it, a set's member as a
@@ -20,7 +20,7 @@ import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import { byObject, type Findings, findingsOf } from "../../cli/drift/changes.js";
 import { deployInstant, handPauses } from "../../provider/config.js";
-import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
+import { managedIds, readScopes, scopesOf, unmanagedIn } from "../../cli/drift/unmanaged.js";
 import { dispatcher } from "../../provider/index.js";
 import type { ApiClient } from "../../provider/http/client.js";
 import { useEmulatorWith } from "../support/emulator.js";
@@ -114,7 +114,7 @@ describe("drift on the alt profile", () => {
   }
   const unmanaged = async (ignored: string[] = []) => {
     const recorded = [...state.values()].map(({ kind, id, outs }) => ({ type: `${TYPE}${kind}`, id, outputs: outs }));
-    const found = await findUnmanaged(on.api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: ignored, names: [] });
+    const found = unmanagedIn(await readScopes(on.api, scopesOf(recorded)), new Set(managedIds(recorded)), { ids: ignored, names: [] });
     return [...found.values()].flat();
   };
 

@@ -8,7 +8,7 @@
  */
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { SECRET, byObject, changedFields, driftOf, findingsOf, nameOf, type PauseSettings, shortType } from "../../cli/drift/changes.js";
+import { SECRET, byObject, changedFields, findingsOf, nameOf, type PauseSettings, shortType } from "../../cli/drift/changes.js";
 
 const NOW = Date.parse("2030-01-01T12:00:00Z");
 const HOUR = 3_600_000;
@@ -18,7 +18,7 @@ const AT_NOW: PauseSettings = { now: NOW, handPauses: { rule: "for", ms: 4 * HOU
 
 /** The one entry a single resource's step gives, or undefined when it has not drifted. */
 function driftOne(metadata: StepEventMetadata, settings = AT_NOW) {
-  const entries = driftOf(metadata, settings);
+  const entries = findingsOf(metadata, settings).drift;
   expect(entries.length).toBeLessThanOrEqual(1);
   return entries[0];
 }
@@ -184,7 +184,7 @@ describe("a pause made by hand", () => {
 
   it("a kind without a pause state is not judged by the pause plan: a paused output is none of its inputs, no drift", () => {
     const recorded = { name: "Ops", __declaredInputs: ["name"] };
-    expect(driftOf(step("same", recorded, { ...recorded, paused: true }, "pulumi-nodejs:dynamic/monitoring:NotificationChannel"), AT_NOW)).toEqual([]);
+    expect(findingsOf(step("same", recorded, { ...recorded, paused: true }, "pulumi-nodejs:dynamic/monitoring:NotificationChannel"), AT_NOW).drift).toEqual([]);
   });
 });
 

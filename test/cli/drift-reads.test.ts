@@ -12,7 +12,7 @@ import { AccountLists, listsToRead } from "../../cli/drift/account-lists.js";
 import { findingsOf } from "../../cli/drift/changes.js";
 import type { RecordedResource as StateResource } from "../../cli/project/state.js";
 import { blindSecrets, refreshSteps } from "../../cli/drift/stack-refresh.js";
-import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
+import { managedIds, readScopes, scopesOf, unmanagedIn } from "../../cli/drift/unmanaged.js";
 import { check } from "../../provider/check.js";
 import { ResourceEngine } from "../../provider/engine.js";
 import { type AnyResourceDefinition, client, monitor, notificationChannel } from "../../schema/index.js";
@@ -95,7 +95,7 @@ describe("the reads of client stacks, against the emulator", () => {
     const lists = new AccountLists(on.api);
     await lists.read(listsToRead(stacks), 4);
     const steps = await Promise.all(stacks.map((resources) => refreshSteps(resources, lists, SETTINGS)));
-    const unmanaged = await findUnmanaged(on.api, [...new Set(stacks.flatMap(scopesOf))], new Set(stacks.flatMap(managedIds)), { ids: [], names: [] }, 4, lists.known);
+    const unmanaged = unmanagedIn(await readScopes(on.api, [...new Set(stacks.flatMap(scopesOf))], 4, lists.known), new Set(stacks.flatMap(managedIds)), { ids: [], names: [] });
 
     const findings = steps.map((stackSteps) => stackSteps.flatMap((step) => findingsOf(step, SETTINGS).drift));
     expect(findings[0]).toEqual([]);

@@ -7,10 +7,10 @@
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { driftOf as driftAt, type PauseSettings } from "../../cli/drift/changes.js";
+import { findingsOf, type PauseSettings } from "../../cli/drift/changes.js";
 import { ScopeReads, unmanagedObjects } from "../../cli/drift/check.js";
 import { renderDriftMarkdown } from "../../cli/report/markdown.js";
-import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
+import { managedIds, readScopes, scopesOf, unmanagedIn } from "../../cli/drift/unmanaged.js";
 import { parseProject } from "../../cli/project/project.js";
 import { exitCodeOf, type FleetReport, noChanges, type StackReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
@@ -21,7 +21,7 @@ import { providerClientOn } from "../support/provider-client.js";
 const MONITOR_TYPE = "pulumi-nodejs:dynamic/monitoring:Monitor";
 /** Deploys put a pause made by hand back (`monitoring:handPauses: putBack`), at a fixed instant. */
 const PUT_BACK: PauseSettings = { now: Date.parse("2030-01-01T12:00:00Z"), handPauses: { rule: "putBack" } };
-const driftOf = (metadata: StepEventMetadata) => driftAt(metadata, PUT_BACK);
+const driftOf = (metadata: StepEventMetadata) => findingsOf(metadata, PUT_BACK).drift;
 const urn = (name: string, type = MONITOR_TYPE) => `urn:pulumi:acme::agency::${type}::${name}`;
 
 /** Whether a declared input differs, which is what makes the engine's refresh step an update. */
@@ -191,7 +191,7 @@ describe("unmanaged objects, read from the emulator", () => {
   it("are the objects of the stack's scopes no stack manages, with the declaration that adopts each, in list pages read 4 at once", async () => {
     await on.emulator.admin.clearRequestLog();
     const managed = new Set([ids.acme, ids.globex, ids.managed].map((id) => id!.toLowerCase()));
-    const found = await findUnmanaged(on.api, [ids.acme!.toLowerCase(), "account"], managed, { ids: [], names: ["legacy-*"] }, 4);
+    const found = unmanagedIn(await readScopes(on.api, [ids.acme!.toLowerCase(), "account"], 4), managed, { ids: [], names: ["legacy-*"] });
     expect(found.get(ids.acme!.toLowerCase())).toEqual([
       {
         kind: "Monitor",
@@ -241,7 +241,7 @@ describe("unmanaged objects, read from the emulator", () => {
 
   it("leave out what `drift.ignore` names by id", async () => {
     const managed = new Set([ids.acme, ids.globex, ids.managed].map((id) => id!.toLowerCase()));
-    const found = await findUnmanaged(on.api, [ids.acme!.toLowerCase()], managed, { ids: [ids.stray!.toUpperCase(), ids.legacy!], names: [] });
+    const found = unmanagedIn(await readScopes(on.api, [ids.acme!.toLowerCase()]), managed, { ids: [ids.stray!.toUpperCase(), ids.legacy!], names: [] });
     expect(found.get(ids.acme!.toLowerCase())).toEqual([]);
   });
 });

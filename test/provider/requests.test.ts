@@ -30,7 +30,7 @@ import { monitorSetProvider } from "../../provider/monitor-set.js";
 import { ResourceReader } from "../../provider/reader.js";
 import { AccountLists, listsToRead } from "../../cli/drift/account-lists.js";
 import { refreshSteps } from "../../cli/drift/stack-refresh.js";
-import { findUnmanaged, managedIds, scopesOf } from "../../cli/drift/unmanaged.js";
+import { managedIds, readScopes, scopesOf, unmanagedIn } from "../../cli/drift/unmanaged.js";
 import { profiles } from "../e2e/support.js";
 import { useEmulatorWith } from "../support/emulator.js";
 import { providerClientOn } from "../support/provider-client.js";
@@ -185,7 +185,7 @@ describe.each(profiles)("requests per step against the minimum ($profile profile
       const lists = new AccountLists(on.api);
       await lists.read(listsToRead([recorded]), 1);
       steps = await refreshSteps(recorded, lists, { now: Date.now(), handPauses: { rule: "putBack" } });
-      unmanaged = await findUnmanaged(on.api, scopesOf(recorded), new Set(managedIds(recorded)), { ids: [], names: [] }, 1, lists.known);
+      unmanaged = unmanagedIn(await readScopes(on.api, scopesOf(recorded), 1, lists.known), new Set(managedIds(recorded)), { ids: [], names: [] });
     });
     // The kinds' lists, not a monitor's list of its channels.
     const lists = (await on.emulator.admin.requestLog())
