@@ -7,7 +7,7 @@
  * options that are not which verbs take them live in {@link CROSS_OPTION_RULES}.
  */
 import { availableParallelism } from "node:os";
-import { type CommandLine, type CommandOptions, parseCommandLine, parseDuration, positiveNumber } from "../command/args.js";
+import { type CommandLine, type CommandOptions, parseDuration, positiveNumber } from "../command/args.js";
 import { UsageError } from "../command/usage.js";
 import { DEFAULT_STALE_AFTER_MS } from "./runners/lease.js";
 import { parseShard, type Shard } from "./runners/shard.js";
@@ -402,12 +402,6 @@ function notTaken(option: OptionName, verb: FleetCommand): UsageError {
   return new UsageError(`--${option} goes with ${wordList(goesWith)}, not with ${verbName(verb)}${instead === undefined ? "" : `; ${instead}`}`);
 }
 
-/** The fleet's options from its command line, or "help" for `--help`; bad usage throws a {@link UsageError}. */
-export function parseFleetArgs(argv: readonly string[], cwd: string): FleetOptions | "help" {
-  const line = parseCommandLine(argv, FLEET_OPTIONS, true);
-  return line.values.help ? "help" : fleetOptionsOf(line, cwd);
-}
-
 /** The options of a verb run as it is run with none given (`drift` narrows one to its stack). */
 export function defaultFleetOptions(command: FleetCommand, cwd: string): FleetOptions {
   return {
@@ -441,7 +435,7 @@ function verbOf(positionals: readonly string[]): { verb: FleetCommand; words: st
   return { verb: verb as FleetCommand, words };
 }
 
-/** The fleet's options from its parsed command line (the verb first among the words). */
+/** The fleet's options from its parsed command line (the verb first among the words); bad usage throws a {@link UsageError}. */
 export function fleetOptionsOf({ values, positionals }: CommandLine<typeof FLEET_OPTIONS>, cwd: string): FleetOptions {
   const { verb, words } = verbOf(positionals);
   const given = (Object.keys(OPTIONS) as OptionName[]).filter((name) => values[name] !== undefined);

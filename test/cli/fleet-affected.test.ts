@@ -19,7 +19,7 @@ import { changedParts, programFingerprint, sharedValuesOf, stackFingerprint } fr
 import { deployRecordsOf } from "../../cli/fleet/affected/records.js";
 import { openLockStore } from "../../cli/fleet/runners/backend.js";
 import { stateReason, stateTimeOf } from "../../cli/fleet/affected/select.js";
-import { parseFleetArgs } from "../../cli/fleet/options.js";
+import { parseFleetArgs } from "../support/fleet-args.js";
 import { createDisplay, ProgressCounter, progressEvent, progressLine } from "../../cli/fleet/stacks/display.js";
 import { parseProject } from "../../cli/project/project.js";
 import { exitCodeOf, type FleetReport, mergeReports, noChanges } from "../../cli/report/fleet.js";

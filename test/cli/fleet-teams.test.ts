@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { collisionMessage, explainListingCrash, likeCollide, likeCollisions } from "../../cli/fleet/runners/backend.js";
 import { cliEnvironment } from "../../cli/project/workspace.js";
 import { describeLock, lockHolderOf, parseLockError } from "../../cli/fleet/runners/lock.js";
-import { parseFleetArgs } from "../../cli/fleet/options.js";
+import { parseFleetArgs } from "../support/fleet-args.js";
 import { exitCodeOf, type FleetReport, mergeReports, type StackReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
 import { parseShard, shardMatrix, shardOf, stacksOfShard } from "../../cli/fleet/runners/shard.js";

@@ -17,7 +17,8 @@ import { abortOnceListening } from "../../cli/fleet/stacks/operations.js";
 import { commandErrorMessage, errorSummary } from "../../cli/project/errors.js";
 import { UsageError } from "../../cli/command/usage.js";
 import { fleet } from "../../cli/fleet/command.js";
-import { parseFleetArgs, USAGE, VERBS, verbUsage } from "../../cli/fleet/options.js";
+import { USAGE, VERBS, verbUsage } from "../../cli/fleet/options.js";
+import { parseFleetArgs } from "../support/fleet-args.js";
 import { parseProject } from "../../cli/project/project.js";
 import { exitCodeOf, type FleetReport, noChanges, type StackReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
@@ -196,12 +197,11 @@ describe("the command line", () => {
     expect(parseFleetArgs(["scopes", "--check", "--json"], "/here")).toMatchObject({ command: "scopes", check: true, json: true });
     expect(parseFleetArgs(["scopes", "--check", "--key-env", "NEW_KEY_{stack}"], "/here")).toMatchObject({ command: "scopes", check: true, keyEnv: "NEW_KEY_{stack}" });
     expect(parseFleetArgs(["up", "--check-scopes", "--shard", "1/2"], "/here")).toMatchObject({ command: "up", checkScopes: true });
-    expect(parseFleetArgs(["--help"], "/")).toBe("help");
   });
 
   it("defaults to the cores, at most 8", () => {
     const options = parseFleetArgs(["preview"], "/");
-    expect(options !== "help" && options.parallel >= 1 && options.parallel <= 8).toBe(true);
+    expect(options.parallel >= 1 && options.parallel <= 8).toBe(true);
   });
 
   it("rejects what it cannot run", () => {

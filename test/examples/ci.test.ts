@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseFleetArgs } from "../../cli/fleet/options.js";
+import { parseFleetArgs } from "../support/fleet-args.js";
 import { repoRoot } from "../support/pulumi.js";
 
 const run = promisify(execFile);
