@@ -35,12 +35,13 @@ export const secretGreeting = config.requireSecret("secretGreeting");
 // Says that it runs, when the fleet's environment names a folder for it.
 const started = process.env["INPROCESS_STARTED_DIR"];
 if (started !== undefined) writeFileSync(\`\${started}/\${pulumi.getStack()}\`, "");
-// Resolves late, so that the stacks running at once overlap: INPROCESS_SETTLE_MS after the
-// INPROCESS_TOGETHER programs the fleet's environment asks for have all started.
+// Resolves late when the fleet's environment asks, so that the stacks running at once overlap:
+// INPROCESS_SETTLE_MS after the INPROCESS_TOGETHER programs it names have all started. A run that
+// asks nothing (a preview of one stack) waits for nothing.
 async function allStarted(): Promise<void> {
   while (started !== undefined && readdirSync(started).length < Number(process.env["INPROCESS_TOGETHER"] ?? 0)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
-export const settled = allStarted().then(() => new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 1500))));
+export const settled = allStarted().then(() => new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 0))));
 // An error the program leaves unhandled, when the fleet's environment names this stack.
 if (process.env["INPROCESS_FAILING_STACK"] === pulumi.getStack()) void Promise.reject(new Error(\`\${pulumi.getStack()} fails on purpose\`));
 `;
@@ -121,7 +122,8 @@ describe("fleet programs inside the fleet process", () => {
     const started = join(workDir, ".started-together");
     await mkdir(started);
     const { code, report, stderr } = await fleet(["up", "--yes", "--parallel", "3"], {
-      environment: { INPROCESS_FAILING_STACK: "south", INPROCESS_STARTED_DIR: started, INPROCESS_TOGETHER: "3" },
+      // 1.5 s after all three started: east and north still run while south's error is handled.
+      environment: { INPROCESS_FAILING_STACK: "south", INPROCESS_STARTED_DIR: started, INPROCESS_TOGETHER: "3", INPROCESS_SETTLE_MS: "1500" },
     });
     expect(code, stderr).toBe(1);
     expect(report.programs).toBe("in the fleet process");
