@@ -196,9 +196,16 @@ describe("examples/agency split across CI runners", () => {
         if (Date.now() > deadline) throw new Error("the first run never took acme's lock");
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      // The second judges it by its lease alone (as from another host), started once the lock is
-      // older than its 2 s threshold: had the first run not renewed its lease, the lock would be stale.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // Its lease, once there, is made a minute old by hand, as if that long had passed since the
+      // first run took the lock, rather than waited for: only the first run's renewals (every
+      // 0.5 s) keep the lock from being stale to the second, which judges it by its lease alone
+      // (as from another host) with a 2 s threshold, and starts after the ageing.
+      const leases = async (): Promise<number> => Number((await postgres.query("SELECT count(*) FROM pulumi_state_leases WHERE lock_key LIKE '%/acme/%'").catch(() => [["0"]]))[0]?.[0] ?? 0);
+      while ((await leases()) === 0) {
+        if (Date.now() > deadline) throw new Error("the first run never took a lease on acme's lock");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await postgres.query("UPDATE pulumi_state_leases SET renewed_at = renewed_at - interval '1 minute' WHERE lock_key LIKE '%/acme/%'");
       const second = fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s", "--no-pid-check"], { alongside: true });
       // A third runner deploys acme too, waiting for its lock; without reading the service first, so
       // that finding nothing to change means the state it reads holds the first run's rename.
