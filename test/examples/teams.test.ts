@@ -5,8 +5,8 @@
  * (which refuses names the backend mixes up), the matrix from `list --shards 2`, the shared stack
  * on its own, then two runners, each with its own PULUMI_HOME and checkout, deploying `--shard 1/2`
  * and `--shard 2/2` at once, each state a row of the database with no password in it; the merged
- * report; two runs racing for one stack, one reported locked (its holder's lease renewed, though
- * the holder runs longer than the second run's --stale-lock-after), while a third runner's `up
+ * report; two runs racing for one stack, one reported locked (its holder's lease, aged by hand past
+ * the second run's --stale-lock-after, renewed by the holder meanwhile), while a third runner's `up
  * --no-refresh` of that stack waits for the lock and finds nothing to change: the holder's change is
  * in the state; the records of deploys in the database, by which any runner's next `up` skips the
  * stacks no change affects, runs a changed one, and runs again one whose run failed; the states
