@@ -90,7 +90,8 @@ export function createApiPipeline(parts: PipelineParts) {
         // Awaited in processRequest, after the delay; its failure is handled there, not here.
         read.catch(() => undefined);
         body = () => read;
-        await sleep(fault.latency_ms);
+        // Ended early by a clear of the faults when the fault says so (until_cleared).
+        await sleep(fault.latency_ms, undefined, fault.until_cleared ? { signal: parts.faults.cleared } : {}).catch(() => undefined);
       }
       if (fault.drop_connection) {
         entry.fault = "drop_connection";

@@ -18,6 +18,12 @@ export interface FaultSpec {
   retry_after_seconds?: number;
   /** Wait this long before answering (or before the fault's status or drop). */
   latency_ms?: number;
+  /**
+   * With `latency_ms`: the wait also ends when the faults are cleared (`DELETE /__emulator/faults`,
+   * reset), whichever comes first. A test holds requests in flight until the moment it has made
+   * (a client killed, a run refused), then lets the service complete them, with no delay to guess.
+   */
+  until_cleared?: boolean;
   /** Close the connection without any response; the request is not processed. */
   drop_connection?: boolean;
   /** Process the request, then close the connection without sending its response: a lost answer. */
@@ -48,6 +54,7 @@ interface ActiveFault {
 
 export class FaultTable {
   private active: ActiveFault[] = [];
+  private clearing = new AbortController();
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -64,6 +71,13 @@ export class FaultTable {
 
   clear(): void {
     this.active = [];
+    this.clearing.abort();
+    this.clearing = new AbortController();
+  }
+
+  /** Aborted at the next `clear()`: ends the waits of `until_cleared` faults that fired before it. */
+  get cleared(): AbortSignal {
+    return this.clearing.signal;
   }
 
   /** The first fault that matches and fires for this request, counted as used; faults are tried in creation order. */
@@ -123,6 +137,10 @@ export function validateFaultSpec(value: unknown): { spec?: FaultSpec; problems:
     if (typeof input["drop_response"] !== "boolean") problems["drop_response"] = "must be a boolean";
     else if (input["drop_response"]) spec.drop_response = true;
   }
+  if (input["until_cleared"] !== undefined) {
+    if (typeof input["until_cleared"] !== "boolean") problems["until_cleared"] = "must be a boolean";
+    else if (input["until_cleared"]) spec.until_cleared = true;
+  }
   if (input["probability"] !== undefined) {
     const probability = input["probability"];
     if (typeof probability !== "number" || !(probability >= 0 && probability <= 1)) problems["probability"] = "must be a number from 0 to 1";
@@ -131,6 +149,7 @@ export function validateFaultSpec(value: unknown): { spec?: FaultSpec; problems:
   if (spec.status === undefined && spec.latency_ms === undefined && spec.drop_connection === undefined && spec.drop_response === undefined) {
     problems["status"] ??= "one of status, latency_ms, drop_connection or drop_response is required";
   }
+  if (spec.until_cleared && spec.latency_ms === undefined) problems["until_cleared"] = "needs latency_ms, the longest the wait lasts";
   if (spec.status !== undefined && spec.drop_connection) problems["drop_connection"] = "cannot be combined with status";
   if ((spec.status !== undefined || spec.drop_connection) && spec.drop_response) {
     problems["drop_response"] = "cannot be combined with status or drop_connection";

@@ -35,14 +35,25 @@ export const secretGreeting = config.requireSecret("secretGreeting");
 // Says that it runs, when the fleet's environment names a folder for it.
 const started = process.env["INPROCESS_STARTED_DIR"];
 if (started !== undefined) writeFileSync(\`\${started}/\${pulumi.getStack()}\`, "");
-// Resolves late, so that the stacks running at once overlap: INPROCESS_SETTLE_MS after the
-// INPROCESS_TOGETHER programs the fleet's environment asks for have all started.
-async function allStarted(): Promise<void> {
-  while (started !== undefined && readdirSync(started).length < Number(process.env["INPROCESS_TOGETHER"] ?? 0)) await new Promise((resolve) => setTimeout(resolve, 50));
+const failing = process.env["INPROCESS_FAILING_STACK"];
+// Resolves late when the fleet's environment asks, so that the stacks running at once overlap:
+// once the INPROCESS_TOGETHER programs it names have all started and the INPROCESS_FAILING_STACK's
+// error has been raised (that program says so, in ".raised"), then INPROCESS_SETTLE_MS later. A
+// run that asks nothing (a preview of one stack) waits for nothing.
+function ready(): boolean {
+  const names = readdirSync(started as string);
+  return names.filter((name) => !name.startsWith(".")).length >= Number(process.env["INPROCESS_TOGETHER"] ?? 0) && (failing === undefined || names.includes(".raised"));
 }
-export const settled = allStarted().then(() => new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 1500))));
-// An error the program leaves unhandled, when the fleet's environment names this stack.
-if (process.env["INPROCESS_FAILING_STACK"] === pulumi.getStack()) void Promise.reject(new Error(\`\${pulumi.getStack()} fails on purpose\`));
+async function allStarted(): Promise<void> {
+  while (started !== undefined && !ready()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+export const settled = allStarted().then(() => new Promise<string>((resolve) => setTimeout(() => resolve("settled"), Number(process.env["INPROCESS_SETTLE_MS"] ?? 0))));
+// An error the program leaves unhandled, when the fleet's environment names this stack. Node.js
+// raises it once this turn of the event loop is over; the next turn says it was raised.
+if (failing === pulumi.getStack()) {
+  void Promise.reject(new Error(\`\${pulumi.getStack()} fails on purpose\`));
+  if (started !== undefined) setImmediate(() => writeFileSync(\`\${started}/.raised\`, ""));
+}
 `;
 const COUNTER = `let declarations = 0;
 export function nextDeclaration(): number {
@@ -117,7 +128,7 @@ describe("fleet programs inside the fleet process", () => {
 
   it("gives each stack its own name, configuration and fresh project modules; fails only the stack whose program left an error unhandled; completes the stacks Ctrl-C stopped", async () => {
     // All three at once: south's error is left unhandled while the others' programs run beside it,
-    // waiting for south's to start.
+    // waiting for south's to start and its error to be raised.
     const started = join(workDir, ".started-together");
     await mkdir(started);
     const { code, report, stderr } = await fleet(["up", "--yes", "--parallel", "3"], {

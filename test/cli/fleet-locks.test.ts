@@ -222,12 +222,15 @@ describe.each([
     expect(verdicts.every((why) => /^its run renewed its lease [01] s ago$/.test(why)), verdicts.join("; ")).toBe(true);
     expect(await backend.lockKeys("hooli")).toEqual([key]);
 
-    // The runner stops but its CLI left the lock (it crashed): the lease is left to expire.
+    // The runner stops but its CLI left the lock (it crashed): the lease is left to expire. Its
+    // last renewal moved 2 s back, as if that long had passed, rather than waited for; then two
+    // renewal periods waited, in which a keeper still running would have renewed it.
     await holder.stop();
     expect((await backend.store.leasesOf([key])).size).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
-    // At least the 1.3 s waited; more on a loaded machine, whose timers run late (3 s seen under a load of 20).
-    expect(await takeOverStaleLocks(backend.store, stack, shortPolicy)).toMatchObject({ taken: [{ why: expect.stringMatching(/^its lease was last renewed [1-9] s ago \(stale after 1 s, --stale-lock-after\)$/) }] });
+    await backend.ageLease(key, 2_000);
+    await new Promise((resolve) => setTimeout(resolve, 2 * renewalPeriod(shortPolicy.staleAfterMs)));
+    // At least the 2 s it was aged; more on a loaded machine, whose timers run late.
+    expect(await takeOverStaleLocks(backend.store, stack, shortPolicy)).toMatchObject({ taken: [{ why: expect.stringMatching(/^its lease was last renewed [2-9] s ago \(stale after 1 s, --stale-lock-after\)$/) }] });
   });
 
   it("a lock another runner takes over between the reads of locks and of leases is not reported held: it is gone", async () => {

@@ -103,6 +103,40 @@ describe("latency and dropped connections", () => {
     expect((await on.api.get("/monitors")).status).toBe(503);
     expect(performance.now() - started).toBeGreaterThanOrEqual(195);
   });
+
+  test("until_cleared holds the requests it fired for until the faults are cleared, then processes them, a fault of `times` used up included", async () => {
+    await on.emulator.admin.injectFault({ method: "POST", path: "/monitors", latency_ms: 60_000, until_cleared: true, times: 1 });
+    await on.emulator.admin.injectFault({ method: "GET", path: "/monitors", latency_ms: 60_000, until_cleared: true });
+    let answered = false;
+    const held = Promise.all([on.api.post("/monitors", { url: "https://held.example.com" }), on.api.get("/monitors")]).finally(() => (answered = true));
+    // Both held: the POST's fault, used up, has left the table; the GET's counts its request.
+    const firedFor = async () => (await on.emulator.admin.faults()).map((fault) => [fault.method, fault.fired]);
+    for (let tries = 0; JSON.stringify(await firedFor()) !== JSON.stringify([["GET", 1]]); tries++) {
+      if (tries > 500) throw new Error(`the requests never reached the faults: ${JSON.stringify(await firedFor())}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(answered).toBe(false);
+    const cleared = performance.now();
+    await on.emulator.admin.clearFaults();
+    const [created, listed] = await held;
+    expect(performance.now() - cleared).toBeLessThan(5_000);
+    expect(created.status).toBe(201);
+    expect(listed.status).toBe(200);
+    expect((await on.emulator.admin.requestLog()).map((entry) => [entry.method, entry.status, entry.fault])).toEqual(
+      expect.arrayContaining([
+        ["POST", 201, "latency"],
+        ["GET", 200, "latency"],
+      ]),
+    );
+  });
+
+  test("until_cleared without latency_ms, or not a boolean, is refused", async () => {
+    for (const fault of [{ until_cleared: true, status: 503 }, { latency_ms: 100, until_cleared: "yes" }]) {
+      const refused = await fetch(`${on.emulator.adminUrl}/faults`, { method: "POST", body: JSON.stringify(fault) });
+      expect(refused.status, JSON.stringify(fault)).toBe(422);
+      expect(JSON.stringify(await refused.json())).toContain("until_cleared");
+    }
+  });
 });
 
 describe("the request log", () => {

@@ -113,21 +113,22 @@ function pulumi(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code
 const stackOptions = (stacks: readonly string[]): string[] => stacks.flatMap((stack) => ["--stack", stack]);
 
 /**
- * How long the service holds the requests the runner dies during: long enough for all of them to
- * be in flight when it dies, and they complete after it is gone, as a service completes a request
- * whose client went away.
+ * The longest the service holds the requests the runner dies during, a bound for a hang only: it
+ * holds them until the runner is dead (the faults, `until_cleared`, are cleared once it is), so
+ * all of them are in flight when it dies, and they complete after it is gone, as a service
+ * completes a request whose client went away.
  */
-const HELD_MS = 5_000;
+const HELD_MS = 60_000;
 
 /**
  * Starts `fleet up` of the running stacks in a session of its own and kills all of it with SIGKILL
  * once the service holds `count` requests of each `[method, path]`: each one held up by a latency
- * fault, so that all of them are in flight when the runner dies. Returns once the service has
- * completed them. The runner skips the refresh, as a team in a hurry does: the next one, taking its
- * locks over, reads the service anyway.
+ * fault until the kill, so that all of them are in flight when the runner dies. Returns once the
+ * service has completed them. The runner skips the refresh, as a team in a hurry does: the next
+ * one, taking its locks over, reads the service anyway.
  */
 async function killMidway(requests: readonly (readonly [method: string, path: string, count: number])[]): Promise<void> {
-  const faults = await Promise.all(requests.map(([method, path]) => emulator.admin.injectFault({ method, path, latency_ms: HELD_MS })));
+  const faults = await Promise.all(requests.map(([method, path]) => emulator.admin.injectFault({ method, path, latency_ms: HELD_MS, until_cleared: true })));
   // Its temporary files in `dir`, which afterAll removes: a killed runner cleans up nothing.
   const temporary = await mkdtemp(join(dir, "tmp-"));
   const held = async (): Promise<boolean> => {
@@ -138,10 +139,11 @@ async function killMidway(requests: readonly (readonly [method: string, path: st
     const args = ["fleet", "up", "--yes", "--no-refresh", "--parallel", String(RUNNING.length), "--cwd", dir, ...stackOptions(RUNNING)];
     await runKilledWhen(join(repoRoot, "dist/cli/main.js"), args, runnerEnv({ TMPDIR: temporary }), held, STEP_MS / 2);
   } finally {
+    // The runner is dead: the service completes the requests it held.
     await emulator.admin.clearFaults();
   }
   const heldCount = requests.reduce((sum, [, , count]) => sum + count, 0);
-  const completedBy = Date.now() + 2 * HELD_MS;
+  const completedBy = Date.now() + 30_000;
   while ((await emulator.admin.requestLog()).filter((entry) => entry.fault === "latency").length < heldCount) {
     if (Date.now() > completedBy) throw new Error(`the service did not complete the ${heldCount} requests held when the runner died`);
     await new Promise((resolve) => setTimeout(resolve, 100));

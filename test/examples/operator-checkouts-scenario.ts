@@ -178,13 +178,15 @@ export function describeOperatorCheckouts({ profile, backend, cases = CASES }: {
 
     it("`pause` killed once its call reached the service is completed by the next `pause` from another runner: the call once more, one override recorded, nothing else", async () => {
       const before = await resources();
-      const held = await emulator.admin.injectFault({ method: "POST", path: `/monitors/${ids["web"]}/pause`, latency_ms: 3_000 });
+      // Held until the runner is dead (until_cleared; the minute is a bound for a hang), then completed.
+      const held = await emulator.admin.injectFault({ method: "POST", path: `/monitors/${ids["web"]}/pause`, latency_ms: 60_000, until_cleared: true });
       await emulator.admin.clearRequestLog();
       try {
         const reached = async () => ((await emulator.admin.faults()).find((fault) => fault.id === held.id)?.fired ?? 0) >= 1;
         const args = ["pause", "web", "--for", "1h", "--reason", "INC-12", "--stack", STACK, "--cwd", deployDir];
         await runKilledWhen(join(repoRoot, "dist/cli/main.js"), args, { ...process.env, ...runnerEnv("killed"), PULUMI_MONITORING_NOW: at(40) }, reached, 30_000);
       } finally {
+        // The runner is dead: the service completes the call it held.
         await emulator.admin.clearFaults();
       }
       // The service completes the call its client went away from; the state records nothing of it.

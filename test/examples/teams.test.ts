@@ -5,8 +5,8 @@
  * (which refuses names the backend mixes up), the matrix from `list --shards 2`, the shared stack
  * on its own, then two runners, each with its own PULUMI_HOME and checkout, deploying `--shard 1/2`
  * and `--shard 2/2` at once, each state a row of the database with no password in it; the merged
- * report; two runs racing for one stack, one reported locked (its holder's lease renewed, though
- * the holder runs longer than the second run's --stale-lock-after), while a third runner's `up
+ * report; two runs racing for one stack, one reported locked (its holder's lease, aged by hand past
+ * the second run's --stale-lock-after, renewed by the holder meanwhile), while a third runner's `up
  * --no-refresh` of that stack waits for the lock and finds nothing to change: the holder's change is
  * in the state; the records of deploys in the database, by which any runner's next `up` skips the
  * stacks no change affects, runs a changed one, and runs again one whose run failed; the states
@@ -182,22 +182,40 @@ describe("examples/agency split across CI runners", () => {
       const file = join(dir, "Pulumi.acme.yaml");
       await writeFile(file, (await readFile(file, "utf8")).replace("name: Client acme", "name: Acme Corporation"));
     }
-    // The rename is slow to answer, so the first run holds the stack's lock for a while: long
-    // enough for the second run to start and find it, four times its --stale-lock-after.
-    await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", latency_ms: 8_000, times: 1 });
+    // The rename is held by the service until the second run has been refused (until_cleared; the
+    // two minutes are a bound for a hang), so the first run holds the stack's lock all the while
+    // the second starts, finds it and judges it: no delay to guess that covers the second's start.
+    await emulator.admin.injectFault({ method: "PUT", path: "/clients/*", latency_ms: 120_000, until_cleared: true, times: 1 });
     // The first run keeps a lease on the lock, renewed every 0.5 s (a quarter of its 2 s threshold).
     const holder = fleetReport("a", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s"], { alongside: true });
-    const deadline = Date.now() + 120_000;
-    while ((await stateKeys("%/.pulumi/locks/%/acme/%")).length === 0) {
-      if (Date.now() > deadline) throw new Error("the first run never took acme's lock");
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    let locked: Awaited<typeof holder>;
+    let waiting: Promise<Awaited<typeof holder>>;
+    try {
+      const deadline = Date.now() + 120_000;
+      while ((await stateKeys("%/.pulumi/locks/%/acme/%")).length === 0) {
+        if (Date.now() > deadline) throw new Error("the first run never took acme's lock");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Its lease, once there, is made a minute old by hand, as if that long had passed since the
+      // first run took the lock, rather than waited for: only the first run's renewals (every
+      // 0.5 s) keep the lock from being stale to the second, which judges it by its lease alone
+      // (as from another host) with a 2 s threshold, and starts after the ageing.
+      const leases = async (): Promise<number> => Number((await postgres.query("SELECT count(*) FROM pulumi_state_leases WHERE lock_key LIKE '%/acme/%'").catch(() => [["0"]]))[0]?.[0] ?? 0);
+      while ((await leases()) === 0) {
+        if (Date.now() > deadline) throw new Error("the first run never took a lease on acme's lock");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await postgres.query("UPDATE pulumi_state_leases SET renewed_at = renewed_at - interval '1 minute' WHERE lock_key LIKE '%/acme/%'");
+      const second = fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s", "--no-pid-check"], { alongside: true });
+      // A third runner deploys acme too, waiting for its lock; without reading the service first, so
+      // that finding nothing to change means the state it reads holds the first run's rename.
+      waiting = fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--no-refresh", "--yes", "--wait-lock", "300"], { alongside: true });
+      locked = await second;
+    } finally {
+      // The service answers the first run's rename.
+      await emulator.admin.clearFaults();
     }
-    // The second judges it by its lease alone (as from another host), with a threshold far shorter than the 8 s the first holds it.
-    const second = fleetReport("b", ["up", "--stack", "acme", "--no-shared", "--yes", "--stale-lock-after", "2s", "--no-pid-check"], { alongside: true });
-    // A third runner deploys acme too, waiting for its lock; without reading the service first, so
-    // that finding nothing to change means the state it reads holds the first run's rename.
-    const [first, locked, waiting] = await Promise.all([holder, second, fleetReport("c", ["up", "--stack", "acme", "--no-shared", "--no-refresh", "--yes", "--wait-lock", "300"], { alongside: true })]);
-    await emulator.admin.clearFaults();
+    const [first, waited] = await Promise.all([holder, waiting]);
 
     expect(first.code, first.stderr).toBe(0);
     expect(first.report.stacks[0]).toMatchObject({ stack: "acme", result: "succeeded" });
@@ -216,8 +234,8 @@ describe("examples/agency split across CI runners", () => {
     expect(table.stdout).toMatch(new RegExp(`^acme .* locked \\(by ${lock?.user}@${lock?.host}, pid ${lock?.pid}, since \\d{4}-\\d\\d-\\d\\dT[^)]+\\)$`, "m"));
     // The third runner, with a checkout and PULUMI_HOME of its own, found acme as its commit declares
     // it once the first run was done: the rename was in the state.
-    expect(waiting.code, waiting.stderr).toBe(0);
-    expect(waiting.report.stacks).toEqual([expect.objectContaining({ stack: "acme", result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } })]);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.report.stacks).toEqual([expect.objectContaining({ stack: "acme", result: "succeeded", counts: { create: 0, update: 0, delete: 0, replace: 0 } })]);
 
     // Nothing lost: the rename is in the service too, and no lock is left.
     const [monitor] = await service.list("/monitors", { all_clients: "true", q: "acme.example.com" });

@@ -184,7 +184,10 @@ describe("back-off after a 429, shared by every request", () => {
 
   it("holds back the requests of every client of the limiter after one of them got a 429", async () => {
     server.script(apiError(429, "rate_limited", "slow down", { headers: { "retry-after": "1" } }));
-    const limiter = new RateLimiter();
+    // A ceiling far above what two requests send: the 429 halves it to 50 a second, so its pause
+    // alone holds the other client back. Without one, it halves the one request sent in the second
+    // before it to the floor of 1 a second, which spaces the starts after the pause a second apart.
+    const limiter = new RateLimiter({ maxRequestsPerSecond: 100 });
     const second = connect({ rateLimiter: limiter });
     let secondRequest: Promise<unknown> | undefined;
     const first = connect({
