@@ -4,6 +4,7 @@
  * with defineCommand (cli/command/command.ts), registered here with one line and loaded when run.
  */
 import type { Command } from "./command/command.js";
+import { exitOnceWritten } from "./command/exit.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   "apply-due": { summary: "apply the pauses and resumes due now, and nothing else (for a job every 15 minutes)", load: async () => (await import("./apply-due/command.js")).applyDueCommand },
@@ -40,5 +41,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return (await command.load()).run(rest);
 }
 
-// Exit explicitly: a command may leave child processes it gave up waiting for.
-void main(process.argv.slice(2)).then((code) => process.exit(code));
+void main(process.argv.slice(2)).then(exitOnceWritten);

@@ -1,8 +1,14 @@
 /**
  * The pure parts of the fleet for teams and CI: which runner a stack belongs to (`--shard`), the
  * CI matrix, the stack names the PostgreSQL backend mixes up, the environment that keeps its
- * listing from waiting forever, the CLI's lock error, and merging the runners' reports.
+ * listing from waiting forever, the CLI's lock error, and merging the runners' reports (and a
+ * report as long as 500 stacks' reaching the process that reads it).
  */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { collisionMessage, explainListingCrash, likeCollide, likeCollisions } from "../../cli/fleet/runners/backend.js";
 import { cliEnvironment } from "../../cli/project/workspace.js";
@@ -11,7 +17,9 @@ import { parseFleetArgs } from "../support/fleet-args.js";
 import { exitCodeOf, type FleetReport, mergeReports, type StackReport } from "../../cli/report/fleet.js";
 import { renderTable } from "../../cli/report/table.js";
 import { parseShard, shardMatrix, shardOf, stacksOfShard } from "../../cli/fleet/runners/shard.js";
+import { repoRoot } from "../support/pulumi.js";
 
+const run = promisify(execFile);
 const clients = Array.from({ length: 40 }, (_, index) => `client${String(index + 1).padStart(2, "0")}`);
 
 describe("shards", () => {
@@ -193,5 +201,28 @@ describe("merging the runners' reports", () => {
     );
     expect(() => mergeReports([{ file: "a.json", report: report([], { shard: "1/2" }) }, { file: "b.json", report: report([], { shard: "1/3" }) }])).toThrow("the reports come from different splits");
     expect(() => mergeReports([{ file: "a.json", report: shared }, { file: "b.json", report: shared }])).toThrow("stack agency-shared/shared is in both a.json and b.json");
+  });
+
+  it("reaches the process that reads it whole, however long: 500 stacks' report through a pipe, from both commands", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fleet-report-"));
+    try {
+      const names = Array.from({ length: 500 }, (_, index) => `client${String(index + 1).padStart(3, "0")}`);
+      const shards = [1, 2].map((index) => stacksOfShard(names, { index, count: 2 }));
+      const files = await Promise.all(
+        shards.map(async (share, index) => {
+          const file = join(dir, `shard-${index + 1}.json`);
+          await writeFile(file, JSON.stringify(report(share.map((name) => stack(name, "skipped", { note: "unchanged since its deploy, in sync with the service, nothing due" })), { shard: `${index + 1}/2` })));
+          return file;
+        }),
+      );
+      // Each command line ends its process explicitly; what it wrote must have left it first.
+      for (const command of [["dist/cli/main.js", "fleet"], ["dist/cli/fleet/bin.js"]]) {
+        const { stdout } = await run(process.execPath, [join(repoRoot, command[0]!), ...command.slice(1), "report", "merge", ...files, "--json"], { maxBuffer: 64 << 20 });
+        expect(stdout.length).toBeGreaterThan(64 * 1024);
+        expect((JSON.parse(stdout) as FleetReport).stacks.map((entry) => entry.stack)).toEqual(names);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
