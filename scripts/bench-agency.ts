@@ -97,7 +97,7 @@ function fleet(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ c
       try {
         resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, report: JSON.parse(stdout) as { stacks: StackLine[] } });
       } catch {
-        reject(new Error(`fleet ${args.join(" ")} wrote no report: ${error?.message ?? ""}\n${stderr}`));
+        reject(new Error(`fleet ${args.join(" ")} wrote no report (exit ${error?.code ?? 0}${error?.signal ? `, ${error.signal}` : ""}): ${error?.message ?? ""}\nstdout begins: ${stdout.slice(0, 300)}\nstdout ends: ${stdout.slice(-300)}\nstderr ends: ${stderr.slice(-2000)}`));
       }
     }),
   );
