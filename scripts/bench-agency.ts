@@ -211,7 +211,8 @@ async function main(): Promise<void> {
   console.log("| fleet | step | wall (s) | s/stack | requests | answered 2xx | minimum | requests / minimum | 429 | first to last request (s) | requests ÷ rate (s) | wall / (requests ÷ rate) | stacks ok |");
   console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const row of figures) {
-    const atRate = row.fleet === "limited" ? row.requests / rate : undefined;
+    // A step that sends nothing (apply-due with nothing due) has no time at the rate to compare with.
+    const atRate = row.fleet === "limited" && row.requests > 0 ? row.requests / rate : undefined;
     console.log(
       `| ${row.fleet} | ${row.step} | ${row.seconds.toFixed(1)} | ${(row.seconds / stackCount).toFixed(2)} | ${row.requests} | ${row.answered} | ${row.minimum ?? "-"} | ${row.minimum === undefined || row.minimum === 0 ? "-" : `${(row.answered / row.minimum).toFixed(2)}x`} | ${row.refused} | ${row.sendingSeconds.toFixed(1)} | ` +
         `${atRate === undefined ? "-" : atRate.toFixed(1)} | ${atRate === undefined ? "-" : `${(row.seconds / atRate).toFixed(2)}x`} | ${row.stacksOk}/${stackCount} |`,
