@@ -70,6 +70,8 @@ export class FleetRun {
   #display: Display | undefined;
   /** The records of successful deploys (../affected/records.ts), on backends that keep them. */
   #records: DeployRecords | undefined;
+  /** The backend the records and leases live beside, asked once per run (a `pulumi whoami` when nothing names it). */
+  #backendUrl: string | undefined;
   /** Each stack's fingerprint now, for the record of its up. */
   #fingerprints = new Map<string, Fingerprint>();
   /** What affected each stack that runs. */
@@ -130,7 +132,7 @@ export class FleetRun {
     budget: string | undefined,
   ): Promise<void> {
     const runConfig = await createRunConfigDir();
-    const backendUrl = await backendUrlOf(this.project, this.workspace);
+    const backendUrl = (this.#backendUrl = await backendUrlOf(this.project, this.workspace));
     const keepsRecords = this.verb === "up" || this.verb === "destroy" || this.verb === "preview";
     if (MUTATING.has(this.verb) || keepsRecords) this.#store = await openLockStore(backendUrl).catch(() => undefined);
     if (keepsRecords) this.#records = deployRecordsOf(this.#store);
@@ -377,7 +379,7 @@ export class FleetRun {
   /** Records the up that succeeded, with the time its state now has: a later write by another run makes the stack affected again. */
   async #record(records: DeployRecords, target: Target, fingerprint: Fingerprint): Promise<void> {
     const backend = this.#store instanceof PostgresLockStore ? this.#store.backend : undefined;
-    const state = await stackState(target.workspace, target.project.name, target.name, await backendUrlOf(target.project, target.workspace), backend);
+    const state = await stackState(target.workspace, target.project.name, target.name, this.#backendUrl, backend);
     await records.write(recordPath(target), { fingerprint, stateTime: stateTimeOf(state), deployedAt: new Date().toISOString() });
   }
 
